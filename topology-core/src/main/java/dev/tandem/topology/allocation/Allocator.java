@@ -1,0 +1,443 @@
+package dev.tandem.topology.allocation;
+
+import dev.tandem.topology.allocation.Infeasible.Shortfall;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.policy.Alignment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Chooses GPUs and HCAs for a request on one machine. One implementation serves the scheduler
+ * extender (feasible? score?) and the device plugin (which HCAs?).
+ *
+ * <p>The rules, in order:
+ *
+ * <ol>
+ *   <li><b>Policy.</b> Every chosen GPU has a chosen HCA within the allowed locality, and every
+ *       chosen HCA serves a chosen GPU.
+ *   <li><b>Best worst case.</b> The worst such GPU↔HCA locality is as good as the node allows. The
+ *       devices sharing a group at a locality level (see {@link LocalityIndex}) are all that close
+ *       to each other, so the request fits at level L exactly when some set of at most
+ *       min(GPUs, HCAs) groups at L, each with a free GPU and a free HCA, holds enough of both.
+ *   <li><b>Compact.</b> As few groups as possible at that level.
+ *   <li><b>Least fragmentation.</b> Among those, break as few untouched groups as possible, then
+ *       leave as few free units in the touched groups as possible (best fit): partly used switches
+ *       fill up, whole switches stay free for larger pods.
+ *   <li>Inside each chosen group the same rules apply one level finer, down to single switches.
+ *   <li><b>Deterministic.</b> Remaining ties go to the group and device that come first in the
+ *       machine's canonical order.
+ * </ol>
+ *
+ * <p>A request for one kind only has no pairing: it goes to the smallest group that holds it all,
+ * best fit. Thread-safe; builds no state between calls.
+ */
+public final class Allocator {
+
+  private static final Locality[] LEVELS =
+      {Locality.PIX, Locality.PXB, Locality.PHB, Locality.NODE, Locality.SYS};
+  private static final int SYS = LEVELS.length - 1;
+
+  private final LocalityIndex index;
+  private final List<Device> devices;
+  private final boolean[] gpu;
+  private final int[][] groupOf;
+  private final int[] groupCount;
+
+  public Allocator(LocalityIndex index) {
+    this.index = index;
+    this.devices = index.devices();
+    int n = devices.size();
+    this.gpu = new boolean[n];
+    this.groupOf = new int[LEVELS.length][n];
+    this.groupCount = new int[LEVELS.length];
+    for (int d = 0; d < n; d++) {
+      gpu[d] = devices.get(d).kind() == DeviceKind.GPU;
+    }
+    for (int level = 0; level < SYS; level++) {
+      for (int d = 0; d < n; d++) {
+        groupOf[level][d] = index.group(LEVELS[level], d);
+      }
+      groupCount[level] = index.groupCount(LEVELS[level]);
+    }
+    groupCount[SYS] = 1;
+  }
+
+  public LocalityIndex index() {
+    return index;
+  }
+
+  public AllocationResult allocate(AllocationRequest request, Availability free) {
+    if (free.index() != index) {
+      throw new IllegalArgumentException("availability of node " + free.index().machine().nodeName()
+          + " used with the allocator of node " + index.machine().nodeName());
+    }
+    Infeasible shortage = shortage(request, free);
+    if (shortage != null) {
+      return shortage;
+    }
+    Search search = new Search(free);
+    if (!request.paired()) {
+      return search.single(request);
+    }
+    Locality limit = request.policy().filterLimit();
+    Allocation best = search.paired(request, limit);
+    if (best != null) {
+      return best;
+    }
+    Allocation unconstrained = new Search(free).paired(request, Locality.SYS);
+    return new Infeasible(Shortfall.ALIGNMENT, alignmentReason(request, unconstrained),
+        unconstrained.worst());
+  }
+
+  private Infeasible shortage(AllocationRequest r, Availability free) {
+    int gpus = free.freeUnits(DeviceKind.GPU);
+    int hcas = free.freeUnits(DeviceKind.HCA);
+    boolean hasGpu = index.machine().devices().stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
+    boolean hasHca = index.machine().devices().stream().anyMatch(d -> d.kind() == DeviceKind.HCA);
+    if (r.gpus() > 0 && !hasGpu) {
+      return new Infeasible(Shortfall.NO_GPUS, "node has no GPUs", null);
+    }
+    if (r.hcas() > 0 && !hasHca) {
+      return new Infeasible(Shortfall.NO_HCAS, "node has no RDMA HCAs", null);
+    }
+    if (gpus < r.gpus()) {
+      return new Infeasible(Shortfall.NOT_ENOUGH_GPUS, "node has " + gpus + " free healthy GPU"
+          + (gpus == 1 ? "" : "s") + ", pod needs " + r.gpus(), null);
+    }
+    if (hcas < r.hcas()) {
+      return new Infeasible(Shortfall.NOT_ENOUGH_HCAS, "node has " + hcas + " free healthy HCA"
+          + (hcas == 1 ? "" : "s") + ", pod needs " + r.hcas(), null);
+    }
+    return null;
+  }
+
+  private String alignmentReason(AllocationRequest r, Allocation best) {
+    Alignment a = r.policy().alignment();
+    String where = switch (a) {
+      case SWITCH -> "under one PCIe switch";
+      case ROOT_COMPLEX -> "under one root complex";
+      case NUMA -> "within one NUMA node";
+      case NONE -> "anywhere";
+    };
+    return r.describe() + " need " + where + " (" + a.worstAllowed() + " or better, "
+        + "tandem.dev/alignment=" + a.value() + "); best on this node now is " + best.worst()
+        + " (" + worstPair(best) + ")";
+  }
+
+  private String worstPair(Allocation a) {
+    Device worstGpu = null;
+    Device partner = null;
+    Locality worst = Locality.X;
+    for (Device g : a.gpus()) {
+      Device nearest = null;
+      Locality near = Locality.SYS;
+      for (Device h : a.hcas()) {
+        Locality l = index.locality(g.id(), h.id());
+        if (nearest == null || l.compareTo(near) < 0) {
+          nearest = h;
+          near = l;
+        }
+      }
+      if (worstGpu == null || near.compareTo(worst) > 0) {
+        worstGpu = g;
+        partner = nearest;
+        worst = near;
+      }
+    }
+    return worstGpu.id() + " via " + (partner.name() != null ? partner.name() : partner.id());
+  }
+
+  /** The state of one allocation: units taken so far, per device. */
+  private final class Search {
+    private final Availability free;
+    private final int[] taken = new int[devices.size()];
+
+    Search(Availability free) {
+      this.free = free;
+    }
+
+    Allocation paired(AllocationRequest r, Locality limit) {
+      for (int level = 0; level <= SYS && LEVELS[level].isWithin(limit); level++) {
+        GroupSet set = bestSet(SYS, 0, level, r.gpus(), r.hcas(), Math.min(r.gpus(), r.hcas()));
+        if (set != null) {
+          for (int i = 0; i < set.groups.length; i++) {
+            fillPaired(level, set.groups[i], set.gpus[i], set.hcas[i]);
+          }
+          return result(set, true);
+        }
+      }
+      return null;
+    }
+
+    Allocation single(AllocationRequest r) {
+      for (int level = 0; level <= SYS; level++) {
+        GroupSet set = bestSet(SYS, 0, level, r.gpus(), r.hcas(), 1);
+        if (set != null) {
+          fillSingle(level, set.groups[0], r.gpus(), r.hcas());
+          return result(set, false);
+        }
+      }
+      throw new IllegalStateException("whole machine cannot hold a request that passed the shortage check");
+    }
+
+    private void fillPaired(int level, int group, int gpus, int hcas) {
+      if (level == 0) {
+        pick(level, group, gpus, hcas);
+        return;
+      }
+      for (int finer = 0; finer < level; finer++) {
+        GroupSet set = bestSet(level, group, finer, gpus, hcas, Math.min(gpus, hcas));
+        if (set != null) {
+          for (int i = 0; i < set.groups.length; i++) {
+            fillPaired(finer, set.groups[i], set.gpus[i], set.hcas[i]);
+          }
+          return;
+        }
+      }
+      fillSingle(level, group, gpus, 0);
+      fillSingle(level, group, 0, hcas);
+    }
+
+    /** One kind ({@code gpus} or {@code hcas} is 0) inside a group: smallest subgroup, else fewest. */
+    private void fillSingle(int level, int group, int gpus, int hcas) {
+      if (gpus == 0 && hcas == 0) {
+        return;
+      }
+      if (level == 0) {
+        pick(level, group, gpus, hcas);
+        return;
+      }
+      for (int finer = 0; finer < level; finer++) {
+        GroupSet set = bestSet(level, group, finer, gpus, hcas, 1);
+        if (set != null) {
+          fillSingle(finer, set.groups[0], gpus, hcas);
+          return;
+        }
+      }
+      GroupSet spread = bestSet(level, group, level - 1, gpus, hcas, Integer.MAX_VALUE);
+      for (int i = 0; i < spread.groups.length; i++) {
+        fillSingle(level - 1, spread.groups[i], spread.gpus[i], spread.hcas[i]);
+      }
+    }
+
+    /**
+     * The best set of groups at {@code level}, inside the group {@code region} of level
+     * {@code regionLevel}, that holds the request: fewest groups, then fewest untouched groups
+     * broken, then least left over; null when none does.
+     */
+    private GroupSet bestSet(int regionLevel, int region, int level, int gpus, int hcas, int maxSets) {
+      int count = groupCount[level];
+      int[] gpuFree = new int[count];
+      int[] hcaFree = new int[count];
+      boolean[] untouched = new boolean[count];
+      boolean[] present = new boolean[count];
+      Arrays.fill(untouched, true);
+      for (int d = 0; d < gpu.length; d++) {
+        if (groupOf[regionLevel][d] != region) {
+          continue;
+        }
+        int g = groupOf[level][d];
+        int units = free.free(d) - taken[d];
+        present[g] = true;
+        if (gpu[d]) {
+          gpuFree[g] += units;
+        } else {
+          hcaFree[g] += units;
+        }
+        if (units != free.capacity(d)) {
+          untouched[g] = false;
+        }
+      }
+      int[] usable = usableGroups(present, gpuFree, hcaFree, gpus, hcas);
+      int maxK = Math.min(maxSets, usable.length);
+      for (int k = 1; k <= maxK; k++) {
+        if (!canReach(usable, gpuFree, gpus, k) || !canReach(usable, hcaFree, hcas, k)) {
+          continue;
+        }
+        GroupSet best = bestOfSize(usable, k, gpuFree, hcaFree, untouched, gpus, hcas, level);
+        if (best != null) {
+          return best;
+        }
+      }
+      return null;
+    }
+
+    private int[] usableGroups(boolean[] present, int[] gpuFree, int[] hcaFree, int gpus, int hcas) {
+      int n = 0;
+      int[] out = new int[present.length];
+      for (int g = 0; g < present.length; g++) {
+        boolean ok = present[g] && (gpus == 0 || gpuFree[g] > 0) && (hcas == 0 || hcaFree[g] > 0);
+        if (ok) {
+          out[n++] = g;
+        }
+      }
+      return Arrays.copyOf(out, n);
+    }
+
+    /** Whether the k largest values among the usable groups reach {@code need}. */
+    private boolean canReach(int[] usable, int[] values, int need, int k) {
+      if (need == 0) {
+        return true;
+      }
+      int[] top = new int[k];
+      for (int g : usable) {
+        int v = values[g];
+        for (int i = 0; i < k; i++) {
+          if (v > top[i]) {
+            int t = top[i];
+            top[i] = v;
+            v = t;
+          }
+        }
+      }
+      int sum = 0;
+      for (int v : top) {
+        sum += v;
+      }
+      return sum >= need;
+    }
+
+    private GroupSet bestOfSize(int[] usable, int k, int[] gpuFree, int[] hcaFree, boolean[] untouched,
+        int gpus, int hcas, int level) {
+      int[] combo = new int[k];
+      for (int i = 0; i < k; i++) {
+        combo[i] = i;
+      }
+      int[] best = null;
+      int bestBroken = Integer.MAX_VALUE;
+      int bestLeft = Integer.MAX_VALUE;
+      while (true) {
+        int g = 0;
+        int h = 0;
+        int broken = 0;
+        for (int i : combo) {
+          int group = usable[i];
+          g += gpuFree[group];
+          h += hcaFree[group];
+          broken += untouched[group] ? 1 : 0;
+        }
+        if (g >= gpus && h >= hcas) {
+          int left = (gpus > 0 ? g - gpus : 0) + (hcas > 0 ? h - hcas : 0);
+          if (broken < bestBroken || (broken == bestBroken && left < bestLeft)) {
+            best = combo.clone();
+            bestBroken = broken;
+            bestLeft = left;
+          }
+        }
+        if (!nextCombination(combo, usable.length)) {
+          break;
+        }
+      }
+      if (best == null) {
+        return null;
+      }
+      int[] groups = new int[k];
+      for (int i = 0; i < k; i++) {
+        groups[i] = usable[best[i]];
+      }
+      return GroupSet.distribute(groups, gpuFree, hcaFree, gpus, hcas, bestBroken, bestLeft, level);
+    }
+
+    private boolean nextCombination(int[] combo, int n) {
+      int k = combo.length;
+      int i = k - 1;
+      while (i >= 0 && combo[i] == n - k + i) {
+        i--;
+      }
+      if (i < 0) {
+        return false;
+      }
+      combo[i]++;
+      for (int j = i + 1; j < k; j++) {
+        combo[j] = combo[j - 1] + 1;
+      }
+      return true;
+    }
+
+    /** Takes devices in canonical order; HCA units go to distinct HCAs before any HCA gets two. */
+    private void pick(int level, int group, int gpus, int hcas) {
+      int needGpus = takeRound(level, group, true, gpus, false);
+      int needHcas = takeRound(level, group, false, hcas, true);
+      while (needHcas > 0) {
+        int before = needHcas;
+        needHcas = takeRound(level, group, false, needHcas, false);
+        if (needHcas == before) {
+          break;
+        }
+      }
+      if (needGpus > 0 || needHcas > 0) {
+        throw new IllegalStateException("group " + group + " at " + LEVELS[level]
+            + " cannot hold what its counts promised on node " + index.machine().nodeName());
+      }
+    }
+
+    /** Takes one unit from each matching device in order until {@code need} is met; returns the rest. */
+    private int takeRound(int level, int group, boolean gpus, int need, boolean untakenOnly) {
+      for (int d = 0; d < gpu.length && need > 0; d++) {
+        if (gpu[d] == gpus && groupOf[level][d] == group && free.free(d) - taken[d] > 0
+            && (!untakenOnly || taken[d] == 0)) {
+          taken[d]++;
+          need--;
+        }
+      }
+      return need;
+    }
+
+    private Allocation result(GroupSet top, boolean paired) {
+      List<Device> gpus = new ArrayList<>();
+      List<Device> hcas = new ArrayList<>();
+      for (int d = 0; d < taken.length; d++) {
+        for (int u = 0; u < taken[d]; u++) {
+          (gpu[d] ? gpus : hcas).add(devices.get(d));
+        }
+      }
+      Locality worst = paired ? pairedWorst() : spread();
+      int packing = top.leftover == 0 ? 2 : top.broken == 0 ? 1 : 0;
+      return new Allocation(gpus, hcas, worst, localityPoints(worst) + packing);
+    }
+
+    private Locality pairedWorst() {
+      Locality worst = Locality.X;
+      for (int a = 0; a < taken.length; a++) {
+        if (taken[a] == 0) {
+          continue;
+        }
+        Locality nearest = Locality.SYS;
+        for (int b = 0; b < taken.length; b++) {
+          if (taken[b] > 0 && gpu[a] != gpu[b]) {
+            Locality l = index.locality(a, b);
+            nearest = l.compareTo(nearest) < 0 ? l : nearest;
+          }
+        }
+        worst = Locality.worse(worst, nearest);
+      }
+      return worst;
+    }
+
+    private Locality spread() {
+      Locality worst = Locality.X;
+      for (int a = 0; a < taken.length; a++) {
+        for (int b = a + 1; b < taken.length; b++) {
+          if (taken[a] > 0 && taken[b] > 0) {
+            worst = Locality.worse(worst, index.locality(a, b));
+          }
+        }
+      }
+      return worst;
+    }
+  }
+
+  private static int localityPoints(Locality worst) {
+    return switch (worst) {
+      case X, PIX -> 8;
+      case PXB -> 6;
+      case PHB -> 4;
+      case NODE -> 2;
+      case SYS -> 0;
+    };
+  }
+}

@@ -1,0 +1,93 @@
+package dev.tandem.topology.allocation;
+
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import java.util.Arrays;
+import java.util.Collection;
+
+/**
+ * How many units of each device of a machine are free: 0 or 1 for a GPU, the free slots for an HCA
+ * (1 per HCA in {@code hca} and {@code sriov} modes, N in {@code shared} mode). Unhealthy devices
+ * have none. Immutable; cheap to share between threads.
+ */
+public final class Availability {
+
+  private final LocalityIndex index;
+  private final int[] free;
+  private final int[] capacity;
+
+  private Availability(LocalityIndex index, int[] free, int[] capacity) {
+    this.index = index;
+    this.free = free;
+    this.capacity = capacity;
+  }
+
+  /** Every healthy device free, each HCA with {@code slotsPerHca} units. */
+  public static Availability allFree(LocalityIndex index, int slotsPerHca) {
+    if (slotsPerHca < 1) {
+      throw new IllegalArgumentException("slots per HCA must be at least 1, got " + slotsPerHca);
+    }
+    int[] free = new int[index.devices().size()];
+    for (int i = 0; i < free.length; i++) {
+      Device d = index.devices().get(i);
+      free[i] = !d.healthy() ? 0 : d.kind() == DeviceKind.GPU ? 1 : slotsPerHca;
+    }
+    return new Availability(index, free, free);
+  }
+
+  /**
+   * This availability minus one unit per id; an HCA id may appear several times (shared slots).
+   * Ids of devices not on the machine are ignored (an agent may report a device that is gone), as
+   * are units already taken.
+   */
+  public Availability without(Collection<String> deviceIds) {
+    int[] next = Arrays.copyOf(free, free.length);
+    for (String id : deviceIds) {
+      try {
+        int i = index.indexOf(id);
+        next[i] = Math.max(0, next[i] - 1);
+      } catch (IllegalArgumentException unknown) {
+        // not on this machine: nothing to take
+      }
+    }
+    return new Availability(index, next, capacity);
+  }
+
+  public LocalityIndex index() {
+    return index;
+  }
+
+  public int free(int device) {
+    return free[device];
+  }
+
+  /** Units of the device when nothing is taken (0 for an unhealthy device). */
+  public int capacity(int device) {
+    return capacity[device];
+  }
+
+  public int free(String deviceId) {
+    return free[index.indexOf(deviceId)];
+  }
+
+  public int freeUnits(DeviceKind kind) {
+    int sum = 0;
+    for (int i = 0; i < free.length; i++) {
+      if (index.devices().get(i).kind() == kind) {
+        sum += free[i];
+      }
+    }
+    return sum;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Availability a && a.index == index && Arrays.equals(a.free, free);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(free);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.tandem.topology.allocation;
+
+import java.util.Arrays;
+
+/**
+ * Groups chosen at one locality level and how many GPUs and HCA units each gives.
+ */
+final class GroupSet {
+  final int[] groups;
+  final int[] gpus;
+  final int[] hcas;
+  final int broken;
+  final int leftover;
+  final int level;
+
+  private GroupSet(int[] groups, int[] gpus, int[] hcas, int broken, int leftover, int level) {
+    this.groups = groups;
+    this.gpus = gpus;
+    this.hcas = hcas;
+    this.broken = broken;
+    this.leftover = leftover;
+    this.level = level;
+  }
+
+  /**
+   * Splits the request over the groups: with both kinds, each group first gets one GPU and one HCA
+   * (so each has a partner); the rest fills the groups with the least free room first, so what stays
+   * free is concentrated.
+   */
+  static GroupSet distribute(int[] groups, int[] gpuFree, int[] hcaFree, int gpus, int hcas,
+      int broken, int leftover, int level) {
+    int k = groups.length;
+    Integer[] order = new Integer[k];
+    for (int i = 0; i < k; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> {
+      int roomA = gpuFree[groups[a]] + hcaFree[groups[a]];
+      int roomB = gpuFree[groups[b]] + hcaFree[groups[b]];
+      return roomA != roomB ? Integer.compare(roomA, roomB) : Integer.compare(groups[a], groups[b]);
+    });
+    boolean paired = gpus > 0 && hcas > 0;
+    int[] g = new int[k];
+    int[] h = new int[k];
+    int restG = gpus;
+    int restH = hcas;
+    if (paired) {
+      for (int i = 0; i < k; i++) {
+        g[i] = 1;
+        h[i] = 1;
+      }
+      restG -= k;
+      restH -= k;
+    }
+    for (int i : order) {
+      int addG = Math.min(restG, gpuFree[groups[i]] - g[i]);
+      g[i] += addG;
+      restG -= addG;
+      int addH = Math.min(restH, hcaFree[groups[i]] - h[i]);
+      h[i] += addH;
+      restH -= addH;
+    }
+    return new GroupSet(groups, g, h, broken, leftover, level);
+  }
+}
