@@ -1,19 +1,41 @@
 package dev.tandem.agent;
 
-/** Entry point of the node-topology-agent jar. */
+import dev.tandem.agent.cli.DumpCommand;
+import dev.tandem.agent.run.RunCommand;
+import java.util.Arrays;
+
+/** Entry point of node-topology-agent.jar: {@code dump} prints the topology, {@code run} publishes it. */
 public final class AgentMain {
+
+  static final String USAGE = """
+      usage: java -jar node-topology-agent.jar <command> [flags]
+
+      commands:
+        dump   discover this node (or a fixture) and print the NodeTopology object or the matrix
+        run    DaemonSet mode: publish NodeTopology, audit allocations, serve /healthz and /metrics
+
+      Run 'java -jar node-topology-agent.jar <command> --help' for the flags of a command.
+      """;
 
   private AgentMain() {}
 
   public static void main(String[] args) {
-    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.println("usage: java -jar node-topology-agent.jar [--help]");
-      System.exit(0);
+    System.exit(run(args));
+  }
+
+  static int run(String[] args) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      System.out.print(USAGE);
+      return args.length == 0 ? 2 : 0;
     }
-    if (args.length > 0) {
-      System.err.println("node-topology-agent: unknown flag " + args[0] + " (see --help)");
-      System.exit(2);
-    }
-    System.out.println("node-topology-agent: not implemented yet");
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    return switch (args[0]) {
+      case "dump" -> DumpCommand.run(rest);
+      case "run" -> RunCommand.run(rest);
+      default -> {
+        System.err.println("node-topology-agent: unknown command or flag '" + args[0] + "' (see --help)");
+        yield 2;
+      }
+    };
   }
 }
