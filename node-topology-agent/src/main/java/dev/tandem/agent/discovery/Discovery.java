@@ -1,0 +1,23 @@
+package dev.tandem.agent.discovery;
+
+import dev.tandem.topology.model.Machine;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The outcome of a discovery.
+ *
+ * @param machine the node's topology; empty (no devices) on a node without GPUs or HCAs
+ * @param source the source that produced it: {@code hwloc}, {@code hwloc-xml}, {@code sysfs} or
+ *     {@code nccl}
+ * @param notes what each source found, why a source was skipped or fell back, and duplicate-id
+ *     warnings, in the order they happened
+ */
+public record Discovery(Machine machine, String source, List<String> notes) {
+
+  public Discovery {
+    Objects.requireNonNull(machine, "machine");
+    Objects.requireNonNull(source, "source");
+    notes = List.copyOf(notes);
+  }
+}

@@ -1,0 +1,247 @@
+package dev.tandem.agent.discovery;
+
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.HcaInfo;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PciAddress;
+import dev.tandem.topology.model.TopologyBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the PCIe tree, GPUs and HCAs from sysfs and procfs under a root directory.
+ *
+ * <ul>
+ *   <li>PCI functions: {@code /sys/bus/pci/devices/*}, whose links into {@code /sys/devices/pciDDDD:BB/…}
+ *       give the host bridge and the bridges above each function;
+ *   <li>CPU domain of a host bridge: the NUMA nodes ({@code /sys/devices/system/node/nodeN/cpulist})
+ *       inside the {@code local_cpulist} of the functions below it, as hwloc decides; else their
+ *       {@code numa_node};
+ *   <li>HCAs: {@code /sys/class/infiniband/*} (device link, node_guid, ports/1/state, link_layer, rate),
+ *       the uverbs device from {@code /sys/class/infiniband_verbs/*}/ibdev, netdevs from the
+ *       function's {@code net/}, VFs from {@code physfn};
+ *   <li>GPU ids: {@code /proc/driver/nvidia/gpus/<address>/information} (GPU UUID), AMD {@code unique_id}.
+ * </ul>
+ */
+final class SysfsReader {
+
+  private static final Pattern HOST_BRIDGE = Pattern.compile("pci([0-9a-fA-F]{4}):([0-9a-fA-F]{2})");
+  private static final Pattern ADDRESS = Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
+
+  private final HostFiles files;
+  private final String nodeName;
+
+  /** One PCI function: where it is and what it is. */
+  private record Function(PciAddress address, Path dir, String parentId, String hostBridge, int classId,
+      int vendor, int device, int numaNode, List<Integer> localCpus) {}
+
+  private SysfsReader(Path root, String nodeName) {
+    this.files = new HostFiles(root);
+    this.nodeName = nodeName;
+  }
+
+  static Discovery read(Path root, String nodeName, List<String> priorNotes) {
+    if (!Files.isDirectory(root)) {
+      throw new DiscoveryException("sysfs root " + root + " is not a directory");
+    }
+    return new SysfsReader(root, nodeName).read(priorNotes);
+  }
+
+  private Discovery read(List<String> priorNotes) {
+    List<String> notes = new ArrayList<>(priorNotes);
+    Path bus = files.host("/sys/bus/pci/devices");
+    if (!Files.isDirectory(bus)) {
+      notes.add("sysfs: " + bus + " does not exist: no PCI devices");
+      return new Discovery(Machine.empty(nodeName, "sysfs"), "sysfs", notes);
+    }
+    Map<PciAddress, Function> functions = new TreeMap<>();
+    for (Path link : HostFiles.list(bus)) {
+      Function f = function(link);
+      if (f != null) {
+        functions.put(f.address(), f);
+      }
+    }
+    Map<PciAddress, List<String>> verbs = infinibandByAddress();
+    TopologyBuilder builder = new TopologyBuilder(nodeName, "sysfs");
+    Map<String, List<Integer>> hostNuma = hostBridgeNuma(functions);
+    Map<String, String> domains = new HashMap<>();
+    for (var e : hostNuma.entrySet()) {
+      String domain = NumaSet.domainId(e.getValue());
+      if (!domains.containsValue(domain)) {
+        builder.cpuDomain(domain, e.getValue());
+      }
+      domains.put(e.getKey(), domain);
+      builder.hostBridge(e.getKey(), domain);
+    }
+    for (Function f : functions.values()) {
+      List<Integer> numa = hostNuma.get(f.hostBridge());
+      int numaNode = f.numaNode() >= 0 ? f.numaNode() : numa.isEmpty() ? -1 : numa.get(0);
+      add(builder, f, numaNode, verbs.getOrDefault(f.address(), List.of()));
+    }
+    Machine m = builder.build();
+    notes.add("sysfs: " + files.root() + ": " + functions.size() + " PCI functions, " + m.gpus().size()
+        + " GPUs, " + m.hcas().size() + " HCAs, NUMA nodes " + m.numaNodes());
+    notes.addAll(builder.warnings());
+    return new Discovery(m, "sysfs", notes);
+  }
+
+  private void add(TopologyBuilder builder, Function f, int numaNode, List<String> ibNames) {
+    if (DeviceRules.isBridge(f.classId())) {
+      builder.bridge(f.address(), f.parentId(), f.vendor(), f.device());
+    } else if (DeviceRules.isGpu(f.vendor(), f.classId(), "amdgpu".equals(driver(f.dir())))) {
+      builder.device(gpu(f, numaNode));
+    } else if (!ibNames.isEmpty()) {
+      for (String name : ibNames) {
+        builder.device(new Device(name, DeviceKind.HCA, name, f.address(), numaNode, f.parentId(), f.vendor(),
+            f.device(), null, true, hca(name, f)));
+      }
+    } else if (DeviceRules.isMellanoxHca(f.vendor(), f.classId())) {
+      builder.device(new Device(f.address().toString(), DeviceKind.HCA, null, f.address(), numaNode,
+          f.parentId(), f.vendor(), f.device(), null, true, hca(null, f)));
+    } else {
+      builder.endpoint(f.address(), f.parentId());
+    }
+  }
+
+  private Device gpu(Function f, int numaNode) {
+    String id = f.address().toString();
+    String model = null;
+    if (f.vendor() == DeviceRules.NVIDIA) {
+      NvidiaProc.Info info = NvidiaProc.read(files, f.address());
+      if (info != null) {
+        id = info.uuid() != null ? info.uuid() : id;
+        model = info.model();
+      }
+    } else {
+      String unique = HostFiles.firstLine(f.dir().resolve("unique_id"));
+      id = unique != null && !unique.isBlank() ? unique : id;
+    }
+    return new Device(id, DeviceKind.GPU, null, f.address(), numaNode, f.parentId(), f.vendor(), f.device(),
+        model, true, null);
+  }
+
+  private HcaInfo hca(String name, Function f) {
+    List<String> netdevs = HostFiles.list(f.dir().resolve("net")).stream().map(p -> p.getFileName().toString())
+        .toList();
+    Path physfn = f.dir().resolve("physfn");
+    PciAddress pf = null;
+    if (Files.exists(physfn)) {
+      Path target = files.follow(physfn);
+      pf = target == null ? null : PciAddress.parse(target.getFileName().toString());
+    }
+    if (name == null) {
+      return new HcaInfo(null, null, null, null, null, netdevs, null, pf != null, pf);
+    }
+    Path ib = files.host("/sys/class/infiniband/" + name);
+    Path port = ib.resolve("ports/1");
+    return new HcaInfo(name, HostFiles.firstLine(port.resolve("link_layer")),
+        DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))),
+        HostFiles.firstLine(port.resolve("rate")), HostFiles.firstLine(ib.resolve("node_guid")), netdevs,
+        uverbs(name), pf != null, pf);
+  }
+
+  private String uverbs(String ibName) {
+    for (Path dir : HostFiles.list(files.host("/sys/class/infiniband_verbs"))) {
+      if (ibName.equals(HostFiles.firstLine(dir.resolve("ibdev")))) {
+        return dir.getFileName().toString();
+      }
+    }
+    return null;
+  }
+
+  private Function function(Path link) {
+    Path dir = files.follow(link);
+    if (dir == null) {
+      return null;
+    }
+    List<String> parts = files.components(dir);
+    int host = -1;
+    for (int i = 0; i < parts.size(); i++) {
+      if (HOST_BRIDGE.matcher(parts.get(i)).matches()) {
+        host = i;
+      }
+    }
+    PciAddress address = PciAddress.parse(link.getFileName().toString());
+    String hostBridge;
+    String parent;
+    if (host < 0) {
+      hostBridge = String.format("hostbridge:%04x:%02x", address.domain(), address.bus());
+      parent = hostBridge;
+    } else {
+      var m = HOST_BRIDGE.matcher(parts.get(host));
+      m.matches();
+      hostBridge = "hostbridge:" + m.group(1).toLowerCase() + ":" + m.group(2).toLowerCase();
+      parent = hostBridge;
+      for (int i = host + 1; i < parts.size() - 1; i++) {
+        if (ADDRESS.matcher(parts.get(i)).matches()) {
+          parent = TopologyBuilder.bridgeId(PciAddress.parse(parts.get(i)));
+        }
+      }
+    }
+    String cls = HostFiles.firstLine(dir.resolve("class"));
+    String vendor = HostFiles.firstLine(dir.resolve("vendor"));
+    String device = HostFiles.firstLine(dir.resolve("device"));
+    if (cls == null || vendor == null || device == null) {
+      return null;
+    }
+    String numa = HostFiles.firstLine(dir.resolve("numa_node"));
+    return new Function(address, dir, parent, hostBridge, DeviceRules.hex(cls) >> 8, DeviceRules.hex(vendor),
+        DeviceRules.hex(device), numa == null || numa.isEmpty() ? -1 : Integer.parseInt(numa),
+        NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))));
+  }
+
+  private Map<String, List<Integer>> hostBridgeNuma(Map<PciAddress, Function> functions) {
+    Map<Integer, List<Integer>> nodeCpus = new TreeMap<>();
+    for (Path node : HostFiles.list(files.host("/sys/devices/system/node"))) {
+      String n = node.getFileName().toString();
+      if (n.matches("node[0-9]+")) {
+        nodeCpus.put(Integer.parseInt(n.substring(4)), NumaSet.parseList(HostFiles.firstLine(node.resolve("cpulist"))));
+      }
+    }
+    Map<String, List<Integer>> out = new LinkedHashMap<>();
+    for (Function f : functions.values()) {
+      if (out.containsKey(f.hostBridge())) {
+        continue;
+      }
+      List<Integer> numa = new ArrayList<>();
+      if (!f.localCpus().isEmpty()) {
+        nodeCpus.forEach((node, cpus) -> {
+          if (!cpus.isEmpty() && f.localCpus().containsAll(cpus)) {
+            numa.add(node);
+          }
+        });
+      }
+      if (numa.isEmpty() && f.numaNode() >= 0) {
+        numa.add(f.numaNode());
+      }
+      out.put(f.hostBridge(), numa);
+    }
+    return out;
+  }
+
+  private Map<PciAddress, List<String>> infinibandByAddress() {
+    Map<PciAddress, List<String>> out = new HashMap<>();
+    for (Path ib : HostFiles.list(files.host("/sys/class/infiniband"))) {
+      Path dev = files.follow(ib.resolve("device"));
+      if (dev != null && ADDRESS.matcher(dev.getFileName().toString()).matches()) {
+        out.computeIfAbsent(PciAddress.parse(dev.getFileName().toString()), k -> new ArrayList<>())
+            .add(ib.getFileName().toString());
+      }
+    }
+    out.values().forEach(l -> l.sort(null));
+    return out;
+  }
+
+  private String driver(Path dir) {
+    Path d = files.follow(dir.resolve("driver"));
+    return d == null ? null : d.getFileName().toString();
+  }
+}

@@ -1,0 +1,153 @@
+package dev.tandem.agent.discovery;
+
+import dev.tandem.topology.model.Machine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Discovers a node's GPUs, HCAs and PCIe/NUMA tree: the one implementation the agent, the device
+ * plugin and the scheduler extender's demo share.
+ *
+ * <p>Source order: a named file wins ({@code --hwloc-xml} through libhwloc, {@code --nccl-topo});
+ * otherwise this machine through libhwloc, then the sysfs tree (when hwloc is missing or finds no
+ * GPU or HCA), then libibverbs for port states. Every step leaves a note in {@link Discovery#notes()}.
+ * Calls block (file I/O, JNA): run them on a worker thread.
+ */
+public final class TopologyDiscovery {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TopologyDiscovery.class);
+
+  private static final List<BundledFixture> FIXTURES = List.of(
+      hwloc("dell-poweredge-xe8640-h100x4"),
+      hwloc("penguin-relion-x1904gt-p100x2"),
+      hwloc("ibm-ac922-lassen-v100x4"),
+      hwloc("supermicro-as4124gs-mi50x8"),
+      hwloc("nvidia-dgx-2h"),
+      hwloc("hp-proliant-sl390s-g7-m2070x3"),
+      nccl("aws-p4d.24xlarge"),
+      nccl("aws-p5.48xlarge"),
+      nccl("azure-ndv4-a100"),
+      nccl("azure-ndv5-h100"));
+
+  private TopologyDiscovery() {}
+
+  /**
+   * Discovers a topology as the options say.
+   *
+   * @throws DiscoveryException when a named file is missing, unreadable or invalid, or libhwloc is
+   *     needed for a named file and absent or of an unsupported version
+   */
+  public static Discovery discover(DiscoveryOptions options) {
+    Discovery d;
+    if (options.hwlocXml() != null) {
+      d = fromHwlocFile(options.hwlocXml(), options.nodeName());
+    } else if (options.ncclTopo() != null) {
+      d = NcclTopoReader.read(readFile(options.ncclTopo(), "NCCL topology file"), options.nodeName(),
+          options.ncclTopo().toString());
+    } else if (options.useLibraries()) {
+      d = live(options);
+    } else {
+      d = SysfsReader.read(options.sysfsRoot(), options.nodeName(), List.of());
+    }
+    d.notes().forEach(n -> LOG.info("{}", n));
+    return d;
+  }
+
+  /** The topology files shipped in the jar, for demos. */
+  public static List<BundledFixture> bundledFixtures() {
+    return FIXTURES;
+  }
+
+  /** Discovers a bundled fixture (hwloc XML through libhwloc, or NCCL topology) from the classpath. */
+  public static Discovery discover(BundledFixture fixture, String nodeName) {
+    byte[] bytes = resource(fixture.resource());
+    String what = "classpath:" + fixture.resource();
+    Discovery d = switch (fixture.format()) {
+      case HWLOC_XML -> fromHwlocBuffer(bytes, nodeName, what);
+      case NCCL_TOPO -> NcclTopoReader.read(new String(bytes, java.nio.charset.StandardCharsets.UTF_8),
+          nodeName, what);
+    };
+    d.notes().forEach(n -> LOG.info("{}", n));
+    return d;
+  }
+
+  static Discovery fromHwlocFile(Path file, String nodeName) {
+    byte[] bytes = readBytes(file, "hwloc XML file");
+    HwlocXmlVersion.check(bytes, file.toString());
+    return HwlocXmlReader.read(Hwloc.exportFile(file), nodeName, "hwloc-xml", file.toString());
+  }
+
+  static Discovery fromHwlocBuffer(byte[] bytes, String nodeName, String what) {
+    HwlocXmlVersion.check(bytes, what);
+    return HwlocXmlReader.read(Hwloc.exportBuffer(bytes, what), nodeName, "hwloc-xml", what);
+  }
+
+  private static Discovery live(DiscoveryOptions options) {
+    List<String> notes = new ArrayList<>();
+    Discovery hw = null;
+    try {
+      hw = HwlocXmlReader.read(Hwloc.exportThisMachine(), options.nodeName(), "hwloc", "this machine");
+      notes.addAll(hw.notes());
+    } catch (DiscoveryException e) {
+      notes.add("hwloc: skipped: " + e.getMessage());
+    }
+    Discovery chosen;
+    if (hw != null && !hw.machine().devices().isEmpty()) {
+      chosen = new Discovery(NvidiaProc.withUuids(hw.machine(), options.sysfsRoot(), notes), "hwloc", notes);
+    } else {
+      if (hw != null) {
+        notes.add("hwloc found no GPU or HCA; reading sysfs under " + options.sysfsRoot());
+      }
+      chosen = SysfsReader.read(options.sysfsRoot(), options.nodeName(), notes);
+    }
+    return Ibverbs.enrich(chosen);
+  }
+
+  static String readFile(Path file, String what) {
+    return new String(readBytes(file, what), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  static byte[] readBytes(Path file, String what) {
+    if (!Files.exists(file)) {
+      throw new DiscoveryException(what + " " + file + " does not exist");
+    }
+    if (Files.isDirectory(file)) {
+      throw new DiscoveryException(what + " " + file + " is a directory, not a file");
+    }
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new DiscoveryException(what + " " + file + " cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = TopologyDiscovery.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new DiscoveryException("bundled fixture " + name + " is not on the classpath");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new DiscoveryException("bundled fixture " + name + " cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static BundledFixture hwloc(String name) {
+    return new BundledFixture(name, BundledFixture.Format.HWLOC_XML, "fixtures/hwloc/" + name + ".xml");
+  }
+
+  private static BundledFixture nccl(String name) {
+    return new BundledFixture(name, BundledFixture.Format.NCCL_TOPO, "fixtures/nccl-topo/" + name + ".xml");
+  }
+
+  /** Used by sources that rebuild a machine. */
+  static Machine withSource(Machine m, String source) {
+    return new Machine(m.nodeName(), source, m.pcie(), m.devices());
+  }
+}
