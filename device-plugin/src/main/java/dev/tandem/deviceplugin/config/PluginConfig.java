@@ -1,0 +1,111 @@
+package dev.tandem.deviceplugin.config;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The device plugin's JSON configuration, e.g. {@code {"mode":"shared","slotsPerHca":1000}}.
+ *
+ * @param mode how HCAs become devices
+ * @param resourceName the extended resource registered with the kubelet
+ * @param slotsPerHca devices per HCA in {@code shared} mode (1 in the other modes)
+ * @param selectors which HCAs are offered
+ * @param healthInterval how often port states are re-read
+ */
+public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Selectors selectors,
+    Duration healthInterval) {
+
+  public static final String DEFAULT_RESOURCE = "rdma/hca";
+  public static final int DEFAULT_SHARED_SLOTS = 1000;
+  public static final PluginConfig DEFAULT =
+      new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
+
+  private static final Set<String> KEYS =
+      Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds");
+  private static final Set<String> SELECTOR_KEYS =
+      Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs");
+  private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
+
+  public PluginConfig {
+    if (!resourceName.contains("/")) {
+      throw new ConfigException("resourceName '" + resourceName
+          + "' is not an extended resource name (it needs a domain, e.g. rdma/hca)");
+    }
+    if (slotsPerHca < 1) {
+      throw new ConfigException("slotsPerHca must be at least 1, got " + slotsPerHca);
+    }
+    if (mode != Mode.SHARED && slotsPerHca != 1) {
+      throw new ConfigException("slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
+    }
+  }
+
+  /** Parses the config file's text; {@code where} names the file in error messages. */
+  public static PluginConfig parse(String json, String where) {
+    JsonObject o;
+    try {
+      o = new JsonObject(json);
+    } catch (DecodeException | ClassCastException e) {
+      throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
+    }
+    try {
+      rejectUnknown(o, KEYS, where);
+      Mode mode = Mode.parse(o.getString("mode", "hca"));
+      int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
+      Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
+      int seconds = o.getInteger("healthCheckSeconds", 10);
+      if (seconds < 1) {
+        throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
+      }
+      return new PluginConfig(mode, o.getString("resourceName", DEFAULT_RESOURCE), slots, sel,
+          Duration.ofSeconds(seconds));
+    } catch (ClassCastException e) {
+      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
+    } catch (ConfigException e) {
+      throw e.getMessage().startsWith(where) ? e : new ConfigException(where + ": " + e.getMessage());
+    }
+  }
+
+  public PluginConfig withResourceName(String name) {
+    return new PluginConfig(mode, name, slotsPerHca, selectors, healthInterval);
+  }
+
+  public PluginConfig withHealthInterval(Duration interval) {
+    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, interval);
+  }
+
+  private static Selectors selectors(JsonObject s, String where) {
+    rejectUnknown(s, SELECTOR_KEYS, where + " selectors");
+    List<String> links = strings(s, "linkLayers");
+    for (String l : links) {
+      if (!LINK_LAYERS.contains(l.toLowerCase())) {
+        throw new ConfigException("unknown link layer '" + l + "' in selectors.linkLayers; allowed: InfiniBand, Ethernet");
+      }
+    }
+    return new Selectors(strings(s, "vendorIds"), strings(s, "deviceIds"), links,
+        strings(s, "ibDevices"), strings(s, "netdevs"));
+  }
+
+  private static List<String> strings(JsonObject o, String key) {
+    JsonArray a = o.getJsonArray(key, new JsonArray());
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      out.add(a.getString(i));
+    }
+    return out;
+  }
+
+  private static void rejectUnknown(JsonObject o, Set<String> known, String where) {
+    Set<String> unknown = new TreeSet<>(o.fieldNames());
+    unknown.removeAll(known);
+    if (!unknown.isEmpty()) {
+      throw new ConfigException(where + ": unknown key" + (unknown.size() == 1 ? " " : "s ")
+          + String.join(", ", unknown) + "; allowed: " + String.join(", ", new TreeSet<>(known)));
+    }
+  }
+}

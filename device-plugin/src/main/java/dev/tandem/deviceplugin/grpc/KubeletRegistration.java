@@ -1,0 +1,47 @@
+package dev.tandem.deviceplugin.grpc;
+
+import dev.tandem.deviceplugin.api.DevicePluginOptions;
+import dev.tandem.deviceplugin.api.Empty;
+import dev.tandem.deviceplugin.api.RegisterRequest;
+import dev.tandem.deviceplugin.api.RegistrationGrpcClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.client.GrpcClient;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** Calls the kubelet's {@code /v1beta1.Registration/Register} over its Unix socket. */
+public final class KubeletRegistration {
+
+  public static final String VERSION = "v1beta1";
+
+  private final GrpcClient grpc;
+  private final RegistrationGrpcClient client;
+  private final Path kubeletSocket;
+  private final long timeoutMs;
+
+  public KubeletRegistration(Vertx vertx, Path kubeletSocket, long timeoutMs) {
+    this.kubeletSocket = kubeletSocket;
+    this.grpc = GrpcClient.client(vertx, LocalhostAuthority.client(vertx));
+    this.client = RegistrationGrpcClient.create(grpc,
+        SocketAddress.domainSocketAddress(kubeletSocket.toAbsolutePath().toString()));
+    this.timeoutMs = timeoutMs;
+  }
+
+  public Path socket() {
+    return kubeletSocket;
+  }
+
+  /** Registers {@code resource}, served at {@code endpoint} (a file name in the plugin directory). */
+  public Future<Empty> register(String endpoint, String resource, DevicePluginOptions options) {
+    return client.register(RegisterRequest.newBuilder().setVersion(VERSION).setEndpoint(endpoint)
+        .setResourceName(resource).setOptions(options).build())
+        // the kubelet answers only after calling our GetDevicePluginOptions: bound the wait
+        .timeout(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  public Future<Void> close() {
+    return grpc.close();
+  }
+}

@@ -1,0 +1,180 @@
+package dev.tandem.deviceplugin.lifecycle;
+
+import dev.tandem.deviceplugin.grpc.KubeletRegistration;
+import dev.tandem.deviceplugin.grpc.PluginServer;
+import dev.tandem.deviceplugin.inventory.DeviceTable;
+import dev.tandem.deviceplugin.preferred.PreferredAllocations;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serve, then register; and again whenever the kubelet restarts. A restart is seen as
+ * {@code kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled;
+ * the old server is stopped before the new one starts. While {@code kubelet.sock} is absent the
+ * plugin waits (and says so). Failed registrations are retried with {@link Backoff}; when they are
+ * exhausted, {@link #failed()} completes and the process should exit non-zero.
+ */
+public final class PluginLifecycle {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PluginLifecycle.class);
+  private static final long WATCH_MS = 200;
+  private static final long WAIT_LOG_MS = 30_000;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final Path pluginSocket;
+  private final KubeletRegistration registration;
+  private final DeviceTable table;
+  private final PreferredAllocations preferred;
+  private final Backoff backoff;
+  private final Promise<Void> failed = Promise.promise();
+  private final AtomicInteger registrations = new AtomicInteger();
+  private PluginServer server;
+  private String registeredKubelet;
+  private boolean busy;
+  private boolean stopped;
+  private long watchTimer = -1;
+  private long waitingSince = -1;
+  private int failures;
+
+  public PluginLifecycle(Vertx vertx, Path pluginSocket, KubeletRegistration registration, DeviceTable table,
+      PreferredAllocations preferred, Backoff backoff) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.pluginSocket = pluginSocket;
+    this.registration = registration;
+    this.table = table;
+    this.preferred = preferred;
+    this.backoff = backoff;
+  }
+
+  /** Starts watching and registering; returns at once. */
+  public void start() {
+    context.runOnContext(v -> {
+      busy = true;
+      watchTimer = vertx.setPeriodic(WATCH_MS, id -> watch());
+      cycle();
+    });
+  }
+
+  /** Completes when registration attempts are exhausted (with the last error). */
+  public Future<Void> failed() {
+    return failed.future();
+  }
+
+  /** How many times the plugin has registered so far. */
+  public int registrations() {
+    return registrations.get();
+  }
+
+  /** Stops watching, ends the streams, removes the socket. */
+  public Future<Void> stop() {
+    Promise<Void> done = Promise.promise();
+    context.runOnContext(v -> {
+      stopped = true;
+      vertx.cancelTimer(watchTimer);
+      stopServer().onComplete(done);
+    });
+    return done.future();
+  }
+
+  private void watch() {
+    if (busy || stopped) {
+      return;
+    }
+    vertx.executeBlocking(() -> new Observed(SocketIdentity.of(registration.socket()), SocketIdentity.of(pluginSocket)), false)
+        .onSuccess(o -> {
+          if (busy || stopped) {
+            return;
+          }
+          if (o.kubelet().isPresent() && !o.kubelet().get().equals(registeredKubelet)) {
+            restart("kubelet socket " + registration.socket() + " was created again (kubelet restart)");
+          } else if (o.plugin().isEmpty() && o.kubelet().isPresent()) {
+            restart("our socket " + pluginSocket + " was removed");
+          }
+        });
+  }
+
+  private record Observed(Optional<String> kubelet, Optional<String> plugin) {}
+
+  private void onStreamLost() {
+    context.runOnContext(v -> {
+      if (!busy && !stopped) {
+        restart("the kubelet cancelled the ListAndWatch stream");
+      }
+    });
+  }
+
+  private void restart(String why) {
+    busy = true;
+    LOG.info("re-registering: {}", why);
+    stopServer().onComplete(v -> cycle());
+  }
+
+  /** Waits for kubelet.sock, serves, registers; retries with backoff. Runs with {@code busy} set. */
+  private void cycle() {
+    if (stopped) {
+      return;
+    }
+    vertx.executeBlocking(() -> SocketIdentity.of(registration.socket()), false).onComplete(ar -> {
+      Optional<String> kubelet = ar.succeeded() ? ar.result() : Optional.empty();
+      if (kubelet.isEmpty()) {
+        waitForKubelet();
+        return;
+      }
+      waitingSince = -1;
+      server = new PluginServer(vertx, pluginSocket, table, preferred, this::onStreamLost);
+      server.start()
+          .compose(v -> registration.register(pluginSocket.getFileName().toString(),
+              table.inventory().config().resourceName(), PluginServer.OPTIONS))
+          .onSuccess(v -> registered(kubelet.get()))
+          .onFailure(this::registrationFailed);
+    });
+  }
+
+  private void waitForKubelet() {
+    long now = System.currentTimeMillis();
+    if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
+      LOG.info("waiting for the kubelet socket {} (is the kubelet running? see --kubelet-socket)", registration.socket());
+      waitingSince = now;
+    }
+    vertx.setTimer(WATCH_MS, id -> cycle());
+  }
+
+  private void registered(String kubelet) {
+    registeredKubelet = kubelet;
+    failures = 0;
+    busy = false;
+    registrations.incrementAndGet();
+    LOG.info("registered {} ({} devices, {} healthy) with the kubelet at {} as {}",
+        table.inventory().config().resourceName(), table.inventory().devices().size(), table.healthyIds().size(),
+        registration.socket(), pluginSocket.getFileName());
+  }
+
+  private void registrationFailed(Throwable e) {
+    failures++;
+    LOG.warn("registration with the kubelet at {} failed (attempt {} of {}): {}", registration.socket(), failures,
+        backoff.maxAttempts(), e.toString());
+    stopServer().onComplete(v -> {
+      if (backoff.exhausted(failures)) {
+        failed.tryFail(new IllegalStateException("could not register with the kubelet at " + registration.socket()
+            + " after " + failures + " attempts; last error: " + e.getMessage(), e));
+        return;
+      }
+      vertx.setTimer(backoff.delayAfter(failures), id -> cycle());
+    });
+  }
+
+  private Future<Void> stopServer() {
+    PluginServer s = server;
+    server = null;
+    return s == null ? Future.succeededFuture() : s.stop();
+  }
+}
