@@ -79,6 +79,9 @@ public final class Allocator {
     if (shortage != null) {
       return shortage;
     }
+    if (request.gpus() == 0 && request.hcas() == 0) {
+      return new Allocation(List.of(), List.of(), Locality.X, 10);
+    }
     Search search = new Search(free);
     if (!request.paired()) {
       return search.single(request);

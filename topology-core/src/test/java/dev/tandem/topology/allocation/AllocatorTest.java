@@ -1,0 +1,183 @@
+package dev.tandem.topology.allocation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.topology.allocation.Infeasible.Shortfall;
+import dev.tandem.topology.fixtures.Machines;
+import dev.tandem.topology.fixtures.Sketch;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.policy.Alignment;
+import dev.tandem.topology.policy.AlignmentMode;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class AllocatorTest {
+
+  private static final AlignmentPolicy SWITCH = AlignmentPolicy.DEFAULT;
+  private static final AlignmentPolicy SWITCH_PREFERRED = new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.PREFERRED);
+  private static final AlignmentPolicy NUMA = new AlignmentPolicy(Alignment.NUMA, AlignmentMode.REQUIRED);
+
+  private static Allocation allocate(Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken) {
+    return assertInstanceOf(Allocation.class, result(m, gpus, hcas, p, taken, 1));
+  }
+
+  private static AllocationResult result(Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken, int slots) {
+    LocalityIndex index = LocalityIndex.of(m);
+    return new Allocator(index).allocate(new AllocationRequest(gpus, hcas, p),
+        Availability.allFree(index, slots).without(taken));
+  }
+
+  @Test
+  @DisplayName("XE8640, 1 GPU + 1 HCA: a whole switch that fits exactly, PIX, top score")
+  void xe8640OnePair() {
+    Allocation a = allocate(Machines.xe8640(), 1, 1, SWITCH, List.of());
+    assertEquals(List.of("GPU-1"), a.gpuIds());
+    assertEquals(List.of("mlx5_2"), a.hcaIds());
+    assertEquals(Locality.PIX, a.worst());
+    assertEquals(10, a.score());
+  }
+
+  @Test
+  @DisplayName("XE8640, 2 GPUs + 2 HCAs: two switches, each GPU with the HCA beside it")
+  void xe8640TwoPairs() {
+    Allocation a = allocate(Machines.xe8640(), 2, 2, SWITCH, List.of());
+    assertEquals(List.of("GPU-1", "GPU-3"), a.gpuIds());
+    assertEquals(List.of("mlx5_2", "mlx5_3"), a.hcaIds());
+    assertEquals(Locality.PIX, a.worst());
+  }
+
+  @Test
+  @DisplayName("XE8640, 4 GPUs + 4 HCAs under switch/required: infeasible, the reason names NODE and the GPU left without a local HCA")
+  void xe8640FourPairsCannotAlign() {
+    Infeasible no = assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 4, 4, SWITCH, List.of(), 1));
+    assertEquals(Shortfall.ALIGNMENT, no.shortfall());
+    assertTrue(no.shortfall().resolvable());
+    assertEquals(Locality.NODE, no.bestAvailable());
+    assertEquals("4 GPUs + 4 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
+        + "best on this node now is NODE (GPU-2 via mlx5_3)", no.reason());
+  }
+
+  @Test
+  @DisplayName("preferred mode never refuses for alignment: XE8640 4+4 is placed at NODE")
+  void preferredPlacesAnyway() {
+    Allocation a = allocate(Machines.xe8640(), 4, 4, SWITCH_PREFERRED, List.of());
+    assertEquals(Locality.NODE, a.worst());
+    assertEquals(4, a.gpus().size());
+    assertEquals(4, a.hcas().size());
+  }
+
+  @Test
+  @DisplayName("more GPUs than HCAs: Relion's two P100 share the ConnectX-5 on their switch")
+  void moreGpusThanHcas() {
+    Allocation a = allocate(Machines.relion(), 2, 1, SWITCH, List.of());
+    assertEquals(List.of("GPU-0", "GPU-1"), a.gpuIds());
+    assertEquals(List.of("mlx5_0"), a.hcaIds());
+    assertEquals(Locality.PIX, a.worst());
+  }
+
+  @Test
+  @DisplayName("more HCAs than GPUs: XE8640's cuda0 takes both ports of the dual-port HCA beside it")
+  void moreHcasThanGpus() {
+    Allocation a = allocate(Machines.xe8640(), 1, 2, SWITCH, List.of());
+    assertEquals(List.of("GPU-0"), a.gpuIds());
+    assertEquals(List.of("mlx5_0", "mlx5_1"), a.hcaIds());
+    assertEquals(Locality.PIX, a.worst());
+  }
+
+  @Test
+  @DisplayName("GPUs only: the smallest group that holds them all, no pairing")
+  void gpusOnly() {
+    Allocation a = allocate(Machines.hgxH100EightNic(), 2, 0, SWITCH, List.of());
+    assertEquals(List.of("GPU-0", "GPU-1"), a.gpuIds());
+    assertEquals(List.of(), a.hcaIds());
+    assertEquals(Locality.NODE, a.worst());
+  }
+
+  @Test
+  @DisplayName("HCAs only: two ports of one switch beat two switches")
+  void hcasOnly() {
+    Allocation a = allocate(Machines.xe8640(), 0, 2, SWITCH, List.of());
+    assertEquals(List.of("mlx5_0", "mlx5_1"), a.hcaIds());
+    assertEquals(Locality.PIX, a.worst());
+  }
+
+  @Test
+  @DisplayName("shared mode: slots of the nearest HCA, distinct HCAs first")
+  void sharedSlots() {
+    Allocation a = assertInstanceOf(Allocation.class, result(Machines.relion(), 1, 3, SWITCH, List.of(), 4));
+    assertEquals(List.of("mlx5_0", "mlx5_0", "mlx5_0"), a.hcaIds());
+    Allocation two = assertInstanceOf(Allocation.class, result(Machines.xe8640(), 1, 3, SWITCH, List.of(), 2));
+    assertEquals(List.of("mlx5_0", "mlx5_0", "mlx5_1"), two.hcaIds());
+  }
+
+  @Test
+  @DisplayName("best fit: a partly used switch is filled before a whole one is broken")
+  void partlyUsedSwitchFirst() {
+    Machine m = Machines.sixteenBySixteen();
+    Allocation a = allocate(m, 1, 1, SWITCH, List.of("GPU-09", "mlx5_9"));
+    assertEquals(List.of("GPU-08"), a.gpuIds());
+    assertEquals(List.of("mlx5_8"), a.hcaIds());
+    assertEquals(10, a.score());
+    Allocation whole = allocate(m, 2, 2, SWITCH, List.of("GPU-09", "mlx5_9"));
+    assertEquals(List.of("GPU-00", "GPU-01"), whole.gpuIds());
+    assertEquals(Locality.PIX, whole.worst());
+  }
+
+  @Test
+  @DisplayName("8 GPUs + 8 HCAs on a 16x16 node: one socket's four switches, PIX pairs")
+  void eightPairs() {
+    Allocation a = allocate(Machines.sixteenBySixteen(), 8, 8, SWITCH, List.of());
+    assertEquals(Locality.PIX, a.worst());
+    assertTrue(a.gpuIds().stream().allMatch(id -> id.compareTo("GPU-08") < 0), a.gpuIds().toString());
+  }
+
+  @Test
+  @DisplayName("numa alignment accepts NODE pairs that switch alignment refuses")
+  void numaAlignment() {
+    Allocation a = allocate(Machines.xe8640(), 4, 4, NUMA, List.of());
+    assertEquals(Locality.NODE, a.worst());
+  }
+
+  @Test
+  @DisplayName("shortages are reported with counts; a node without HCAs is unresolvable")
+  void shortages() {
+    Infeasible gpus = assertInstanceOf(Infeasible.class, result(Machines.relion(), 3, 1, SWITCH, List.of(), 1));
+    assertEquals(Shortfall.NOT_ENOUGH_GPUS, gpus.shortfall());
+    assertEquals("node has 2 free healthy GPUs, pod needs 3", gpus.reason());
+    Infeasible hcas = assertInstanceOf(Infeasible.class, result(Machines.relion(), 1, 1, SWITCH, List.of("mlx5_0"), 1));
+    assertEquals(Shortfall.NOT_ENOUGH_HCAS, hcas.shortfall());
+    Sketch sketch = new Sketch("no-hca");
+    sketch.switchWith(sketch.domain("numa:0", 0), 0, "GPU-0");
+    Machine gpusOnly = sketch.build();
+    Infeasible none = assertInstanceOf(Infeasible.class, result(gpusOnly, 1, 1, SWITCH, List.of(), 1));
+    assertEquals(Shortfall.NO_HCAS, none.shortfall());
+    assertTrue(!none.shortfall().resolvable());
+  }
+
+  @Test
+  @DisplayName("unhealthy devices are never chosen")
+  void unhealthyExcluded() {
+    Machine m = Machines.xe8640();
+    Machine sick = new Machine(m.nodeName(), m.source(), m.pcie(),
+        m.devices().stream().map(d -> d.id().equals("mlx5_2") ? d.withHealthy(false) : d).toList());
+    Allocation a = allocate(sick, 1, 1, SWITCH, List.of());
+    assertEquals(List.of("GPU-3"), a.gpuIds());
+    assertEquals(List.of("mlx5_3"), a.hcaIds());
+  }
+
+  @Test
+  @DisplayName("deterministic: the same input gives the same answer")
+  void deterministic() {
+    Machine m = Machines.dgxA100();
+    Allocation first = allocate(m, 3, 2, SWITCH, List.of("GPU-4"));
+    for (int i = 0; i < 5; i++) {
+      assertEquals(first, allocate(Machines.dgxA100(), 3, 2, SWITCH, List.of("GPU-4")));
+    }
+  }
+}
