@@ -21,9 +21,11 @@ import org.w3c.dom.Element;
  * Turns an hwloc 2.x XML export (the text libhwloc writes with {@code hwloc_topology_export_xmlbuffer})
  * into a machine, through {@link TopologyBuilder}.
  *
- * <p>CPU domain of a host bridge: the NUMA nodes of the non-I/O object hwloc attached it to (the
- * object whose CPU set matches the PCI locality: a package, a group, a NUMA-holding die, the whole
- * machine). Host bridges are {@code hostbridge:DDDD:BB} (domain and first bus).
+ * <p>CPU domain of a host bridge: the package above the non-I/O object hwloc attached it to (the
+ * object whose CPU set matches the PCI locality: a sub-NUMA group, a package, the whole machine), or
+ * that object when no package is above it; named by its NUMA nodes. A device's NUMA node is the
+ * first NUMA node of the attaching object. Host bridges are {@code hostbridge:DDDD:BB} (domain and
+ * first bus).
  */
 final class HwlocXmlReader {
 
@@ -158,32 +160,56 @@ final class HwlocXmlReader {
 
   private String addHostBridge(String id, List<Element> cpuPath) {
     if (hostBridges.add(id)) {
-      List<Integer> numa = numaNodes(cpuPath);
+      List<Integer> numa = numaNodes(domainObject(cpuPath));
       String domain = NumaSet.domainId(numa);
       if (domains.add(domain)) {
         builder.cpuDomain(domain, numa);
       }
       builder.hostBridge(id, domain);
-      numaOf.put(id, numa.isEmpty() ? -1 : numa.get(0));
+      List<Integer> local = localNuma(cpuPath);
+      numaOf.put(id, local.isEmpty() ? -1 : local.get(0));
     }
     return id;
   }
 
-  /** The NUMA nodes of the nearest CPU-side object that has any. */
-  private static List<Integer> numaNodes(List<Element> cpuPath) {
+  /**
+   * The CPU domain of a host bridge: the package above the object hwloc attached it to (on SNC and
+   * NPS machines that object is a sub-NUMA group; the shared README counts devices of one package
+   * as NODE), else the object itself.
+   */
+  private static Element domainObject(List<Element> cpuPath) {
     for (int i = cpuPath.size() - 1; i >= 0; i--) {
-      Element e = cpuPath.get(i);
-      List<Integer> fromSet = NumaSet.parseBitmap(attr(e, "nodeset"));
-      if (!fromSet.isEmpty()) {
-        return fromSet;
+      if (cpuPath.get(i).getAttribute("type").equals("Package")) {
+        return cpuPath.get(i);
       }
-      List<Integer> below = new ArrayList<>();
-      collectNuma(e, below);
-      if (!below.isEmpty()) {
-        return below.stream().distinct().sorted().toList();
+    }
+    for (int i = cpuPath.size() - 1; i >= 0; i--) {
+      if (!numaNodes(cpuPath.get(i)).isEmpty()) {
+        return cpuPath.get(i);
+      }
+    }
+    return cpuPath.get(0);
+  }
+
+  /** The NUMA nodes of the object a host bridge is attached to (or the nearest one above with any). */
+  private static List<Integer> localNuma(List<Element> cpuPath) {
+    for (int i = cpuPath.size() - 1; i >= 0; i--) {
+      List<Integer> numa = numaNodes(cpuPath.get(i));
+      if (!numa.isEmpty()) {
+        return numa;
       }
     }
     return List.of();
+  }
+
+  private static List<Integer> numaNodes(Element e) {
+    List<Integer> fromSet = NumaSet.parseBitmap(attr(e, "nodeset"));
+    if (!fromSet.isEmpty()) {
+      return fromSet;
+    }
+    List<Integer> below = new ArrayList<>();
+    collectNuma(e, below);
+    return below.stream().distinct().sorted().toList();
   }
 
   private static void collectNuma(Element e, List<Integer> out) {

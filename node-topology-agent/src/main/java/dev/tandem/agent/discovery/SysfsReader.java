@@ -198,6 +198,11 @@ final class SysfsReader {
         NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))));
   }
 
+  /**
+   * The CPU domain of each host bridge, as hwloc's package rule gives it: the NUMA nodes of the
+   * package that holds the {@code local_cpulist} of the functions below it; the NUMA nodes inside
+   * that list when the CPUs span packages or their packages are unknown; else {@code numa_node}.
+   */
   private Map<String, List<Integer>> hostBridgeNuma(Map<PciAddress, Function> functions) {
     Map<Integer, List<Integer>> nodeCpus = new TreeMap<>();
     for (Path node : HostFiles.list(files.host("/sys/devices/system/node"))) {
@@ -208,23 +213,46 @@ final class SysfsReader {
     }
     Map<String, List<Integer>> out = new LinkedHashMap<>();
     for (Function f : functions.values()) {
-      if (out.containsKey(f.hostBridge())) {
-        continue;
+      if (!out.containsKey(f.hostBridge())) {
+        out.put(f.hostBridge(), domainNuma(f, nodeCpus));
       }
-      List<Integer> numa = new ArrayList<>();
-      if (!f.localCpus().isEmpty()) {
-        nodeCpus.forEach((node, cpus) -> {
-          if (!cpus.isEmpty() && f.localCpus().containsAll(cpus)) {
-            numa.add(node);
-          }
-        });
-      }
-      if (numa.isEmpty() && f.numaNode() >= 0) {
-        numa.add(f.numaNode());
-      }
-      out.put(f.hostBridge(), numa);
     }
     return out;
+  }
+
+  private List<Integer> domainNuma(Function f, Map<Integer, List<Integer>> nodeCpus) {
+    List<Integer> numa = new ArrayList<>();
+    Integer pkg = packageOf(f.localCpus());
+    nodeCpus.forEach((node, cpus) -> {
+      if (cpus.isEmpty()) {
+        return;
+      }
+      boolean in = pkg != null ? pkg.equals(packageOf(cpus)) : f.localCpus().containsAll(cpus);
+      if (in) {
+        numa.add(node);
+      }
+    });
+    if (numa.isEmpty() && f.numaNode() >= 0) {
+      numa.add(f.numaNode());
+    }
+    return numa;
+  }
+
+  /** The one package all these CPUs belong to, or null (none known, or several). */
+  private Integer packageOf(List<Integer> cpus) {
+    Integer pkg = null;
+    for (int cpu : cpus) {
+      String id = HostFiles.firstLine(files.host("/sys/devices/system/cpu/cpu" + cpu + "/topology/physical_package_id"));
+      if (id == null || id.isEmpty()) {
+        return null;
+      }
+      int p = Integer.parseInt(id);
+      if (pkg != null && pkg != p) {
+        return null;
+      }
+      pkg = p;
+    }
+    return pkg;
   }
 
   private Map<PciAddress, List<String>> infinibandByAddress() {

@@ -3,6 +3,7 @@ package dev.tandem.agent.discovery;
 import dev.tandem.topology.model.Machine;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,8 +56,7 @@ public final class TopologyDiscovery {
     } else {
       d = SysfsReader.read(options.sysfsRoot(), options.nodeName(), List.of());
     }
-    d.notes().forEach(n -> LOG.info("{}", n));
-    return d;
+    return finish(d);
   }
 
   /** The topology files shipped in the jar, for demos. */
@@ -70,10 +70,18 @@ public final class TopologyDiscovery {
     String what = "classpath:" + fixture.resource();
     Discovery d = switch (fixture.format()) {
       case HWLOC_XML -> fromHwlocBuffer(bytes, nodeName, what);
-      case NCCL_TOPO -> NcclTopoReader.read(new String(bytes, java.nio.charset.StandardCharsets.UTF_8),
+      case NCCL_TOPO -> NcclTopoReader.read(new String(bytes, StandardCharsets.UTF_8),
           nodeName, what);
     };
+    return finish(d);
+  }
+
+  /** Logs the notes; a machine without GPUs or HCAs becomes the empty topology. */
+  private static Discovery finish(Discovery d) {
     d.notes().forEach(n -> LOG.info("{}", n));
+    if (d.machine().devices().isEmpty() && !d.machine().pcie().isEmpty()) {
+      return new Discovery(Machine.empty(d.machine().nodeName(), d.machine().source()), d.source(), d.notes());
+    }
     return d;
   }
 
@@ -110,7 +118,7 @@ public final class TopologyDiscovery {
   }
 
   static String readFile(Path file, String what) {
-    return new String(readBytes(file, what), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(readBytes(file, what), StandardCharsets.UTF_8);
   }
 
   static byte[] readBytes(Path file, String what) {
