@@ -78,7 +78,13 @@ public final class TopologyDiscovery {
 
   /** Logs the notes; a machine without GPUs or HCAs becomes the empty topology. */
   private static Discovery finish(Discovery d) {
-    d.notes().forEach(n -> LOG.info("{}", n));
+    for (String n : d.notes()) {
+      if (n.startsWith("device id ")) {
+        LOG.warn("{}", n);
+      } else {
+        LOG.info("{}", n);
+      }
+    }
     if (d.machine().devices().isEmpty() && !d.machine().pcie().isEmpty()) {
       return new Discovery(Machine.empty(d.machine().nodeName(), d.machine().source()), d.source(), d.notes());
     }
