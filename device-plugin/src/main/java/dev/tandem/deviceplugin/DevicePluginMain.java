@@ -1,19 +1,138 @@
 package dev.tandem.deviceplugin;
 
-/** Entry point of the device-plugin jar. */
+import dev.tandem.agent.discovery.Discovery;
+import dev.tandem.agent.discovery.DiscoveryException;
+import dev.tandem.agent.discovery.DiscoveryOptions;
+import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.deviceplugin.cli.PluginFlags;
+import dev.tandem.deviceplugin.cli.UsageException;
+import dev.tandem.deviceplugin.config.ConfigException;
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.lifecycle.Backoff;
+import dev.tandem.deviceplugin.preferred.ApiServerPlans;
+import dev.tandem.deviceplugin.preferred.PendingPlans;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Entry point of the device-plugin jar: flags, config, discovery, then the plugin until SIGTERM. */
 public final class DevicePluginMain {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DevicePluginMain.class);
 
   private DevicePluginMain() {}
 
   public static void main(String[] args) {
-    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.println("usage: java -jar device-plugin.jar [--help]");
-      System.exit(0);
-    }
-    if (args.length > 0) {
-      System.err.println("device-plugin: unknown flag " + args[0] + " (see --help)");
+    PluginFlags flags;
+    PluginConfig config;
+    try {
+      flags = PluginFlags.parse(args, System.getenv());
+      if (flags.help()) {
+        System.out.print(PluginFlags.USAGE);
+        System.exit(0);
+      }
+      config = config(flags);
+    } catch (UsageException | ConfigException e) {
+      System.err.println("device-plugin: " + e.getMessage());
       System.exit(2);
+      return;
     }
-    System.out.println("device-plugin: not implemented yet");
+    Discovery discovery;
+    try {
+      discovery = TopologyDiscovery.discover(new DiscoveryOptions(flags.nodeName(), flags.hwlocXml(),
+          flags.sysfsRoot(), flags.ncclTopo(), flags.hwlocXml() == null && flags.ncclTopo() == null));
+    } catch (DiscoveryException | IllegalArgumentException e) {
+      System.err.println("device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    run(flags, config, discovery);
+  }
+
+  private static PluginConfig config(PluginFlags flags) {
+    PluginConfig c = PluginConfig.DEFAULT;
+    if (flags.config() != null) {
+      try {
+        c = PluginConfig.parse(Files.readString(flags.config()), flags.config().toString());
+      } catch (IOException e) {
+        throw new ConfigException("cannot read config file " + flags.config() + ": " + e);
+      }
+    }
+    if (flags.resourceName() != null) {
+      c = c.withResourceName(flags.resourceName());
+    }
+    if (flags.healthIntervalSeconds() != null) {
+      c = c.withHealthInterval(Duration.ofSeconds(flags.healthIntervalSeconds()));
+    }
+    return c;
+  }
+
+  private static void run(PluginFlags flags, PluginConfig config, Discovery discovery) {
+    Vertx vertx = Vertx.vertx();
+    Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
+    KubernetesClient kube = kubeClient(flags);
+    PendingPlans plans = kube == null ? null : new ApiServerPlans(vertx, kube, config.resourceName());
+    PodResourcesSource podResources = PodResourcesAdapter.create(vertx, flags.podResourcesSocket());
+    PluginSettings settings = new PluginSettings(discovery.machine(), config,
+        flags.pluginDir().resolve(flags.endpoint()), flags.kubeletSocket(), sysfs, new PortStates(sysfs),
+        plans, podResources, flags.lookupTimeoutMs(), Backoff.DEFAULT);
+    RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
+    LOG.info("node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})", flags.nodeName(),
+        config.mode().value(), plugin.table().inventory().hcas().size(), plugin.table().inventory().devices().size(),
+        config.resourceName(), discovery.source());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("stopping: removing {}", settings.pluginSocket());
+      try {
+        plugin.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("clean shutdown incomplete: {}", e.toString());
+      }
+    }, "device-plugin-shutdown"));
+    plugin.start().onFailure(e -> exit("start failed: " + e.getMessage()));
+    plugin.lifecycle().failed().onFailure(e -> exit(e.getMessage()));
+  }
+
+  private static void exit(String why) {
+    LOG.error("{}", why);
+    new Thread(() -> System.exit(1), "device-plugin-exit").start();
+  }
+
+  private static KubernetesClient kubeClient(PluginFlags flags) {
+    if (flags.noKube()) {
+      LOG.info("API-server lookup disabled (--no-kube): preferred allocations follow GPUs only through the allocator");
+      return null;
+    }
+    Map<String, String> env = System.getenv();
+    Path kubeconfig = flags.kubeconfig() != null ? flags.kubeconfig()
+        : env.containsKey("KUBECONFIG") ? Path.of(env.get("KUBECONFIG"))
+        : Path.of(System.getProperty("user.home"), ".kube", "config");
+    boolean inCluster = env.containsKey("KUBERNETES_SERVICE_HOST");
+    if (!inCluster && !Files.isReadable(kubeconfig)) {
+      LOG.info("API-server lookup disabled: not in a cluster and no kubeconfig at {}", kubeconfig);
+      return null;
+    }
+    Config cfg = !inCluster || flags.kubeconfig() != null
+        ? Config.fromKubeconfig(null, readQuietly(kubeconfig), kubeconfig.toString())
+        : Config.autoConfigure(null);
+    return new KubernetesClientBuilder().withConfig(cfg).build();
+  }
+
+  private static String readQuietly(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read kubeconfig " + p + ": " + e);
+    }
   }
 }

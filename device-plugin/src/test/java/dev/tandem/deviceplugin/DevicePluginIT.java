@@ -1,0 +1,184 @@
+package dev.tandem.deviceplugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.AllocateResponse;
+import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerAllocateResponse;
+import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
+import dev.tandem.deviceplugin.api.DeviceSpec;
+import dev.tandem.deviceplugin.api.ListAndWatchResponse;
+import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.lifecycle.Backoff;
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.topology.model.Machine;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("device plugin against a kubelet stand-in on real Unix sockets")
+class DevicePluginIT {
+
+  @TempDir Path dir;
+  @TempDir Path sysfs;
+  Vertx vertx;
+  KubeletStandIn kubelet;
+  RdmaDevicePlugin plugin;
+  Machine machine;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    vertx = Vertx.vertx();
+    machine = TestMachines.twoSwitches("n1");
+    TestMachines.sysfs(sysfs, machine);
+    kubelet = new KubeletStandIn(vertx, dir);
+    kubelet.start().await();
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (plugin != null) {
+      plugin.stop().await();
+    }
+    vertx.close().await();
+  }
+
+  private void startPlugin() {
+    PluginSettings s = new PluginSettings(machine, PluginConfig.DEFAULT.withHealthInterval(java.time.Duration.ofSeconds(1)),
+        dir.resolve("tandem-rdma.sock"), kubelet.socket(), sysfs, new PortStates(sysfs), null, null, 500,
+        new Backoff(100, 400, 5));
+    plugin = new RdmaDevicePlugin(vertx, s);
+    plugin.start().await();
+  }
+
+  private ListAndWatchResponse firstList() throws InterruptedException {
+    ListAndWatchResponse l = kubelet.nextList(5000);
+    assertNotNull(l, "no ListAndWatch message within 5 s");
+    return l;
+  }
+
+  private static String health(ListAndWatchResponse l, String id) {
+    return l.getDevicesList().stream().filter(d -> d.getID().equals(id)).findFirst().orElseThrow().getHealth();
+  }
+
+  @Test
+  @DisplayName("registers rdma/hca with :authority localhost, after answering GetDevicePluginOptions inside Register")
+  void registers() throws Exception {
+    startPlugin();
+    ListAndWatchResponse list = firstList();
+    assertEquals(1, kubelet.registrations().size());
+    assertEquals("rdma/hca", kubelet.registrations().get(0).getResourceName());
+    assertEquals("v1beta1", kubelet.registrations().get(0).getVersion());
+    assertEquals("tandem-rdma.sock", kubelet.registrations().get(0).getEndpoint());
+    assertTrue(kubelet.options().get(0).getGetPreferredAllocationAvailable());
+    assertEquals(List.of("localhost"), kubelet.authorities());
+    assertEquals(List.of("mlx5_0", "mlx5_1"), list.getDevicesList().stream().map(d -> d.getID()).toList());
+    assertEquals("Healthy", health(list, "mlx5_0"));
+    assertEquals(1, list.getDevices(1).getTopology().getNodes(0).getID());
+  }
+
+  @Test
+  @DisplayName("a port going down and coming back reaches the open ListAndWatch stream both times")
+  void healthFlips() throws Exception {
+    startPlugin();
+    firstList();
+    TestMachines.portState(sysfs, "mlx5_1", "1: DOWN");
+    ListAndWatchResponse down = kubelet.nextList(5000);
+    assertNotNull(down, "health change not streamed");
+    assertEquals("Unhealthy", health(down, "mlx5_1"));
+    assertEquals("Healthy", health(down, "mlx5_0"));
+    TestMachines.portState(sysfs, "mlx5_1", "4: ACTIVE");
+    ListAndWatchResponse up = kubelet.nextList(5000);
+    assertNotNull(up, "recovery not streamed");
+    assertEquals("Healthy", health(up, "mlx5_1"));
+  }
+
+  @Test
+  @DisplayName("a kubelet restart (sockets removed and re-created) is followed by re-registration within 2 s")
+  void reregisters() throws Exception {
+    startPlugin();
+    firstList();
+    kubelet.restart().await();
+    long t0 = System.nanoTime();
+    ListAndWatchResponse again = kubelet.nextList(2000);
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertNotNull(again, "no re-registration within 2 s");
+    assertTrue(ms < 2000, "took " + ms + " ms");
+    assertEquals(2, kubelet.registrations().size());
+    assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
+  }
+
+  @Test
+  @DisplayName("with the kubelet socket absent at start, the plugin waits and registers when it appears")
+  void waitsForKubelet() throws Exception {
+    kubelet.stop().await();
+    startPlugin();
+    Thread.sleep(600);
+    assertEquals(0, kubelet.registrations().size());
+    kubelet.start().await();
+    assertNotNull(kubelet.nextList(3000), "did not register after kubelet.sock appeared");
+  }
+
+  @Test
+  @DisplayName("GetPreferredAllocation and Allocate answer what the kubelet sends: exact size, uverbs + rdma_cm rw, env")
+  void allocates() throws Exception {
+    startPlugin();
+    firstList();
+    PreferredAllocationResponse pref = kubelet.preferred(PreferredAllocationRequest.newBuilder()
+        .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
+            .addAllAvailableDeviceIDs(List.of("mlx5_0", "mlx5_1")).addMustIncludeDeviceIDs("mlx5_1").setAllocationSize(1))
+        .build());
+    assertEquals(List.of("mlx5_1"), pref.getContainerResponses(0).getDeviceIDsList());
+    AllocateResponse r = kubelet.allocate(AllocateRequest.newBuilder()
+        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_1").addDevicesIds("mlx5_0"))
+        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_0"))
+        .build());
+    assertEquals(2, r.getContainerResponsesCount());
+    ContainerAllocateResponse c = r.getContainerResponses(0);
+    assertEquals(List.of("/dev/infiniband/uverbs1", "/dev/infiniband/uverbs0", "/dev/infiniband/rdma_cm"),
+        c.getDevicesList().stream().map(DeviceSpec::getHostPath).toList());
+    assertTrue(c.getDevicesList().stream().allMatch(d -> d.getPermissions().equals("rw")));
+    assertEquals("=mlx5_1,mlx5_0", c.getEnvsMap().get("NCCL_IB_HCA"));
+    assertEquals("mlx5_1:1,mlx5_0:1", c.getEnvsMap().get("UCX_NET_DEVICES"));
+    assertEquals("mlx5_1,mlx5_0", c.getEnvsMap().get("TANDEM_RDMA_DEVICES"));
+  }
+
+  @Test
+  @DisplayName("Allocate of unknown ids fails with a message naming them")
+  void unknownIds() throws Exception {
+    startPlugin();
+    firstList();
+    String status = kubelet.allocateStatus(AllocateRequest.newBuilder()
+        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_7").addDevicesIds("mlx5_0"))
+        .build());
+    assertTrue(status.startsWith("INVALID_ARGUMENT: unknown rdma/hca device id mlx5_7 on node n1"), status);
+  }
+
+  @Test
+  @DisplayName("SIGTERM-style stop removes the plugin socket")
+  void stopRemovesSocket() throws Exception {
+    startPlugin();
+    firstList();
+    plugin.stop().await();
+    plugin = null;
+    assertFalse(Files.exists(dir.resolve("tandem-rdma.sock")));
+  }
+
+  static String ids(ListAndWatchResponse l) {
+    return l.getDevicesList().stream().map(d -> d.getID()).collect(Collectors.joining(","));
+  }
+}

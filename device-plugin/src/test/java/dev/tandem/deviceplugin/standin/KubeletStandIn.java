@@ -1,0 +1,148 @@
+package dev.tandem.deviceplugin.standin;
+
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.AllocateResponse;
+import dev.tandem.deviceplugin.api.DevicePluginGrpcClient;
+import dev.tandem.deviceplugin.api.DevicePluginOptions;
+import dev.tandem.deviceplugin.api.Empty;
+import dev.tandem.deviceplugin.api.ListAndWatchResponse;
+import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import dev.tandem.deviceplugin.api.RegisterRequest;
+import dev.tandem.deviceplugin.api.RegistrationGrpcService;
+import dev.tandem.deviceplugin.grpc.LocalhostAuthority;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.server.GrpcServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Plays the kubelet as shared/PROTOCOLS.md §3 describes it: serves Registration on a real Unix
+ * socket; inside Register dials the plugin's socket (authority localhost), calls
+ * GetDevicePluginOptions and opens ListAndWatch (response handler attached before the request
+ * ends), then answers Register. Records the {@code :authority} of every call it receives.
+ */
+public final class KubeletStandIn {
+
+  private final Vertx vertx;
+  private final Path dir;
+  private final Path socket;
+  private final GrpcClient client;
+  private final BlockingQueue<ListAndWatchResponse> lists = new LinkedBlockingQueue<>();
+  private final List<RegisterRequest> registrations = new CopyOnWriteArrayList<>();
+  private final List<String> authorities = new CopyOnWriteArrayList<>();
+  private final List<DevicePluginOptions> options = new CopyOnWriteArrayList<>();
+  private volatile DevicePluginGrpcClient plugin;
+  private HttpServer server;
+
+  public KubeletStandIn(Vertx vertx, Path dir) {
+    this.vertx = vertx;
+    this.dir = dir;
+    this.socket = dir.resolve("kubelet.sock");
+    this.client = GrpcClient.client(vertx, LocalhostAuthority.client(vertx));
+  }
+
+  public Path socket() {
+    return socket;
+  }
+
+  public Future<Void> start() {
+    GrpcServer grpc = GrpcServer.server(vertx);
+    grpc.callHandler(RegistrationGrpcService.Register, req -> req.handler(r -> register(r).onComplete(ar -> {
+      if (ar.succeeded()) {
+        req.response().end(Empty.getDefaultInstance());
+      } else {
+        req.response().status(GrpcStatus.UNKNOWN).statusMessage(ar.cause().toString()).end();
+      }
+    })));
+    return vertx.executeBlocking(() -> Files.deleteIfExists(socket))
+        .compose(v -> vertx.createHttpServer().requestHandler(r -> {
+          authorities.add(r.authority() == null ? "<none>" : r.authority().toString());
+          grpc.handle(r);
+        }).listen(SocketAddress.domainSocketAddress(socket.toString())))
+        .map(s -> {
+          server = s;
+          return null;
+        });
+  }
+
+  /** Stops serving and removes kubelet.sock, like a kubelet going down. */
+  public Future<Void> stop() {
+    return server.close().compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket))).mapEmpty();
+  }
+
+  /** The kubelet restarting: stop, delete every socket in the directory, start again. */
+  public Future<Void> restart() {
+    return stop().compose(v -> vertx.executeBlocking(() -> {
+      try (var files = Files.list(dir)) {
+        for (Path p : files.filter(f -> f.toString().endsWith(".sock")).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+      return null;
+    })).compose(v -> start());
+  }
+
+  private Future<Void> register(RegisterRequest r) {
+    registrations.add(r);
+    DevicePluginGrpcClient p = DevicePluginGrpcClient.create(client,
+        SocketAddress.domainSocketAddress(dir.resolve(r.getEndpoint()).toString()));
+    plugin = p;
+    return p.getDevicePluginOptions(Empty.getDefaultInstance()).compose(o -> {
+      options.add(o);
+      return listAndWatch(r.getEndpoint());
+    });
+  }
+
+  private Future<Void> listAndWatch(String endpoint) {
+    return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
+        dev.tandem.deviceplugin.api.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
+          req.response().onSuccess(resp -> resp.handler(lists::add));
+          return req.end(Empty.getDefaultInstance());
+        });
+  }
+
+  public ListAndWatchResponse nextList(long timeoutMs) throws InterruptedException {
+    return lists.poll(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  public List<RegisterRequest> registrations() {
+    return registrations;
+  }
+
+  public List<String> authorities() {
+    return authorities;
+  }
+
+  public List<DevicePluginOptions> options() {
+    return options;
+  }
+
+  public PreferredAllocationResponse preferred(PreferredAllocationRequest r) {
+    return plugin.getPreferredAllocation(r).await();
+  }
+
+  /** Allocate as a raw call: the gRPC status and message the kubelet would log ("OK" on success). */
+  public String allocateStatus(AllocateRequest r) {
+    return client.request(SocketAddress.domainSocketAddress(dir.resolve(registrations.get(registrations.size() - 1)
+            .getEndpoint()).toString()), DevicePluginGrpcClient.Allocate)
+        .compose(req -> req.send(r))
+        .compose(resp -> resp.end().transform(ar -> Future.succeededFuture(
+            resp.status().name() + (resp.statusMessage() == null ? "" : ": " + resp.statusMessage()))))
+        .await();
+  }
+
+  public AllocateResponse allocate(AllocateRequest r) {
+    return plugin.allocate(r).await();
+  }
+}
