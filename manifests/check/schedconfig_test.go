@@ -1,0 +1,141 @@
+package check
+
+import (
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+)
+
+// The extender entry both wirings share, in kube-scheduler's internal form after defaulting.
+func wantExtender(urlPrefix string) config.Extender {
+	return config.Extender{
+		URLPrefix:        urlPrefix,
+		FilterVerb:       "filter",
+		PrioritizeVerb:   "prioritize",
+		BindVerb:         "bind",
+		Weight:           5,
+		EnableHTTPS:      false,
+		HTTPTimeout:      metav1Duration(10 * time.Second),
+		NodeCacheCapable: true,
+		ManagedResources: []config.ExtenderManagedResource{
+			{Name: "nvidia.com/gpu", IgnoredByScheduler: false},
+			{Name: "rdma/hca", IgnoredByScheduler: false},
+		},
+		Ignorable: false,
+	}
+}
+
+func readManifest(t *testing.T, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ManifestsDir(), rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The second scheduler's configuration (as kustomize renders it into its ConfigMap) is accepted by
+// kube-scheduler's strict decoder and validation, names the profile tandem-scheduler, and points
+// its one extender at the extender Service's DNS name and port.
+func TestSecondSchedulerConfigurationIsValid(t *testing.T) {
+	rs := mustRender(t, "scheduler/second-scheduler")
+	cm := find(t, rs, "ConfigMap", "tandem-scheduler-config")
+	cfg, err := LoadSchedulerConfig([]byte(cm.GetDataMap()["kube-scheduler-config.yaml"]))
+	if err != nil {
+		t.Fatalf("kube-scheduler rejects second-scheduler/kube-scheduler-config.yaml: %v", err)
+	}
+	if len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "tandem-scheduler" {
+		t.Errorf("profiles %+v, want one named tandem-scheduler", cfg.Profiles)
+	}
+	if cfg.LeaderElection.ResourceNamespace != "tandem-system" || cfg.LeaderElection.ResourceName != "tandem-scheduler" {
+		t.Errorf("leader election Lease %s/%s, want tandem-system/tandem-scheduler (the Role grants that one)",
+			cfg.LeaderElection.ResourceNamespace, cfg.LeaderElection.ResourceName)
+	}
+	svc := extenderService(t)
+	want := wantExtender("http://" + svc.Name + "." + svc.Namespace + ".svc:" + strconv.Itoa(int(svc.Spec.Ports[0].Port)) + "/scheduler")
+	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
+		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
+	}
+	dep, _ := DecodeStrict(find(t, rs, "Deployment", "tandem-scheduler"))
+	c := dep.(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
+	if c.Image != "registry.k8s.io/kube-scheduler:"+pinnedKubernetes(t) {
+		t.Errorf("kube-scheduler image %s does not match e2e/go.mod's k8s.io/kubernetes %s", c.Image, pinnedKubernetes(t))
+	}
+}
+
+// The entry for an existing default scheduler: valid for kube-scheduler, identical to the second
+// scheduler's except the URL, whose address is the fixed ClusterIP of the static Service.
+func TestDefaultSchedulerPatchIsValid(t *testing.T) {
+	cfg, err := LoadSchedulerConfig(readManifest(t, "scheduler/default-scheduler-patch/extender.yaml"))
+	if err != nil {
+		t.Fatalf("kube-scheduler rejects default-scheduler-patch/extender.yaml: %v", err)
+	}
+	obj, _ := DecodeStrict(find(t, mustRender(t, "scheduler/default-scheduler-patch"), "Service", "tandem-scheduler-extender-static"))
+	static := obj.(*corev1.Service)
+	if static.Spec.ClusterIP == "" || net.ParseIP(static.Spec.ClusterIP) == nil {
+		t.Fatalf("static Service has no fixed clusterIP: %q", static.Spec.ClusterIP)
+	}
+	want := wantExtender("http://" + static.Spec.ClusterIP + ":" + strconv.Itoa(int(static.Spec.Ports[0].Port)) + "/scheduler")
+	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
+		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
+	}
+	if !reflect.DeepEqual(static.Spec.Selector, extenderService(t).Spec.Selector) {
+		t.Errorf("static Service selects %v, the extender Service %v", static.Spec.Selector, extenderService(t).Spec.Selector)
+	}
+}
+
+// The Service's port reaches the port the extender listens on (its --port flag).
+func TestExtenderServiceReachesListenPort(t *testing.T) {
+	svc := extenderService(t)
+	obj, _ := DecodeStrict(find(t, mustRender(t, "base"), "Deployment", "tandem-scheduler-extender"))
+	c := obj.(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
+	if len(c.Ports) != 1 || c.Ports[0].Name != svc.Spec.Ports[0].TargetPort.StrVal {
+		t.Fatalf("container ports %+v do not match Service targetPort %v", c.Ports, svc.Spec.Ports[0].TargetPort)
+	}
+	listen := "--port=" + strconv.Itoa(int(c.Ports[0].ContainerPort))
+	found := false
+	for _, a := range c.Args {
+		found = found || a == listen
+	}
+	if !found || svc.Spec.Ports[0].Port != c.Ports[0].ContainerPort {
+		t.Errorf("extender args %v, container port %d, Service port %d: want %s everywhere",
+			c.Args, c.Ports[0].ContainerPort, svc.Spec.Ports[0].Port, listen)
+	}
+	u, _ := url.Parse("http://x:" + strconv.Itoa(int(svc.Spec.Ports[0].Port)))
+	if u.Port() != "8888" {
+		t.Errorf("Service port %s, the extender's documented default is 8888", u.Port())
+	}
+}
+
+func extenderService(t *testing.T) *corev1.Service {
+	t.Helper()
+	obj, err := DecodeStrict(find(t, mustRender(t, "base"), "Service", "tandem-scheduler-extender"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obj.(*corev1.Service)
+}
+
+// pinnedKubernetes reads the Kubernetes release the end-to-end harness builds (e2e/go.mod).
+func pinnedKubernetes(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ManifestsDir(), "..", "e2e", "go.mod"))
+	if err != nil {
+		t.Fatalf("the kube-scheduler image must match the e2e harness's Kubernetes: %v", err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?k8s\.io/kubernetes\s+(v\d+\.\d+\.\d+)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("e2e/go.mod does not require k8s.io/kubernetes")
+	}
+	return string(m[1])
+}
