@@ -1,19 +1,85 @@
 package dev.tandem.extender;
 
-/** Entry point of the scheduler-extender jar. */
+import dev.tandem.extender.config.ConfigException;
+import dev.tandem.extender.config.ConfigLoader;
+import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.config.UsageException;
+import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.http.ExtenderServer;
+import dev.tandem.extender.kube.KubeCluster;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeEntry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Entry point of the scheduler-extender jar: {@code --demo}, or the in-cluster extender. */
 public final class ExtenderMain {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExtenderMain.class);
 
   private ExtenderMain() {}
 
   public static void main(String[] args) {
-    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.println("usage: java -jar scheduler-extender.jar [--help]");
-      System.exit(0);
-    }
-    if (args.length > 0) {
-      System.err.println("scheduler-extender: unknown flag " + args[0] + " (see --help)");
+    ExtenderConfig config;
+    try {
+      config = ConfigLoader.load(Arrays.asList(args));
+    } catch (UsageException e) {
+      System.err.println("scheduler-extender: " + e.getMessage());
       System.exit(2);
+      return;
+    } catch (ConfigException e) {
+      System.err.println("scheduler-extender: invalid configuration: " + e.getMessage());
+      System.exit(2);
+      return;
     }
-    System.out.println("scheduler-extender: not implemented yet");
+    if (config == null) {
+      System.out.print(ConfigLoader.USAGE);
+      System.exit(0);
+      return;
+    }
+    LOG.info("scheduler extender: {}", config.describe());
+    Vertx vertx = Vertx.vertx();
+    Future<HttpServer> started = config.demo() ? demo(vertx, config) : cluster(vertx, config);
+    started.onFailure(e -> {
+      System.err.println("scheduler-extender: cannot start: " + e.getMessage());
+      LOG.debug("start failure", e);
+      System.exit(1);
+    });
+  }
+
+  private static Future<HttpServer> demo(Vertx vertx, ExtenderConfig config) {
+    return vertx.executeBlocking(() -> config.demoTopologies() != null
+            ? DemoCluster.fromDirectory(config.demoTopologies()) : DemoCluster.fromBundledFixtures())
+        .compose(state -> ExtenderServer.start(vertx, config, state)
+            .onSuccess(server -> greet(config, state, server)));
+  }
+
+  private static Future<HttpServer> cluster(Vertx vertx, ExtenderConfig config) {
+    return vertx.executeBlocking(() -> KubeCluster.connect(vertx, config)).compose(kube -> {
+      ExtenderMetrics metrics = new ExtenderMetrics(kube.state());
+      return ExtenderServer.start(vertx, config, kube.state(), metrics)
+          .onSuccess(s -> kube.start(metrics));
+    });
+  }
+
+  private static void greet(ExtenderConfig config, ClusterState state, HttpServer server) {
+    String base = (config.tls() ? "https" : "http") + "://localhost:" + server.actualPort();
+    List<String> names = state.nodes().stream().map(NodeEntry::name).limit(4).toList();
+    String nodes = names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(","));
+    System.out.println("Tandem scheduler extender (demo, " + state.size() + " nodes from "
+        + (config.demoTopologies() != null ? config.demoTopologies() : "bundled real topologies") + ")");
+    System.out.println("  page:  " + base + "/ui/");
+    System.out.println("  try:   curl -s -X POST " + base + config.prefix() + "/filter"
+        + " -H 'Content-Type: application/json' -d '{\"Pod\":{\"metadata\":{\"name\":\"demo\","
+        + "\"namespace\":\"default\",\"uid\":\"demo-1\"},\"spec\":{\"containers\":[{\"name\":\"main\","
+        + "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"2\",\"rdma/hca\":\"2\"}}}]}},"
+        + "\"Nodes\":null,\"NodeNames\":[" + nodes + "]}'");
   }
 }

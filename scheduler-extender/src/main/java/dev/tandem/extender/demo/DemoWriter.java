@@ -1,0 +1,76 @@
+package dev.tandem.extender.demo;
+
+import dev.tandem.extender.state.AssumedPlan;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.PodWriter;
+import dev.tandem.extender.state.ReportedAllocation;
+import dev.tandem.extender.state.Resources;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo's API: annotations are kept in memory, and a bound pod's plan is reported back as the
+ * node's allocation after a short delay, as the agent would once the kubelet admitted the pod. Until
+ * then the plan shows as assumed.
+ */
+final class DemoWriter implements PodWriter {
+
+  private final Map<String, String> annotations = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "demo-kubelet");
+    t.setDaemon(true);
+    return t;
+  });
+  private final long admitMillis;
+  private volatile ClusterState state;
+
+  DemoWriter(long admitMillis) {
+    this.admitMillis = admitMillis;
+  }
+
+  void attach(ClusterState value) {
+    this.state = value;
+  }
+
+  @Override
+  public Future<Void> annotate(PodRef pod, String key, String value) {
+    annotations.put(pod.uid() + "/" + key, value);
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<Void> bind(PodRef pod, String node) {
+    kubelet.schedule(() -> admit(pod, node), admitMillis, TimeUnit.MILLISECONDS);
+    return Future.succeededFuture();
+  }
+
+  String annotation(String uid, String key) {
+    return annotations.get(uid + "/" + key);
+  }
+
+  private void admit(PodRef pod, String node) {
+    NodeEntry entry = state.node(node);
+    AssumedPlan plan = entry == null ? null : entry.assumed().get(pod.uid());
+    if (plan == null) {
+      return;
+    }
+    List<ReportedAllocation> allocations = new ArrayList<>(entry.allocations());
+    if (!plan.gpus().isEmpty()) {
+      allocations.add(new ReportedAllocation(pod.namespace(), pod.name(), pod.uid(), "main",
+          Resources.GPU, plan.gpus()));
+    }
+    if (!plan.hcas().isEmpty()) {
+      allocations.add(new ReportedAllocation(pod.namespace(), pod.name(), pod.uid(), "main",
+          Resources.HCA, plan.hcas()));
+    }
+    state.putTopology(entry.machine(), entry.slotsPerHca(), allocations);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.tandem.extender.http;
+
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.scheduling.Binder;
+import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.scheduling.PodRequest;
+import dev.tandem.extender.scheduling.Scheduling;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST <prefix>/filter|prioritize|bind}: kube-scheduler's extender protocol. Every request
+ * kube-scheduler could send gets 200 (errors go in {@code Error}); garbage gets 400.
+ */
+final class SchedulerRoutes {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerRoutes.class);
+
+  private final Vertx vertx;
+  private final ClusterState state;
+  private final Scheduling scheduling;
+  private final Binder binder;
+  private final AlignmentPolicy defaults;
+  private final ExtenderMetrics metrics;
+
+  SchedulerRoutes(Vertx vertx, ClusterState state, Scheduling scheduling, Binder binder,
+      AlignmentPolicy defaults, ExtenderMetrics metrics) {
+    this.vertx = vertx;
+    this.state = state;
+    this.scheduling = scheduling;
+    this.binder = binder;
+    this.defaults = defaults;
+    this.metrics = metrics;
+  }
+
+  void mount(Router router, String prefix, long bodyLimit) {
+    String base = prefix.equals("/") ? "" : prefix;
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
+    router.post(base + "/filter").handler(body).handler(this::filter);
+    router.post(base + "/prioritize").handler(body).handler(this::prioritize);
+    router.post(base + "/bind").handler(body).handler(this::bind);
+  }
+
+  private void filter(RoutingContext ctx) {
+    Timer.Sample sample = Timer.start();
+    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
+    PodRequest pod = podOf(args);
+    vertx.executeBlocking(() -> scheduling.filter(pod, args.names()), false)
+        .onSuccess(verdict -> {
+          metrics.filtered(verdict);
+          reply(ctx, Replies.filter(args, verdict));
+          sample.stop(metrics.verb("filter"));
+        })
+        .onFailure(e -> {
+          LOG.warn("filter of {} failed", pod.pod(), e);
+          reply(ctx, Replies.filterError("tandem extender: filter failed: " + e));
+        });
+  }
+
+  private void prioritize(RoutingContext ctx) {
+    Timer.Sample sample = Timer.start();
+    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
+    PodRequest pod = podOf(args);
+    vertx.executeBlocking(() -> scheduling.prioritize(pod, args.names()), false)
+        .onSuccess(scores -> {
+          reply(ctx, Replies.priorities(args.names(), scores));
+          sample.stop(metrics.verb("prioritize"));
+        })
+        .onFailure(e -> {
+          LOG.warn("prioritize of {} failed", pod.pod(), e);
+          reply(ctx, Replies.priorities(args.names(), new int[args.names().size()]));
+        });
+  }
+
+  private void bind(RoutingContext ctx) {
+    Timer.Sample sample = Timer.start();
+    JsonObject args = JsonBodies.object(ctx.body().buffer());
+    PodRef ref = new PodRef(field(args, "PodNamespace"), field(args, "PodName"), field(args, "PodUID"));
+    String node = field(args, "Node");
+    binder.bind(ref, node).onComplete(done -> {
+      String error = done.succeeded() ? done.result().error() : String.valueOf(done.cause());
+      metrics.bound(done.succeeded() ? done.result().result() : "api_error");
+      if (!error.isEmpty()) {
+        LOG.info("bind {} to {}: {}", ref, node, error);
+      }
+      reply(ctx, Replies.binding(error));
+      sample.stop(metrics.verb("bind"));
+    });
+  }
+
+  private PodRequest podOf(ExtenderArgs args) {
+    PodRequest pod;
+    try {
+      pod = PodRequest.of(args.pod(), defaults);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
+    }
+    if (pod.interested()) {
+      state.pods().remember(pod.pod().uid(), args.pod());
+    }
+    return pod;
+  }
+
+  private static String field(JsonObject args, String key) {
+    Object v = args.getValue(key);
+    if (!(v instanceof String s) || s.isEmpty()) {
+      throw new BadRequest("ExtenderBindingArgs." + key + " must be a non-empty string");
+    }
+    return s;
+  }
+
+  private static void reply(RoutingContext ctx, Buffer body) {
+    ctx.response().putHeader("content-type", "application/json").end(body);
+  }
+}

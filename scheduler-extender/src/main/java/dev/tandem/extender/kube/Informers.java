@@ -1,0 +1,112 @@
+package dev.tandem.extender.kube;
+
+import dev.tandem.agent.crd.InvalidNodeTopologyException;
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.scheduling.PlanAnnotation;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.PodRef;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.time.Duration;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The informer handlers: they translate watch events into {@link ClusterState} changes. */
+final class Informers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Informers.class);
+
+  private Informers() {}
+
+  static ResourceEventHandler<NodeTopology> topologies(ClusterState state, ExtenderMetrics metrics) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(NodeTopology nt) {
+        metrics.informerEvent("nodetopologies");
+        try {
+          state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
+        } catch (InvalidNodeTopologyException e) {
+          LOG.warn("ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",
+              nt.getMetadata().getName(), e.getMessage());
+        }
+      }
+
+      @Override
+      public void onUpdate(NodeTopology old, NodeTopology nt) {
+        onAdd(nt);
+      }
+
+      @Override
+      public void onDelete(NodeTopology nt, boolean unknownFinalState) {
+        metrics.informerEvent("nodetopologies");
+        state.removeTopology(nt.getMetadata().getName());
+      }
+    };
+  }
+
+  static ResourceEventHandler<Pod> pods(ClusterState state, ExtenderMetrics metrics, Duration ttl) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        metrics.informerEvent("pods");
+        String uid = pod.getMetadata().getUid();
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)
+            || pod.getMetadata().getDeletionTimestamp() != null) {
+          state.podGone(uid);
+          return;
+        }
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String plan = annotations == null ? null : annotations.get(PlanAnnotation.KEY);
+        if (plan != null && pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
+          restore(pod, plan);
+        }
+      }
+
+      private void restore(Pod pod, String plan) {
+        PodRef ref = new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+            pod.getMetadata().getUid());
+        try {
+          state.restorePlan(PlanAnnotation.parse(ref, plan, ttl));
+        } catch (RuntimeException e) {
+          LOG.debug("pod {} carries an unreadable {}: {}", ref, PlanAnnotation.KEY, e.getMessage());
+        }
+      }
+
+      @Override
+      public void onUpdate(Pod old, Pod pod) {
+        onAdd(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean unknownFinalState) {
+        metrics.informerEvent("pods");
+        state.podGone(pod.getMetadata().getUid());
+      }
+    };
+  }
+
+  static ResourceEventHandler<Node> nodes(ClusterState state, ExtenderMetrics metrics) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Node node) {
+        metrics.informerEvent("nodes");
+      }
+
+      @Override
+      public void onUpdate(Node old, Node node) {
+        metrics.informerEvent("nodes");
+      }
+
+      @Override
+      public void onDelete(Node node, boolean unknownFinalState) {
+        metrics.informerEvent("nodes");
+        state.removeTopology(node.getMetadata().getName());
+      }
+    };
+  }
+}

@@ -1,0 +1,133 @@
+package dev.tandem.extender.kube;
+
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.ClusterState;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the
+ * {@link ClusterState}; binds write through the API; leader election on a Lease decides which
+ * replica is Ready and binds.
+ */
+public final class KubeCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubeCluster.class);
+  private static final long RESYNC_MILLIS = 60_000;
+
+  private final Vertx vertx;
+  private final KubernetesClient client;
+  private final ExtenderConfig config;
+  private final KubePods pods;
+  private final ClusterState state;
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private volatile boolean closed;
+  private volatile CompletableFuture<?> election;
+
+  private KubeCluster(Vertx vertx, KubernetesClient client, ExtenderConfig config) {
+    this.vertx = vertx;
+    this.client = client;
+    this.config = config;
+    this.pods = new KubePods(vertx, client);
+    this.state = new ClusterState(Clock.systemUTC(), pods, new KubeWriter(vertx, client), false);
+  }
+
+  /** Connects with kubeconfig or the in-cluster service account, as fabric8 finds them. */
+  public static KubeCluster connect(Vertx vertx, ExtenderConfig config) {
+    return of(vertx, new KubernetesClientBuilder().build(), config);
+  }
+
+  public static KubeCluster of(Vertx vertx, KubernetesClient client, ExtenderConfig config) {
+    return new KubeCluster(vertx, client, config);
+  }
+
+  public ClusterState state() {
+    return state;
+  }
+
+  /** Starts the informers (blocking until their first list, on a worker) and leader election. */
+  public void start(ExtenderMetrics metrics) {
+    vertx.executeBlocking(() -> {
+      startInformers(metrics);
+      return null;
+    }, false).onFailure(e -> LOG.error("informers failed to start: {} (check RBAC and the CRD)",
+        e.getMessage()));
+    if (config.leaderElection()) {
+      elect();
+    } else {
+      state.leader(true);
+    }
+  }
+
+  private void startInformers(ExtenderMetrics metrics) {
+    SharedIndexInformer<NodeTopology> topologies = client.resources(NodeTopology.class)
+        .inform(Informers.topologies(state, metrics), RESYNC_MILLIS);
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace()
+        .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
+    pods.informer(podInformer);
+    SharedIndexInformer<Node> nodes = client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS);
+    informers.addAll(List.of(topologies, podInformer, nodes));
+    boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    state.synced(synced);
+    LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
+  }
+
+  private void elect() {
+    if (closed) {
+      return;
+    }
+    LeaderElector elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
+        .withName(config.leaseName())
+        .withLock(new LeaseLock(config.leaseNamespace(), config.leaseName(), config.identity()))
+        .withLeaseDuration(Duration.ofSeconds(15))
+        .withRenewDeadline(Duration.ofSeconds(10))
+        .withRetryPeriod(Duration.ofSeconds(2))
+        .withReleaseOnCancel(true)
+        .withLeaderCallbacks(new LeaderCallbacks(
+            () -> {
+              LOG.info("{} leads: Ready, binding", config.identity());
+              state.leader(true);
+            },
+            () -> {
+              LOG.info("{} stopped leading: not Ready", config.identity());
+              state.leader(false);
+            },
+            leader -> LOG.info("leader is {}", leader)))
+        .build()).build();
+    election = elector.start();
+    election.whenComplete((v, e) -> {
+      state.leader(false);
+      if (!closed) {
+        vertx.setTimer(2000, id -> elect());
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    CompletableFuture<?> e = election;
+    if (e != null) {
+      e.cancel(true);
+    }
+    informers.forEach(SharedIndexInformer::stop);
+    client.close();
+  }
+}

@@ -1,0 +1,83 @@
+package dev.tandem.extender.metrics;
+
+import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.scheduling.Outcome;
+import dev.tandem.extender.state.ClusterState;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The extender's Prometheus metrics. */
+public final class ExtenderMetrics {
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+  private final Counter[] outcomes = new Counter[Outcome.values().length];
+  private final Map<String, Counter> binds = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
+  private final Clock clock;
+
+  public ExtenderMetrics(ClusterState state) {
+    this.clock = state.clock();
+    for (Outcome o : Outcome.values()) {
+      outcomes[o.ordinal()] = Counter.builder("tandem_extender_filter_nodes")
+          .description("Nodes judged by filter, by outcome").tag("outcome", o.label())
+          .register(registry);
+    }
+    Gauge.builder("tandem_extender_assumed_allocations", state, ClusterState::assumedCount)
+        .description("Assumed plans holding devices until the agent reports them").register(registry);
+    Gauge.builder("tandem_extender_nodes", state, ClusterState::size)
+        .description("Nodes with a NodeTopology").register(registry);
+    Gauge.builder("tandem_extender_ready", state, s -> s.ready() ? 1 : 0)
+        .description("1 when informers synced and this replica leads").register(registry);
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** Latency of one verb (filter, prioritize, bind). */
+  public Timer verb(String verb) {
+    return latency.computeIfAbsent(verb, v -> Timer.builder("tandem_extender_request")
+        .description("Latency of scheduler extender calls").tag("verb", v)
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(5)).register(registry));
+  }
+
+  public void filtered(FilterVerdict verdict) {
+    int[] counts = verdict.counts();
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] > 0) {
+        outcomes[i].increment(counts[i]);
+      }
+    }
+  }
+
+  public void bound(String result) {
+    binds.computeIfAbsent(result, r -> Counter.builder("tandem_extender_binds")
+        .description("Bind calls by result").tag("result", r).register(registry)).increment();
+  }
+
+  /** An informer delivered an event or a resync: its staleness restarts from zero. */
+  public void informerEvent(String informer) {
+    lastEvent.computeIfAbsent(informer, name -> {
+      AtomicLong at = new AtomicLong(clock.millis());
+      Gauge.builder("tandem_extender_informer_staleness_seconds", at,
+              a -> (clock.millis() - a.get()) / 1000.0)
+          .description("Seconds since the informer's last event or resync").tag("informer", name)
+          .register(registry);
+      return at;
+    }).set(clock.millis());
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+}

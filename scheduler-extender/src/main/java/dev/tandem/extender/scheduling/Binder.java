@@ -1,0 +1,81 @@
+package dev.tandem.extender.scheduling;
+
+import dev.tandem.extender.state.AssumedPlan;
+import dev.tandem.extender.state.Assumption;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation,
+ * write {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the
+ * assumption. No lock is held across the API calls: the assumption itself keeps the devices.
+ */
+public final class Binder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
+
+  private final ClusterState state;
+  private final AlignmentPolicy defaults;
+  private final Duration ttl;
+
+  public Binder(ClusterState state, AlignmentPolicy defaults, Duration ttl) {
+    this.state = state;
+    this.defaults = defaults;
+    this.ttl = ttl;
+  }
+
+  /** Never fails: every problem becomes a {@link BindResult} with an error. */
+  public Future<BindResult> bind(PodRef ref, String node) {
+    if (!state.leader()) {
+      return Future.succeededFuture(new BindResult("not_leader",
+          "this extender replica is not the leader; retry (the Service routes to the leader)"));
+    }
+    return state.pods().pod(ref)
+        .map(pod -> PodRequest.of(pod, defaults))
+        .compose(request -> place(request, ref, node),
+            e -> Future.succeededFuture(new BindResult("unknown_pod", e.getMessage())))
+        .recover(e -> Future.succeededFuture(new BindResult("api_error",
+            "binding " + ref + " to " + node + " failed: " + e.getMessage())));
+  }
+
+  private Future<BindResult> place(PodRequest request, PodRef ref, String node) {
+    if (request.problem() != null) {
+      return Future.succeededFuture(new BindResult("invalid_policy", request.problem()));
+    }
+    if (!request.interested()) {
+      return state.writer().bind(ref, node).map(v -> BindResult.ok("bound_without_plan"));
+    }
+    Optional<Assumption> result = state.assume(node, ref, request.request(), ttl);
+    if (result.isEmpty()) {
+      return Future.succeededFuture(new BindResult("unknown_node", "node " + node
+          + " has no NodeTopology (is the tandem agent running on it?); cannot bind " + ref));
+    }
+    if (result.get().result() instanceof Infeasible no) {
+      return Future.succeededFuture(new BindResult("infeasible",
+          "cannot place " + ref + " on " + node + " any more: " + no.reason()));
+    }
+    return write(ref, node, result.get().plan());
+  }
+
+  private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
+    return state.writer().annotate(ref, PlanAnnotation.KEY, PlanAnnotation.json(plan))
+        .compose(v -> state.writer().bind(ref, node))
+        .map(v -> {
+          LOG.debug("bound {} to {}: GPUs {} HCAs {} ({})", ref, node, plan.gpus(), plan.hcas(),
+              plan.locality());
+          return BindResult.ok("bound");
+        })
+        .recover(e -> {
+          state.release(ref.uid());
+          return Future.succeededFuture(new BindResult("api_error",
+              "binding " + ref + " to " + node + " failed, devices released: " + e.getMessage()));
+        });
+  }
+}

@@ -1,0 +1,74 @@
+package dev.tandem.extender.scheduling;
+
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.topology.allocation.Allocation;
+import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Infeasible;
+import java.util.List;
+
+/** The filter and prioritize decisions, against the current cluster state. */
+public final class Scheduling {
+
+  private final ClusterState state;
+  private final NodeEvaluator evaluator;
+
+  public Scheduling(ClusterState state, NodeEvaluator evaluator) {
+    this.state = state;
+    this.evaluator = evaluator;
+  }
+
+  public NodeEvaluator evaluator() {
+    return evaluator;
+  }
+
+  /** Which of the nodes can take the pod, and why the others cannot. */
+  public FilterVerdict filter(PodRequest pod, List<String> nodes) {
+    FilterVerdict v = FilterVerdict.sized(nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      String name = nodes.get(i);
+      if (!pod.interested()) {
+        v.passed()[i] = true;
+        v.count(Outcome.NOT_INTERESTED);
+      } else if (pod.problem() != null) {
+        v.unresolvable().put(name, pod.problem());
+        v.count(Outcome.INVALID_POLICY);
+      } else {
+        judge(pod, name, i, v);
+      }
+    }
+    return v;
+  }
+
+  private void judge(PodRequest pod, String name, int i, FilterVerdict v) {
+    NodeEntry node = state.node(name);
+    if (node == null) {
+      v.unresolvable().put(name, Outcome.NO_TOPOLOGY_REASON);
+      v.count(Outcome.NO_TOPOLOGY);
+      return;
+    }
+    AllocationResult r = evaluator.evaluate(node, pod.request());
+    if (r instanceof Infeasible no) {
+      (no.shortfall().resolvable() ? v.failed() : v.unresolvable()).put(name, no.reason());
+      v.count(Outcome.of(no.shortfall()));
+    } else {
+      v.passed()[i] = true;
+      v.count(Outcome.PASSED);
+    }
+  }
+
+  /** 0..10 per node: the allocator's score where the pod fits, 0 elsewhere. */
+  public int[] prioritize(PodRequest pod, List<String> nodes) {
+    int[] scores = new int[nodes.size()];
+    if (!pod.interested() || pod.problem() != null) {
+      return scores;
+    }
+    for (int i = 0; i < scores.length; i++) {
+      NodeEntry node = state.node(nodes.get(i));
+      if (node != null && evaluator.evaluate(node, pod.request()) instanceof Allocation a) {
+        scores[i] = Math.max(0, Math.min(10, a.score()));
+      }
+    }
+    return scores;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.tandem.extender.state;
+
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.allocation.Availability;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Machine;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * One node's state at one version: its tree, what the agent reports allocated, the assumed plans,
+ * and the free devices that follow. Immutable: every change makes a new entry with a new version,
+ * unique across the process, so a cache keyed by (node, version) never serves a stale answer.
+ *
+ * @param machine the node's tree
+ * @param allocator the allocator for that tree
+ * @param slotsPerHca HCA units per device (1 unless the node's HCAs are shared)
+ * @param allocations what the agent reports allocated
+ * @param assumed assumed plans by pod UID
+ * @param free healthy devices minus reported allocations minus assumed plans
+ * @param version unique per change
+ * @param updatedAt when the agent's data last changed
+ */
+public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
+    List<ReportedAllocation> allocations, Map<String, AssumedPlan> assumed, Availability free,
+    long version, Instant updatedAt) {
+
+  private static final AtomicLong VERSIONS = new AtomicLong();
+
+  public String name() {
+    return machine.nodeName();
+  }
+
+  public LocalityIndex index() {
+    return allocator.index();
+  }
+
+  static NodeEntry of(Machine machine, int slots, List<ReportedAllocation> allocations,
+      Map<String, AssumedPlan> assumed, Instant updatedAt, NodeEntry previous) {
+    Allocator allocator = previous != null && previous.machine.equals(machine)
+        ? previous.allocator : new Allocator(LocalityIndex.of(machine));
+    Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
+    List<String> taken = new ArrayList<>();
+    for (ReportedAllocation a : allocations) {
+      if (Resources.GPU.equals(a.resource()) || Resources.HCA.equals(a.resource())) {
+        taken.addAll(a.deviceIds());
+      }
+    }
+    for (AssumedPlan p : plans.values()) {
+      taken.addAll(p.gpus());
+      taken.addAll(p.hcas());
+    }
+    Availability free = Availability.allFree(allocator.index(), slots).without(taken);
+    return new NodeEntry(machine, allocator, slots, List.copyOf(allocations), plans, free,
+        VERSIONS.incrementAndGet(), updatedAt);
+  }
+
+  NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
+    return of(machine, slotsPerHca, allocations, plans, updatedAt, this);
+  }
+
+  NodeEntry without(Predicate<AssumedPlan> drop) {
+    Map<String, AssumedPlan> kept = new LinkedHashMap<>(assumed);
+    kept.values().removeIf(drop);
+    return kept.size() == assumed.size() ? this : withAssumed(kept);
+  }
+
+  /** Whether the agent reports any device for the pod. */
+  public boolean reports(String uid) {
+    for (ReportedAllocation a : allocations) {
+      if (a.uid().equals(uid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.tandem.extender.state;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+
+/**
+ * Pods seen by filter and prioritize, by UID: the pod of a bind is normally one of them. When it
+ * is not (an extender restart between filter and bind), the fallback source is asked.
+ */
+public final class RecentPods implements PodSource {
+
+  private final Cache<String, JsonObject> pods;
+  private final PodSource fallback;
+
+  public RecentPods(Duration keep, long maximum, PodSource fallback) {
+    this.pods = Caffeine.newBuilder().expireAfterWrite(keep).maximumSize(maximum).build();
+    this.fallback = fallback;
+  }
+
+  public void remember(String uid, JsonObject pod) {
+    if (uid != null && !uid.isEmpty()) {
+      pods.put(uid, pod);
+    }
+  }
+
+  @Override
+  public Future<JsonObject> pod(PodRef ref) {
+    JsonObject pod = pods.getIfPresent(ref.uid());
+    return pod != null ? Future.succeededFuture(pod) : fallback.pod(ref);
+  }
+
+  /** A fallback for the demo: there is no API to ask. */
+  public static PodSource none() {
+    return ref -> Future.failedFuture("pod " + ref + " was not seen by filter or prioritize in the"
+        + " last minutes; send a filter or prioritize request with this pod first");
+  }
+}

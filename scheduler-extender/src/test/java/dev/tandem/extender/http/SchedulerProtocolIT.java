@@ -1,0 +1,156 @@
+package dev.tandem.extender.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.extender.Http;
+import dev.tandem.extender.TestMachines;
+import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.scheduling.Outcome;
+import dev.tandem.extender.state.ClusterState;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("kube-scheduler's golden requests, every verb, both cache modes")
+class SchedulerProtocolIT {
+
+  private static Vertx vertx;
+  private static Http http;
+  private static ClusterState state;
+
+  @BeforeAll
+  static void start() throws Exception {
+    vertx = Vertx.vertx();
+    state = DemoCluster.of(TestMachines.golden());
+    HttpServer server = ExtenderServer.start(vertx,
+            ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), state)
+        .toCompletionStage().toCompletableFuture().get();
+    http = new Http(server.actualPort());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get();
+  }
+
+  private static JsonObject filter(String golden) {
+    HttpResponse<String> r = http.post("/scheduler/filter", Http.golden(golden));
+    assertEquals(200, r.statusCode(), r.body());
+    assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("application/json"));
+    return new JsonObject(r.body());
+  }
+
+  @Test
+  @DisplayName("filter by names: only the aligned node passes; reasons split by what preemption can fix")
+  void filterNames() {
+    JsonObject r = filter("filter-names.json");
+    assertEquals(new JsonArray().add("pix-node"), r.getJsonArray("NodeNames"));
+    assertTrue(r.containsKey("Nodes") && r.getValue("Nodes") == null, "Nodes must be null in names mode");
+    JsonObject failed = r.getJsonObject("FailedNodes");
+    assertEquals(List.of("split-node"), List.copyOf(failed.fieldNames()));
+    assertTrue(failed.getString("split-node").startsWith(
+        "2 GPUs + 2 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
+            + "best on this node now is SYS"), failed.getString("split-node"));
+    JsonObject unresolvable = r.getJsonObject("FailedAndUnresolvableNodes");
+    assertEquals("node has no RDMA HCAs", unresolvable.getString("gpu-only"));
+    assertEquals(Outcome.NO_TOPOLOGY_REASON, unresolvable.getString("unknown-node"));
+    assertEquals("", r.getString("Error"));
+  }
+
+  @Test
+  @DisplayName("filter by Node objects: answers a NodeList of the passing input objects, NodeNames null")
+  void filterNodes() {
+    JsonObject request = new JsonObject(Http.golden("filter-nodes.json"));
+    JsonObject r = filter("filter-nodes.json");
+    assertNull(r.getValue("NodeNames"));
+    JsonArray items = r.getJsonObject("Nodes").getJsonArray("items");
+    assertEquals(1, items.size());
+    assertEquals(request.getJsonObject("Nodes").getJsonArray("items").getJsonObject(0), items.getJsonObject(0));
+    assertEquals(3, r.getJsonObject("FailedNodes").size() + r.getJsonObject("FailedAndUnresolvableNodes").size());
+  }
+
+  @Test
+  @DisplayName("prioritize, both modes: a bare array of integer scores 0..10, the aligned node on top")
+  void prioritize() {
+    for (String golden : List.of("prioritize-names.json", "prioritize-nodes.json")) {
+      HttpResponse<String> r = http.post("/scheduler/prioritize", Http.golden(golden));
+      assertEquals(200, r.statusCode());
+      JsonArray scores = new JsonArray(r.body());
+      assertEquals(4, scores.size());
+      for (int i = 0; i < scores.size(); i++) {
+        JsonObject s = scores.getJsonObject(i);
+        assertEquals(List.of("Host", "Score"), List.copyOf(s.fieldNames()));
+        assertInstanceOf(Integer.class, s.getValue("Score"), "Score must be a JSON integer");
+        int score = s.getInteger("Score");
+        assertTrue(score >= 0 && score <= 10);
+        assertEquals(s.getString("Host").equals("pix-node"), score > 0, s.encode());
+      }
+      assertTrue(r.body().contains("{\"Host\":\"pix-node\",\"Score\":10}"), r.body());
+    }
+  }
+
+  @Test
+  @DisplayName("preferred pods are never filtered for alignment, only for missing devices")
+  void preferred() {
+    JsonObject r = filter("filter-preferred-names.json");
+    assertEquals(new JsonArray().add("pix-node").add("split-node"), r.getJsonArray("NodeNames"));
+    assertEquals(0, r.getJsonObject("FailedNodes").size());
+  }
+
+  @Test
+  @DisplayName("an unknown policy value puts every node in FailedAndUnresolvableNodes with the message")
+  void badPolicy() {
+    JsonObject r = filter("filter-bad-policy-names.json");
+    assertEquals(0, r.getJsonArray("NodeNames").size());
+    JsonObject u = r.getJsonObject("FailedAndUnresolvableNodes");
+    assertEquals(4, u.size());
+    assertTrue(u.getString("pix-node").contains("tandem.dev/alignment: unknown value 'rack'"),
+        u.getString("pix-node"));
+    assertEquals("", r.getString("Error"));
+  }
+
+  @Test
+  @DisplayName("a pod requesting neither resource passes untouched")
+  void plain() {
+    JsonObject r = filter("filter-plain-names.json");
+    assertEquals(4, r.getJsonArray("NodeNames").size());
+    assertTrue(r.getJsonObject("FailedNodes").isEmpty());
+    assertTrue(r.getJsonObject("FailedAndUnresolvableNodes").isEmpty());
+  }
+
+  @Test
+  @DisplayName("sidecar and init containers count as kube-scheduler counts them (2 GPUs + 2 HCAs from limits)")
+  void sidecar() {
+    JsonObject r = filter("filter-sidecar-names.json");
+    assertEquals(new JsonArray().add("pix-node"), r.getJsonArray("NodeNames"));
+    assertTrue(r.getJsonObject("FailedNodes").getString("split-node").startsWith("2 GPUs + 2 HCAs"));
+  }
+
+  @Test
+  @DisplayName("garbage gets 400 with a JSON error, and the server keeps serving")
+  void garbage() {
+    for (String body : List.of("not json", "[]", "{\"Pod\":5}", "{\"Pod\":{},\"NodeNames\":[1]}",
+        "{\"Pod\":{\"spec\":{\"containers\":7}},\"NodeNames\":[]}", "")) {
+      HttpResponse<String> r = http.post("/scheduler/filter", body);
+      assertEquals(400, r.statusCode(), body);
+      assertTrue(new JsonObject(r.body()).getString("error").length() > 5, r.body());
+    }
+    HttpResponse<String> big = http.post("/scheduler/prioritize", "{\"Pod\":{},\"NodeNames\":[\""
+        + "x".repeat(100_000) + "\"]}");
+    assertEquals(400, big.statusCode());
+    assertTrue(new JsonObject(big.body()).getString("error").contains("body limit"), big.body());
+    assertEquals(400, http.post("/scheduler/bind", "{\"PodName\":\"p\"}").statusCode());
+    assertEquals(200, http.post("/scheduler/filter", Http.golden("filter-plain-names.json")).statusCode());
+  }
+}
