@@ -31,6 +31,7 @@
     detailError: null,
     timer: null,
     inFlight: false,
+    scrolled: false,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -244,10 +245,12 @@
       },
       h('span', { class: 'node-top' },
         h('span', { class: 'node-name' }, n.name),
-        h('span', { class: 'node-facts' }, `${n.switches ?? 0} sw · NUMA ${numaText(n.numaNodes)}`),
         h('span', { class: 'tag', title: 'Discovery source' }, n.source || '?')),
       h('span', { class: 'meters' }, meter('GPU', n.gpus), meter('HCA', n.hcas)),
-      localityBadges(n.bestLocality, false)));
+      h('span', { class: 'node-bottom' },
+        localityBadges(n.bestLocality, false),
+        h('span', { class: 'node-facts', title: 'PCIe switches and NUMA nodes' },
+          `${n.switches ?? 0} sw · NUMA ${numaText(n.numaNodes)}`))));
   }
 
   function renderNodeList() {
@@ -261,6 +264,13 @@
     const more = $('node-more');
     more.hidden = list.length <= MAX_LISTED;
     more.textContent = `${list.length - MAX_LISTED} more nodes not listed – type in the filter to find one.`;
+    if (!state.scrolled && state.selected) {
+      const chosen = $('node-list').querySelector(`[data-node="${CSS.escape(state.selected)}"]`);
+      if (chosen) {
+        chosen.scrollIntoView({ block: 'nearest' });
+        state.scrolled = true;
+      }
+    }
     if (focused !== undefined) {
       const again = $('node-list').querySelector(`[data-node="${CSS.escape(focused)}"]`);
       if (again) again.focus();
@@ -272,8 +282,10 @@
   function renderDetailHead(d, summary) {
     const head = $('detail-head');
     if (!d) {
-      replaceChildren(head, h('p', { class: state.detailError ? 'empty error' : 'empty' },
-        state.detailError || (state.nodes.length ? 'Select a node to see its PCIe tree.' : 'No nodes yet.')));
+      const text = state.detailError
+        || (state.selected ? `Loading ${state.selected}…`
+          : state.nodes.length ? 'Select a node to see its PCIe tree.' : 'The extender knows no nodes yet.');
+      replaceChildren(head, h('p', { class: state.detailError ? 'empty error' : 'empty' }, text));
       return;
     }
     const devices = d.devices || [];
@@ -308,7 +320,7 @@
     const kind = device.kind === 'HCA' ? 'HCA' : 'GPU';
     const hca = device.hca;
     const details = [
-      `${kind} ${device.name || device.id}`,
+      `${kind} ${device.name || device.id}${device.model ? ' (' + device.model + ')' : ''}`,
       `id ${device.id}`,
       device.address ? `PCI ${device.address}` : null,
       device.numaNode !== undefined && device.numaNode !== -1 ? `NUMA ${device.numaNode}` : null,
@@ -326,10 +338,16 @@
     h('span', { class: 'chip-top' },
       h('span', { class: 'chip-kind' }, kind),
       h('span', { class: 'chip-name' }, device.name || device.id)),
-    h('span', { class: 'chip-id' }, kind === 'GPU' ? shortId(device.id) : hcaLink(hca) || device.id),
+    h('span', { class: 'chip-id' }, chipDetail(device, kind, hca)),
     h('span', { class: 'chip-state' }, st),
     pod ? h('span', { class: 'chip-pod', title: podLabel(pod) }, pod.name) : null,
     portDown ? h('span', { class: 'chip-warn' }, 'port ' + hca.portState.replace(/^\d+:\s*/, '')) : null);
+  }
+
+  function chipDetail(device, kind, hca) {
+    if (kind === 'HCA' && hcaLink(hca)) return hcaLink(hca);
+    if (device.id !== device.name && kind === 'GPU') return shortId(device.id);
+    return shortAddress(device.address) || device.id;
   }
 
   function hcaLink(hca) {
@@ -502,7 +520,7 @@
         .map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', null, (d.devices || []).slice().sort(byDevice).map((x) => h('tr', null,
         h('td', null, x.kind),
-        h('th', { scope: 'row' }, x.name || x.id),
+        h('th', { scope: 'row', title: x.model || null }, x.name || x.id),
         h('td', { class: 'mono' }, x.id),
         h('td', { class: 'mono' }, x.address || '—'),
         h('td', null, x.numaNode === undefined || x.numaNode === -1 ? '—' : x.numaNode),
