@@ -46,6 +46,8 @@ public final class Allocator {
   private final boolean[] gpu;
   private final int[][] groupOf;
   private final int[] groupCount;
+  private final boolean hasGpu;
+  private final boolean hasHca;
 
   public Allocator(LocalityIndex index) {
     this.index = index;
@@ -64,6 +66,8 @@ public final class Allocator {
       groupCount[level] = index.groupCount(LEVELS[level]);
     }
     groupCount[SYS] = 1;
+    this.hasGpu = devices.stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
+    this.hasHca = devices.stream().anyMatch(d -> d.kind() == DeviceKind.HCA);
   }
 
   public LocalityIndex index() {
@@ -99,8 +103,6 @@ public final class Allocator {
   private Infeasible shortage(AllocationRequest r, Availability free) {
     int gpus = free.freeUnits(DeviceKind.GPU);
     int hcas = free.freeUnits(DeviceKind.HCA);
-    boolean hasGpu = index.machine().devices().stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
-    boolean hasHca = index.machine().devices().stream().anyMatch(d -> d.kind() == DeviceKind.HCA);
     if (r.gpus() > 0 && !hasGpu) {
       return new Infeasible(Shortfall.NO_GPUS, "node has no GPUs", null);
     }
@@ -158,6 +160,10 @@ public final class Allocator {
   private final class Search {
     private final Availability free;
     private final int[] taken = new int[devices.size()];
+    private final int[] gpuFree = new int[devices.size() + 1];
+    private final int[] hcaFree = new int[devices.size() + 1];
+    private final boolean[] untouched = new boolean[devices.size() + 1];
+    private final boolean[] present = new boolean[devices.size() + 1];
 
     Search(Availability free) {
       this.free = free;
@@ -234,11 +240,10 @@ public final class Allocator {
      */
     private GroupSet bestSet(int regionLevel, int region, int level, int gpus, int hcas, int maxSets) {
       int count = groupCount[level];
-      int[] gpuFree = new int[count];
-      int[] hcaFree = new int[count];
-      boolean[] untouched = new boolean[count];
-      boolean[] present = new boolean[count];
-      Arrays.fill(untouched, true);
+      Arrays.fill(gpuFree, 0, count, 0);
+      Arrays.fill(hcaFree, 0, count, 0);
+      Arrays.fill(present, 0, count, false);
+      Arrays.fill(untouched, 0, count, true);
       for (int d = 0; d < gpu.length; d++) {
         if (groupOf[regionLevel][d] != region) {
           continue;
@@ -255,13 +260,13 @@ public final class Allocator {
           untouched[g] = false;
         }
       }
-      int[] usable = usableGroups(present, gpuFree, hcaFree, gpus, hcas);
+      int[] usable = usableGroups(count, gpus, hcas);
       int maxK = Math.min(maxSets, usable.length);
       for (int k = 1; k <= maxK; k++) {
         if (!canReach(usable, gpuFree, gpus, k) || !canReach(usable, hcaFree, hcas, k)) {
           continue;
         }
-        GroupSet best = bestOfSize(usable, k, gpuFree, hcaFree, untouched, gpus, hcas, level);
+        GroupSet best = bestOfSize(usable, k, gpus, hcas, level);
         if (best != null) {
           return best;
         }
@@ -269,10 +274,10 @@ public final class Allocator {
       return null;
     }
 
-    private int[] usableGroups(boolean[] present, int[] gpuFree, int[] hcaFree, int gpus, int hcas) {
+    private int[] usableGroups(int count, int gpus, int hcas) {
       int n = 0;
-      int[] out = new int[present.length];
-      for (int g = 0; g < present.length; g++) {
+      int[] out = new int[count];
+      for (int g = 0; g < count; g++) {
         boolean ok = present[g] && (gpus == 0 || gpuFree[g] > 0) && (hcas == 0 || hcaFree[g] > 0);
         if (ok) {
           out[n++] = g;
@@ -304,8 +309,7 @@ public final class Allocator {
       return sum >= need;
     }
 
-    private GroupSet bestOfSize(int[] usable, int k, int[] gpuFree, int[] hcaFree, boolean[] untouched,
-        int gpus, int hcas, int level) {
+    private GroupSet bestOfSize(int[] usable, int k, int gpus, int hcas, int level) {
       int[] combo = new int[k];
       for (int i = 0; i < k; i++) {
         combo[i] = i;
@@ -329,6 +333,9 @@ public final class Allocator {
             best = combo.clone();
             bestBroken = broken;
             bestLeft = left;
+            if (broken == 0 && left == 0) {
+              break; // nothing can beat a perfect fit of partly used groups
+            }
           }
         }
         if (!nextCombination(combo, usable.length)) {
@@ -393,26 +400,29 @@ public final class Allocator {
     private Allocation result(GroupSet top, boolean paired) {
       List<Device> gpus = new ArrayList<>();
       List<Device> hcas = new ArrayList<>();
+      int[] chosen = new int[taken.length];
+      int count = 0;
       for (int d = 0; d < taken.length; d++) {
+        if (taken[d] > 0) {
+          chosen[count++] = d;
+        }
         for (int u = 0; u < taken[d]; u++) {
           (gpu[d] ? gpus : hcas).add(devices.get(d));
         }
       }
-      Locality worst = paired ? pairedWorst() : spread();
+      Locality worst = paired ? pairedWorst(chosen, count) : spread(chosen, count);
       int packing = top.leftover == 0 ? 2 : top.broken == 0 ? 1 : 0;
       return new Allocation(gpus, hcas, worst, localityPoints(worst) + packing);
     }
 
-    private Locality pairedWorst() {
+    /** For each chosen device, the nearest chosen device of the other kind; the worst of those. */
+    private Locality pairedWorst(int[] chosen, int count) {
       Locality worst = Locality.X;
-      for (int a = 0; a < taken.length; a++) {
-        if (taken[a] == 0) {
-          continue;
-        }
+      for (int i = 0; i < count; i++) {
         Locality nearest = Locality.SYS;
-        for (int b = 0; b < taken.length; b++) {
-          if (taken[b] > 0 && gpu[a] != gpu[b]) {
-            Locality l = index.locality(a, b);
+        for (int j = 0; j < count; j++) {
+          if (gpu[chosen[i]] != gpu[chosen[j]]) {
+            Locality l = index.locality(chosen[i], chosen[j]);
             nearest = l.compareTo(nearest) < 0 ? l : nearest;
           }
         }
@@ -421,13 +431,11 @@ public final class Allocator {
       return worst;
     }
 
-    private Locality spread() {
+    private Locality spread(int[] chosen, int count) {
       Locality worst = Locality.X;
-      for (int a = 0; a < taken.length; a++) {
-        for (int b = a + 1; b < taken.length; b++) {
-          if (taken[a] > 0 && taken[b] > 0) {
-            worst = Locality.worse(worst, index.locality(a, b));
-          }
+      for (int i = 0; i < count; i++) {
+        for (int j = i + 1; j < count; j++) {
+          worst = Locality.worse(worst, index.locality(chosen[i], chosen[j]));
         }
       }
       return worst;
