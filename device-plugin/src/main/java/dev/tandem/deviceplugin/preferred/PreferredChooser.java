@@ -10,6 +10,7 @@ import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -38,7 +39,10 @@ public final class PreferredChooser {
 
   public PreferredChooser(Inventory inventory) {
     this.inventory = inventory;
-    this.index = LocalityIndex.of(inventory.machine());
+    // the kubelet decides which devices are healthy (it offers only those): count every device
+    Machine m = inventory.machine();
+    this.index = LocalityIndex.of(new Machine(m.nodeName(), m.source(), m.pcie(),
+        m.devices().stream().map(d -> d.withHealthy(true)).toList()));
     this.allocator = new Allocator(index);
     this.slots = inventory.config().slotsPerHca();
   }
