@@ -24,8 +24,16 @@ public final class CrdFile {
     }
   }
 
-  /** Installs the CRD into a (mock) API server. */
+  /**
+   * Installs the CRD into a (mock) API server, once, and removes the NodeTopology objects and Nodes
+   * earlier tests of the class left behind (the mock server lives as long as the test class).
+   */
   public static void install(KubernetesClient client) {
-    client.apiextensions().v1().customResourceDefinitions().resource(read()).create();
+    var crds = client.apiextensions().v1().customResourceDefinitions();
+    if (crds.withName(NodeTopology.CRD_NAME).get() == null) {
+      crds.resource(read()).create();
+    }
+    client.resources(NodeTopology.class).delete();
+    client.nodes().delete();
   }
 }

@@ -1,0 +1,136 @@
+package dev.tandem.agent.publish;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.agent.crd.AllocationEntry;
+import dev.tandem.agent.crd.CrdFile;
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.agent.crd.TestMachines;
+import dev.tandem.agent.crd.TestNodes;
+import dev.tandem.topology.model.Machine;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true, https = false)
+class PublishLoopMockTest {
+
+  static KubernetesClient client;
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final Backoff FAST = new Backoff(Duration.ofMillis(50), Duration.ofMillis(200));
+
+  private Vertx vertx;
+  private PublishLoop loop;
+  private final AtomicReference<Machine> discovered = new AtomicReference<>();
+  private final AtomicInteger discoveries = new AtomicInteger();
+
+  private final TopologySource source = () -> {
+    discoveries.incrementAndGet();
+    Machine m = discovered.get();
+    if (m == null) {
+      throw new IllegalStateException("libhwloc crashed");
+    }
+    return new TopologySource.Observed(m, List.of("read by test"));
+  };
+
+  @BeforeEach
+  void setUp() {
+    CrdFile.install(client);
+    vertx = Vertx.vertx();
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (loop != null) {
+      loop.stop();
+    }
+    vertx.close().await();
+  }
+
+  private PublishLoop start(Duration resync) {
+    loop = new PublishLoop(vertx, source, new NodeTopologyPublisher(client, "gpu-1"), resync, FAST,
+        Clock.systemUTC());
+    loop.start();
+    return loop;
+  }
+
+  private static NodeTopology read() {
+    return client.resources(NodeTopology.class).withName("gpu-1").get();
+  }
+
+  @Test
+  @DisplayName("publishes at start, then at once when allocations change, without waiting for the resync")
+  void publishesOnStartAndOnChange() {
+    TestNodes.create(client, "gpu-1");
+    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    start(Duration.ofHours(1));
+    Eventually.await(WAIT, "first publish", () -> read() != null && read().getStatus() != null);
+    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    assertTrue(read().getStatus().notes().contains("read by test"));
+
+    AllocationEntry a = new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
+    loop.allocations(List.of(a), List.of(), List.of());
+    Eventually.await(WAIT, "allocation published", () -> read().getStatus().allocations().equals(List.of(a)));
+    assertEquals(1, discoveries.get());
+  }
+
+  @Test
+  @DisplayName("a failed discovery keeps the last good topology and says so in status.notes")
+  void discoveryFailureKeepsLastGood() {
+    TestNodes.create(client, "gpu-1");
+    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    start(Duration.ofMillis(300));
+    Eventually.await(WAIT, "first publish", () -> read() != null);
+
+    discovered.set(null);
+    Eventually.await(WAIT, "failure noted", () -> read().getStatus() != null
+        && read().getStatus().notes().stream().anyMatch(n -> n.contains("discovery failed")));
+    NodeTopology t = read();
+    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(t));
+    assertTrue(t.getStatus().notes().stream().anyMatch(n -> n.contains("libhwloc crashed")));
+
+    discovered.set(TestMachines.gpusOnly("gpu-1"));
+    Eventually.await(WAIT, "recovered", () -> read().getSpec().summary().hcas() == 0
+        && read().getStatus().notes().stream().noneMatch(n -> n.contains("discovery failed")));
+  }
+
+  @Test
+  @DisplayName("after a restart with discovery failing, the object already published is kept, not emptied")
+  void restartWithFailingDiscoveryKeepsPublished() {
+    TestNodes.create(client, "gpu-1");
+    new NodeTopologyPublisher(client, "gpu-1")
+        .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1")), null);
+
+    start(Duration.ofHours(1));
+    Eventually.await(WAIT, "failure noted", () -> read().getStatus() != null
+        && read().getStatus().notes().stream().anyMatch(n -> n.contains("discovery failed")));
+    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    assertEquals(TestMachines.twoSwitches("gpu-1"), loop.machine().orElseThrow());
+  }
+
+  @Test
+  @DisplayName("API errors are retried with backoff until the object is published")
+  void retriesWithBackoff() {
+    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    start(Duration.ofHours(1));
+    Eventually.await(WAIT, "first failure", () -> loop.lastError() != null);
+    assertTrue(loop.lastError().contains("gpu-1"), loop.lastError());
+    assertEquals(null, read());
+
+    TestNodes.create(client, "gpu-1");
+    Eventually.await(WAIT, "published after retries", () -> read() != null && read().getStatus() != null);
+    Eventually.await(WAIT, "success recorded", () -> loop.lastError() == null && loop.lastSuccess() != null);
+  }
+}
