@@ -1,0 +1,124 @@
+package dev.tandem.agent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.agent.discovery.DiscoveryOptions;
+import dev.tandem.agent.discovery.TopologyDiscovery;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The {@code dump} command: output formats, exit codes and messages. */
+@DisplayName("dump prints the NodeTopology object or the matrix, with clear exit codes")
+class DumpCommandIT {
+
+  private static final Path RELION = resource("topologies/penguin-relion-x1904gt-p100x2.xml");
+  private static final Path NDV4 = resource("topologies/nccl-topo/azure-ndv4-a100.xml");
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run dump(Map<String, String> env, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = DumpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), env);
+    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Run dump(String... args) {
+    return dump(Map.of(), args);
+  }
+
+  @Test
+  @DisplayName("--format json prints the resource the agent publishes; it maps back to the discovered machine")
+  void json() {
+    Run run = dump("--hwloc-xml", RELION.toString(), "--node-name", "gpu-7");
+
+    assertEquals(0, run.code(), run.err());
+    NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
+    assertEquals("tandem.dev/v1alpha1", resource.getApiVersion());
+    assertEquals("gpu-7", resource.getMetadata().getName());
+    assertEquals(TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
+        NodeTopologyMapper.toMachine(resource));
+  }
+
+  @Test
+  @DisplayName("--format yaml prints the same object as YAML; the node name comes from NODE_NAME")
+  void yaml() {
+    Run run = dump(Map.of("NODE_NAME", "from-env"), "--nccl-topo", NDV4.toString(), "--format", "yaml");
+
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().startsWith("---\napiVersion: \"tandem.dev/v1alpha1\"\nkind: \"NodeTopology\""), run.out());
+    NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
+    assertEquals("from-env", resource.getMetadata().getName());
+    assertEquals(8, NodeTopologyMapper.toMachine(resource).hcas().size());
+  }
+
+  @Test
+  @DisplayName("--format matrix prints the nvidia-smi-style matrix and the nearest HCA of each GPU")
+  void matrix() {
+    Run run = dump("--hwloc-xml=" + RELION, "--format=matrix", "--node-name", "n");
+
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("GPU0 -> mlx5_0 (PIX)"), run.out());
+    assertTrue(run.out().contains("NUMA Affinity"), run.out());
+  }
+
+  @Test
+  @DisplayName("a missing file exits 1 naming the path and the reason")
+  void missingFile() {
+    Run run = dump("--hwloc-xml", "/nonexistent/topo.xml");
+
+    assertEquals(1, run.code());
+    assertEquals("node-topology-agent dump: hwloc XML file /nonexistent/topo.xml does not exist\n", run.err());
+    assertEquals("", run.out());
+  }
+
+  @Test
+  @DisplayName("a sysfs root that is not a directory exits 1")
+  void badSysfsRoot() {
+    Run run = dump("--sysfs-root", "/nonexistent-root");
+
+    assertEquals(1, run.code());
+    assertTrue(run.err().contains("/nonexistent-root is not a directory"), run.err());
+  }
+
+  @Test
+  @DisplayName("--help exits 0; unknown flags, missing values, bad formats and two sources exit 2 naming the problem")
+  void commandLine() {
+    assertEquals(0, dump("--help").code());
+    assertTrue(dump("--help").out().contains("--sysfs-root DIR"));
+    Run unknown = dump("--hwloc", "x");
+    assertEquals(2, unknown.code());
+    assertTrue(unknown.err().contains("unknown flag '--hwloc'"), unknown.err());
+    assertEquals(2, dump("--node-name").code());
+    assertTrue(dump("--format", "xml").err().contains("--format xml is not one of json, yaml, matrix"));
+    assertEquals(2, dump("--hwloc-xml", "a", "--nccl-topo", "b").code());
+  }
+
+  @Test
+  @DisplayName("this machine (no GPU, no HCA): an empty topology, exit 0")
+  void thisMachine() {
+    Run run = dump("--node-name", "here");
+
+    assertEquals(0, run.code(), run.err());
+    NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
+    assertTrue(NodeTopologyMapper.toMachine(resource).devices().isEmpty());
+  }
+
+  private static Path resource(String name) {
+    try {
+      return Path.of(DumpCommandIT.class.getClassLoader().getResource(name).toURI());
+    } catch (Exception e) {
+      throw new IllegalStateException(name, e);
+    }
+  }
+}
