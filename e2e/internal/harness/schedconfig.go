@@ -1,0 +1,105 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// SchedulerConfig is the shipped KubeSchedulerConfiguration, found either as its own document or
+// inside a ConfigMap under manifests/.
+type SchedulerConfig struct {
+	Source string
+	Obj    map[string]any
+}
+
+// FindSchedulerConfig looks for the KubeSchedulerConfiguration that manifests/ ships.
+func FindSchedulerConfig(docs []Doc) (*SchedulerConfig, error) {
+	for _, d := range docs {
+		if d.Kind == "KubeSchedulerConfiguration" {
+			return &SchedulerConfig{Source: d.File, Obj: d.Obj}, nil
+		}
+	}
+	for _, d := range docs {
+		if d.Kind != "ConfigMap" {
+			continue
+		}
+		data, _ := d.Obj["data"].(map[string]any)
+		for key, v := range data {
+			s, _ := v.(string)
+			if !strings.Contains(s, "kind: KubeSchedulerConfiguration") {
+				continue
+			}
+			var obj map[string]any
+			if err := yaml.Unmarshal([]byte(s), &obj); err != nil {
+				return nil, fmt.Errorf("%s: ConfigMap %s key %s: %w", d.File, d.Name, key, err)
+			}
+			return &SchedulerConfig{Source: fmt.Sprintf("%s (ConfigMap %s, key %s)", d.File, d.Name, key), Obj: obj}, nil
+		}
+	}
+	return nil, fmt.Errorf("no KubeSchedulerConfiguration under manifests/ (neither a document nor inside a ConfigMap)")
+}
+
+// SchedulerName is the first profile's schedulerName ("default-scheduler" when none is set).
+func (c *SchedulerConfig) SchedulerName() string {
+	if profiles, ok := c.Obj["profiles"].([]any); ok && len(profiles) > 0 {
+		if p, ok := profiles[0].(map[string]any); ok {
+			if n, ok := p["schedulerName"].(string); ok && n != "" {
+				return n
+			}
+		}
+	}
+	return "default-scheduler"
+}
+
+// WriteForLoopback writes the configuration with each extender's urlPrefix pointed at extenderURL.
+// It also sets what only exists in a cluster: the kubeconfig path of the scheduler (the in-cluster
+// config has none) and leader election off (one scheduler). Everything else is kept as shipped.
+func (c *SchedulerConfig) WriteForLoopback(dir, extenderURL, kubeconfig string) (string, error) {
+	obj := deepCopy(c.Obj)
+	exts, _ := obj["extenders"].([]any)
+	if len(exts) == 0 {
+		return "", fmt.Errorf("%s: the KubeSchedulerConfiguration has no extenders", c.Source)
+	}
+	for _, e := range exts {
+		m := e.(map[string]any)
+		m["urlPrefix"] = rebase(fmt.Sprint(m["urlPrefix"]), extenderURL)
+		delete(m, "enableHTTPS")
+		delete(m, "tlsConfig")
+	}
+	cc, _ := obj["clientConnection"].(map[string]any)
+	if cc == nil {
+		cc = map[string]any{}
+	}
+	cc["kubeconfig"] = kubeconfig
+	obj["clientConnection"] = cc
+	obj["leaderElection"] = map[string]any{"leaderElect": false}
+	out, err := yaml.Marshal(obj)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "kube-scheduler-config.yaml")
+	return path, os.WriteFile(path, out, 0o644)
+}
+
+// rebase keeps the path of the shipped URL (e.g. /scheduler) and replaces scheme, host and port.
+func rebase(shipped, base string) string {
+	path := ""
+	if i := strings.Index(shipped, "://"); i >= 0 {
+		rest := shipped[i+3:]
+		if j := strings.Index(rest, "/"); j >= 0 {
+			path = rest[j:]
+		}
+	}
+	return strings.TrimRight(base, "/") + path
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	b, _ := yaml.Marshal(m)
+	var out map[string]any
+	_ = yaml.Unmarshal(b, &out)
+	return out
+}

@@ -1,0 +1,288 @@
+//go:build e2e
+
+// Package scenarios runs Tandem's real jars against a real kube-apiserver and kube-scheduler.
+// Run it with e2e/run, which builds the upstream binaries and starts the control plane.
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+// fixture is an hwloc export the agent reads, and the device counts the fake node advertises.
+type fixture struct {
+	file       string
+	gpus, hcas int
+}
+
+var (
+	xe8640 = fixture{"dell-poweredge-xe8640-h100x4.xml", 4, 4}
+	relion = fixture{"penguin-relion-x1904gt-p100x2.xml", 2, 1}
+	lassen = fixture{"ibm-ac922-lassen-v100x4.xml", 4, 4}
+	sl390s = fixture{"hp-proliant-sl390s-g7-m2070x3.xml", 3, 1}
+)
+
+// cluster is the state shared by all scenarios: one control plane, Tandem's components around it.
+type cluster struct {
+	env       *harness.Env
+	c         *harness.Clients
+	schedName string
+	service   *harness.Service // the extender Service (routes to the ready replica)
+
+	mu        sync.Mutex
+	extenders map[string]*harness.Proc // by replica name
+	extPorts  map[string]int
+	extKC     string
+	agents    map[string]*harness.Proc // by node name
+	agentKC   string
+	scheduler *harness.Proc
+}
+
+var cl *cluster
+
+func TestMain(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: set-up failed: %v\n", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	env, err := harness.LoadEnv()
+	if err != nil {
+		return 1, err
+	}
+	c, err := env.Connect()
+	if err != nil {
+		return 1, err
+	}
+	cl = &cluster{env: env, c: c, extenders: map[string]*harness.Proc{}, extPorts: map[string]int{}, agents: map[string]*harness.Proc{}}
+	defer cl.stopAll()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := cl.setUp(ctx); err != nil {
+		return 1, err
+	}
+	return m.Run(), nil
+}
+
+func (k *cluster) setUp(ctx context.Context) error {
+	t0 := time.Now()
+	step := func(name string, f func(context.Context) error) error {
+		s := time.Now()
+		if err := f(ctx); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(os.Stderr, "e2e: %s (%.1f s)\n", name, time.Since(s).Seconds())
+		return nil
+	}
+	if err := step("manifests applied", k.applyManifests); err != nil {
+		return err
+	}
+	if err := step("credentials of the components issued", k.credentials); err != nil {
+		return err
+	}
+	if err := step("extender replica started", func(ctx context.Context) error { return k.startExtenders(ctx, "extender-0") }); err != nil {
+		return err
+	}
+	if err := step("kube-scheduler started", k.startScheduler); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "e2e: set-up done in %.1f s\n", time.Since(t0).Seconds())
+	return nil
+}
+
+func (k *cluster) stopAll() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.scheduler.Stop(5 * time.Second)
+	for _, p := range k.extenders {
+		p.Stop(5 * time.Second)
+	}
+	var wg sync.WaitGroup
+	for _, p := range k.agents {
+		wg.Add(1)
+		go func(p *harness.Proc) { defer wg.Done(); p.Stop(5 * time.Second) }(p)
+	}
+	wg.Wait()
+	if k.service != nil {
+		k.service.Close()
+	}
+}
+
+func (k *cluster) credentials(ctx context.Context) error {
+	var err error
+	if k.extKC, err = k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-scheduler-extender"); err != nil {
+		return err
+	}
+	k.agentKC, err = k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-node-topology-agent")
+	return err
+}
+
+// javaArgs keeps the JVMs small: many agents run at once on a 2-core machine.
+func javaArgs(heap string, jar string, args ...string) []string {
+	base := []string{"-Xmx" + heap, "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
+		"-Xshare:auto", "-jar", jar}
+	return append(base, args...)
+}
+
+// startAgent runs the real agent for one fake node, reading the node's topology from a fixture.
+func (k *cluster) startAgent(node string, f fixture) error {
+	jar := k.env.Path("node-topology-agent", "target", "node-topology-agent.jar")
+	port := harness.FreePort()
+	argv := append([]string{k.env.Java}, javaArgs("48m", jar, "run",
+		"--node-name", node,
+		"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)),
+		"--port", fmt.Sprint(port))...)
+	p, err := harness.Start(k.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + k.agentKC, "NODE_NAME=" + node}, argv...)
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.agents[node] = p
+	k.mu.Unlock()
+	return nil
+}
+
+// startExtenders starts replicas of the real extender jar with the Deployment's arguments and
+// environment, as its ServiceAccount, behind the Service stand-in.
+func (k *cluster) startExtenders(ctx context.Context, names ...string) error {
+	if k.service == nil {
+		s, err := harness.NewService("/readyz")
+		if err != nil {
+			return err
+		}
+		k.service = s
+	}
+	for _, name := range names {
+		if err := k.startExtender(name); err != nil {
+			return err
+		}
+	}
+	return k.waitServiceReady(ctx)
+}
+
+func (k *cluster) startExtender(name string) error {
+	jar := k.env.Path("scheduler-extender", "target", "scheduler-extender.jar")
+	k.mu.Lock()
+	port, ok := k.extPorts[name]
+	if !ok {
+		port = harness.FreePort()
+		k.extPorts[name] = port
+	}
+	k.mu.Unlock()
+	argv := append([]string{k.env.Java}, javaArgs("256m", jar, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1")...)
+	p, err := harness.Start(k.env.Logs(), name, []string{
+		"KUBECONFIG=" + k.extKC, "POD_NAME=" + name, "POD_NAMESPACE=tandem-system",
+	}, argv...)
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.extenders[name] = p
+	var backends []string
+	for n, pr := range k.extPorts {
+		if q := k.extenders[n]; q != nil && q.Running() {
+			backends = append(backends, fmt.Sprintf("http://127.0.0.1:%d", pr))
+		}
+	}
+	k.mu.Unlock()
+	k.service.SetBackends(backends...)
+	return nil
+}
+
+// waitServiceReady waits until one extender replica is ready (informers synced, leader).
+func (k *cluster) waitServiceReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	for {
+		if k.service.Ready() != "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no extender replica became ready (GET /readyz) within 90 s; see logs/extender-*.log")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// startScheduler runs kube-scheduler with the shipped configuration, its URL pointed at the Service.
+func (k *cluster) startScheduler(ctx context.Context) error {
+	docs, err := harness.ReadManifests(k.env.Path("manifests"))
+	if err != nil {
+		return err
+	}
+	sc, err := harness.FindSchedulerConfig(docs)
+	if err != nil {
+		return err
+	}
+	k.schedName = sc.SchedulerName()
+	kc, err := k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", schedulerServiceAccount(docs))
+	if err != nil {
+		return err
+	}
+	cfg, err := sc.WriteForLoopback(k.env.Dir, k.service.URL, kc)
+	if err != nil {
+		return err
+	}
+	p, err := harness.Start(k.env.Logs(), "kube-scheduler", nil,
+		filepath.Join(k.env.Bin, "kube-scheduler"), "--config", cfg, "--secure-port", fmt.Sprint(harness.FreePort()),
+		"--bind-address", "127.0.0.1", "--v", "2")
+	if err != nil {
+		return err
+	}
+	k.scheduler = p
+	return waitHTTP(ctx, "kube-scheduler", p, "", 0)
+}
+
+// schedulerServiceAccount is the ServiceAccount the shipped second-scheduler runs as.
+func schedulerServiceAccount(docs []harness.Doc) string {
+	for _, d := range docs {
+		if d.Kind == "ServiceAccount" && strings.Contains(d.File, "second-scheduler") {
+			return d.Name
+		}
+	}
+	return "tandem-scheduler"
+}
+
+// waitHTTP waits for url to answer 200 (or, with an empty url, 3 s of the process staying up).
+func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ int) error {
+	deadline := time.Now().Add(60 * time.Second)
+	if url == "" {
+		deadline = time.Now().Add(3 * time.Second)
+	}
+	for time.Now().Before(deadline) {
+		if !p.Running() {
+			return fmt.Errorf("%s exited during start-up; see %s", what, p.Log)
+		}
+		if url != "" {
+			if resp, err := http.Get(url); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return nil
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if url == "" {
+		return nil
+	}
+	return fmt.Errorf("%s not ready at %s within 60 s; see %s", what, url, p.Log)
+}

@@ -1,0 +1,11 @@
+//go:build tools
+
+// Package tools pins the upstream programs e2e/run builds from this module's graph.
+package tools
+
+import (
+	_ "go.etcd.io/etcd/server/v3"
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
