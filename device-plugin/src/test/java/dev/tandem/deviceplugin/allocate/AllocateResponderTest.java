@@ -1,0 +1,72 @@
+package dev.tandem.deviceplugin.allocate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerAllocateResponse;
+import dev.tandem.deviceplugin.api.DeviceSpec;
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.DeviceTable;
+import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("Allocate: character devices, environment, one response per container, errors")
+class AllocateResponderTest {
+
+  @TempDir Path sysfs;
+
+  static AllocateRequest request(List<String>... containers) {
+    AllocateRequest.Builder b = AllocateRequest.newBuilder();
+    for (List<String> ids : containers) {
+      b.addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids));
+    }
+    return b.build();
+  }
+
+  @Test
+  @DisplayName("shared slots of one HCA give that HCA once; every container gets exactly one response")
+  void sharedSlots() {
+    DeviceTable t = new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"),
+        PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t")));
+    t.update(Map.of(), Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"));
+    var r = new AllocateResponder(t).allocate(request(List.of("mlx5_0-slot-2", "mlx5_0-slot-1"), List.of("mlx5_1-slot-0"), List.of()));
+    assertEquals(3, r.getContainerResponsesCount());
+    ContainerAllocateResponse c = r.getContainerResponses(0);
+    assertEquals(List.of("/dev/infiniband/uverbs3", "/dev/infiniband/rdma_cm"),
+        c.getDevicesList().stream().map(DeviceSpec::getContainerPath).toList());
+    assertEquals("=mlx5_0", c.getEnvsMap().get("NCCL_IB_HCA"));
+    assertEquals("mlx5_0-slot-2,mlx5_0-slot-1", c.getEnvsMap().get("TANDEM_RDMA_DEVICE_IDS"));
+    assertEquals("mlx5_1:1", r.getContainerResponses(1).getEnvsMap().get("UCX_NET_DEVICES"));
+  }
+
+  @Test
+  @DisplayName("uverbs found through /sys/class/infiniband_verbs/*/ibdev when the device link is missing")
+  void ibdevFile() throws Exception {
+    Path u = Files.createDirectories(sysfs.resolve("sys/class/infiniband_verbs/uverbs5"));
+    Files.writeString(u.resolve("ibdev"), "mlx5_1\n");
+    assertEquals("uverbs5", new UverbsLocator(sysfs).uverbs("mlx5_1").orElseThrow());
+    assertTrue(new UverbsLocator(sysfs).uverbs("mlx5_0").isEmpty());
+  }
+
+  @Test
+  @DisplayName("a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
+  void missingSysfs() {
+    DeviceTable t = new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.DEFAULT));
+    t.update(Map.of(), Map.of("mlx5_0", "uverbs0"));
+    AllocationException e = assertThrows(AllocationException.class,
+        () -> new AllocateResponder(t).allocate(request(List.of("mlx5_0", "mlx5_1"))));
+    assertTrue(e.getMessage().startsWith("no uverbs character device known for HCA mlx5_1 on node n1"), e.getMessage());
+    assertTrue(e.getMessage().contains("ib_uverbs"), e.getMessage());
+  }
+}

@@ -1,0 +1,71 @@
+package dev.tandem.deviceplugin.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("plugin config: modes, defaults, and errors that name the problem")
+class PluginConfigTest {
+
+  @Test
+  @DisplayName("{\"mode\":\"hca\"} gives rdma/hca, one device per HCA")
+  void hca() {
+    PluginConfig c = PluginConfig.parse("{\"mode\":\"hca\"}", "cfg.json");
+    assertEquals(Mode.HCA, c.mode());
+    assertEquals("rdma/hca", c.resourceName());
+    assertEquals(1, c.slotsPerHca());
+  }
+
+  @Test
+  @DisplayName("shared mode defaults to 1000 slots per HCA (rdma/hca: 1k)")
+  void shared() {
+    assertEquals(1000, PluginConfig.parse("{\"mode\":\"shared\"}", "f").slotsPerHca());
+    assertEquals(8, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "f").slotsPerHca());
+  }
+
+  @Test
+  @DisplayName("selectors are parsed and normalised (hex ids without 0x, link layer case)")
+  void selectors() {
+    PluginConfig c = PluginConfig.parse("{\"mode\":\"sriov\",\"selectors\":{\"vendorIds\":[\"0x15B3\"],"
+        + "\"linkLayers\":[\"InfiniBand\"],\"ibDevices\":[\"mlx5_0\"]}}", "f");
+    assertEquals(List.of("15b3"), c.selectors().vendorIds());
+    assertEquals(List.of("infiniband"), c.selectors().linkLayers());
+  }
+
+  @Test
+  @DisplayName("unknown keys are rejected with their names and the file")
+  void unknownKeys() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> PluginConfig.parse("{\"mode\":\"hca\",\"slots\":4,\"colour\":\"red\"}", "/etc/tandem/plugin.json"));
+    assertTrue(e.getMessage().contains("/etc/tandem/plugin.json"), e.getMessage());
+    assertTrue(e.getMessage().contains("colour, slots"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("unknown selector keys, modes and link layers are rejected by name")
+  void unknownValues() {
+    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
+        .getMessage().contains("unknown mode 'vf'; allowed: hca, sriov, shared"));
+    assertTrue(assertThrows(ConfigException.class,
+        () -> PluginConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f")).getMessage().contains("pciIds"));
+    assertTrue(assertThrows(ConfigException.class,
+        () -> PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f")).getMessage().contains("RoCE"));
+  }
+
+  @Test
+  @DisplayName("malformed JSON, wrong types and nonsense values are errors naming the file")
+  void malformed() {
+    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":", "p.json"))
+        .getMessage().startsWith("p.json: not a JSON object"));
+    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
+        .getMessage().startsWith("p.json"));
+    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
+        .getMessage().contains("only meaningful in shared mode"));
+    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
+        .getMessage().contains("not an extended resource name"));
+  }
+}
