@@ -1,0 +1,45 @@
+package dev.tandem.extender.manifests;
+
+import dev.tandem.extender.config.ConfigLoader;
+import dev.tandem.extender.config.ExtenderConfig;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
+
+/** The extender's Deployment and Service as manifests/base declares them. */
+final class ExtenderDeployment {
+
+  static final String FILE = "base/deployment-scheduler-extender.yaml";
+  private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
+
+  private ExtenderDeployment() {}
+
+  static Deployment deployment() {
+    return of(Deployment.class, "tandem-scheduler-extender");
+  }
+
+  static Service service() {
+    return of(Service.class, "tandem-scheduler-extender");
+  }
+
+  static Container container() {
+    return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  /** The extender's configuration exactly as its container's args produce it. */
+  static ExtenderConfig config() {
+    List<String> args = container().getArgs();
+    return ConfigLoader.load(args);
+  }
+
+  private static <T> T of(Class<T> type, String name) {
+    return ManifestFiles.documents(ManifestFiles.ROOT.resolve(FILE)).stream()
+        .map(d -> FABRIC8.convertValue(d.node(), KubernetesResource.class))
+        .filter(type::isInstance).map(type::cast)
+        .filter(r -> ((io.fabric8.kubernetes.api.model.HasMetadata) r).getMetadata().getName().equals(name))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + FILE));
+  }
+}
