@@ -6,6 +6,8 @@
   const REFRESH_MS = 5000;
   const FETCH_TIMEOUT_MS = 4000;
   const MAX_LISTED = 200;
+  const LARGE_CLUSTER = 1000;
+  const LARGE_LIST_REFRESH_MS = 30000;
   const PAIR_SIZES = ['1', '2', '4', '8'];
   const LOCALITY = {
     PIX: 'same PCIe switch (at most one bridge between GPU and HCA)',
@@ -32,6 +34,7 @@
     timer: null,
     inFlight: false,
     scrolled: false,
+    listAt: 0,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -586,8 +589,13 @@
     state.inFlight = true;
     clearTimeout(state.timer);
     try {
-      const list = await fetchBody('topology/nodes');
-      state.nodes = Array.isArray(list.nodes) ? list.nodes : [];
+      // Large clusters: the whole list is refreshed less often than the selected node.
+      const listEvery = state.nodes.length > LARGE_CLUSTER ? LARGE_LIST_REFRESH_MS : REFRESH_MS;
+      if (Date.now() - state.listAt >= listEvery - 500) {
+        const list = await fetchBody('topology/nodes');
+        state.nodes = Array.isArray(list.nodes) ? list.nodes : [];
+        state.listAt = Date.now();
+      }
       if (!state.selected) {
         state.selected = selectionFromHash() || (state.nodes.length ? sortedNodes()[0]?.name ?? state.nodes[0].name : null);
       }
@@ -596,7 +604,8 @@
       if (state.selected) await loadDetail(state.selected);
       renderDetail();
       await renderMatrix();
-      setStatus(`Updated ${timeText(new Date())}`, 'ok');
+      setStatus(`Updated ${timeText(new Date())}` + (state.nodes.length > LARGE_CLUSTER
+        ? ` (node list every ${LARGE_LIST_REFRESH_MS / 1000} s)` : ''), 'ok');
     } catch (e) {
       setStatus(`Cannot reach the extender (${e.message}); retrying`, 'error');
     } finally {
