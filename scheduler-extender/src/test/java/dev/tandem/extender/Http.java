@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 /** A plain JDK HTTP client for tests, speaking to a server on localhost. */
 public final class Http {
 
-  private final HttpClient client = HttpClient.newHttpClient();
+  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final String base;
 
   public Http(int port) {

@@ -91,7 +91,7 @@ final class SchedulerRoutes {
       String error = done.succeeded() ? done.result().error() : String.valueOf(done.cause());
       metrics.bound(done.succeeded() ? done.result().result() : "api_error");
       if (!error.isEmpty()) {
-        LOG.info("bind {} to {}: {}", ref, node, error);
+        LOG.debug("bind {} to {}: {}", ref, node, error);
       }
       reply(ctx, Replies.binding(error));
       sample.stop(metrics.verb("bind"));

@@ -74,6 +74,7 @@ public final class Binder {
         })
         .recover(e -> {
           state.release(ref.uid());
+          LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
           return Future.succeededFuture(new BindResult("api_error",
               "binding " + ref + " to " + node + " failed, devices released: " + e.getMessage()));
         });

@@ -1,0 +1,172 @@
+package dev.tandem.extender.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.extender.TestMachines;
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("cluster state: free devices = healthy - reported - assumed; assumptions end as specified")
+class ClusterStateTest {
+
+  private static final AllocationRequest ONE_PAIR = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
+
+  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-22T03:00:00Z"));
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now.get();
+    }
+  };
+
+  private ClusterState state() {
+    PodWriter none = new PodWriter() {
+      @Override
+      public Future<Void> annotate(PodRef pod, String key, String value) {
+        return Future.succeededFuture();
+      }
+
+      @Override
+      public Future<Void> bind(PodRef pod, String node) {
+        return Future.succeededFuture();
+      }
+    };
+    ClusterState s = new ClusterState(clock, RecentPods.none(), none, false);
+    s.putTopology(TestMachines.pixNode(), 1, List.of());
+    return s;
+  }
+
+  private static PodRef pod(int i) {
+    return new PodRef("ml", "p" + i, "uid-" + i);
+  }
+
+  @Test
+  @DisplayName("an assumed plan takes its devices; release gives them back and bumps the version")
+  void assumeAndRelease() {
+    ClusterState s = state();
+    long v0 = s.node("pix-node").version();
+    AssumedPlan plan = s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+    assertEquals(1, plan.gpus().size());
+    assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
+    assertTrue(s.node("pix-node").version() > v0);
+    assertTrue(s.release("uid-1"));
+    assertEquals(4, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
+    assertEquals(0, s.assumedCount());
+  }
+
+  @Test
+  @DisplayName("the agent's report of the pod's allocation ends its assumption; its devices stay taken")
+  void reportEndsAssumption() {
+    ClusterState s = state();
+    AssumedPlan plan = s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+    s.putTopology(TestMachines.pixNode(), 1, List.of(
+        new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.GPU, plan.gpus()),
+        new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.HCA, plan.hcas())));
+    assertEquals(0, s.assumedCount());
+    assertTrue(s.node("pix-node").assumed().isEmpty());
+    assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.HCA));
+  }
+
+  @Test
+  @DisplayName("assumptions expire after the TTL, and when the pod goes away")
+  void expiry() {
+    ClusterState s = state();
+    s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5));
+    s.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(10));
+    now.set(now.get().plus(Duration.ofMinutes(6)));
+    assertEquals(1, s.expire());
+    assertEquals(1, s.assumedCount());
+    s.podGone("uid-2");
+    assertEquals(0, s.assumedCount());
+    assertTrue(s.node("pix-node").assumed().isEmpty());
+  }
+
+  @Test
+  @DisplayName("unknown node: empty; a full node: Infeasible, nothing assumed")
+  void unknownAndFull() {
+    ClusterState s = state();
+    assertEquals(Optional.empty(), s.assume("nope", pod(1), ONE_PAIR, Duration.ofMinutes(1)));
+    for (int i = 0; i < 4; i++) {
+      assertTrue(s.assume("pix-node", pod(i), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().plan() != null);
+    }
+    assertTrue(s.assume("pix-node", pod(9), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().result()
+        instanceof Infeasible);
+    assertEquals(4, s.assumedCount());
+  }
+
+  @Test
+  @DisplayName("hundreds of threads assuming at once never get the same device twice")
+  void concurrentAssumptions() throws Exception {
+    ClusterState s = state();
+    s.putTopology(TestMachines.machine("pix-2", new TestMachines.Switch(0, 2, 2),
+        new TestMachines.Switch(1, 2, 2)), 1, List.of());
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    CountDownLatch go = new CountDownLatch(1);
+    ConcurrentLinkedQueue<AssumedPlan> plans = new ConcurrentLinkedQueue<>();
+    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      int k = i;
+      done.add(pool.submit(() -> {
+        go.await();
+        s.assume(k % 2 == 0 ? "pix-node" : "pix-2", pod(k), ONE_PAIR, Duration.ofMinutes(1))
+            .map(Assumption::plan).ifPresent(plans::add);
+        if (k < 100 && k % 5 == 0) {
+          s.release("uid-" + k);
+          plans.removeIf(p -> p.pod().uid().equals("uid-" + k));
+        }
+        return null;
+      }));
+    }
+    go.countDown();
+    for (var f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    Set<String> taken = new HashSet<>();
+    for (AssumedPlan p : plans) {
+      for (String id : concat(p.gpus(), p.hcas())) {
+        assertTrue(taken.add(p.node() + "/" + id), "device given twice: " + p.node() + "/" + id);
+      }
+    }
+    assertEquals(8, plans.size());
+    assertEquals(8, s.assumedCount());
+    assertFalse(s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU) > 0);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}
