@@ -71,6 +71,9 @@ public final class DumpCommand {
     } catch (DiscoveryException | InvalidTopologyException e) {
       err.println("node-topology-agent dump: " + e.getMessage());
       return 1;
+    } catch (RuntimeException e) {
+      err.println("node-topology-agent dump: discovery failed on node " + node + ": " + e);
+      return 1;
     }
   }
 

@@ -38,10 +38,24 @@ final class SysfsReader {
 
   private final HostFiles files;
   private final String nodeName;
+  private final List<String> skipped = new ArrayList<>();
 
   /** One PCI function: where it is and what it is. */
   private record Function(PciAddress address, Path dir, String parentId, String hostBridge, int classId,
-      int vendor, int device, int numaNode, List<Integer> localCpus) {}
+      int vendor, int device, int numaNode, List<Integer> localCpus, List<PciAddress> above) {
+
+    /** Hangs the function off its nearest readable bridge above (or its host bridge). */
+    Function placed(Map<PciAddress, Function> all) {
+      String parent = hostBridge;
+      for (PciAddress a : above) {
+        Function f = all.get(a);
+        if (f != null && DeviceRules.isBridge(f.classId())) {
+          parent = TopologyBuilder.bridgeId(a);
+        }
+      }
+      return new Function(address, dir, parent, hostBridge, classId, vendor, device, numaNode, localCpus, above);
+    }
+  }
 
   private SysfsReader(Path root, String nodeName) {
     this.files = new HostFiles(root);
@@ -81,7 +95,8 @@ final class SysfsReader {
       domains.put(e.getKey(), domain);
       builder.hostBridge(e.getKey(), domain);
     }
-    for (Function f : functions.values()) {
+    for (Function unplaced : functions.values()) {
+      Function f = unplaced.placed(functions);
       List<Integer> numa = hostNuma.get(f.hostBridge());
       int numaNode = f.numaNode() >= 0 ? f.numaNode() : numa.isEmpty() ? -1 : numa.get(0);
       add(builder, f, numaNode, verbs.getOrDefault(f.address(), List.of()));
@@ -89,6 +104,9 @@ final class SysfsReader {
     Machine m = builder.build();
     notes.add("sysfs: " + files.root() + ": " + functions.size() + " PCI functions, " + m.gpus().size()
         + " GPUs, " + m.hcas().size() + " HCAs, NUMA nodes " + m.numaNodes());
+    if (!skipped.isEmpty()) {
+      notes.add("sysfs: unreadable PCI functions skipped: " + String.join(", ", skipped));
+    }
     notes.addAll(builder.warnings());
     return new Discovery(m, "sysfs", notes);
   }
@@ -159,7 +177,7 @@ final class SysfsReader {
 
   private Function function(Path link) {
     Path dir = files.follow(link);
-    if (dir == null) {
+    if (dir == null || !ADDRESS.matcher(link.getFileName().toString()).matches()) {
       return null;
     }
     List<String> parts = files.components(dir);
@@ -171,18 +189,16 @@ final class SysfsReader {
     }
     PciAddress address = PciAddress.parse(link.getFileName().toString());
     String hostBridge;
-    String parent;
+    List<PciAddress> above = new ArrayList<>();
     if (host < 0) {
       hostBridge = String.format("hostbridge:%04x:%02x", address.domain(), address.bus());
-      parent = hostBridge;
     } else {
       var m = HOST_BRIDGE.matcher(parts.get(host));
       m.matches();
       hostBridge = "hostbridge:" + m.group(1).toLowerCase() + ":" + m.group(2).toLowerCase();
-      parent = hostBridge;
       for (int i = host + 1; i < parts.size() - 1; i++) {
         if (ADDRESS.matcher(parts.get(i)).matches()) {
-          parent = TopologyBuilder.bridgeId(PciAddress.parse(parts.get(i)));
+          above.add(PciAddress.parse(parts.get(i)));
         }
       }
     }
@@ -190,12 +206,18 @@ final class SysfsReader {
     String vendor = HostFiles.firstLine(dir.resolve("vendor"));
     String device = HostFiles.firstLine(dir.resolve("device"));
     if (cls == null || vendor == null || device == null) {
+      skipped.add(address + " (no readable class, vendor or device file)");
       return null;
     }
     String numa = HostFiles.firstLine(dir.resolve("numa_node"));
-    return new Function(address, dir, parent, hostBridge, DeviceRules.hex(cls) >> 8, DeviceRules.hex(vendor),
-        DeviceRules.hex(device), numa == null || numa.isEmpty() ? -1 : Integer.parseInt(numa),
-        NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))));
+    try {
+      return new Function(address, dir, hostBridge, hostBridge, DeviceRules.hex(cls) >> 8, DeviceRules.hex(vendor),
+          DeviceRules.hex(device), numa == null || numa.isEmpty() ? -1 : Integer.parseInt(numa),
+          NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))), above);
+    } catch (NumberFormatException e) {
+      skipped.add(address + " (" + e.getMessage() + ")");
+      return null;
+    }
   }
 
   /**

@@ -54,6 +54,18 @@ class SysfsDiscoveryIT {
   }
 
   @Test
+  @DisplayName("an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
+  void unreadableBridge(@TempDir Path root) throws Exception {
+    SysfsTree.render(Hwloc.exportFile(Fixtures.topology("penguin-relion-x1904gt-p100x2.xml")), root);
+    java.nio.file.Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
+
+    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root));
+
+    assertEquals("pci:0000:02:00.0", d.machine().gpus().get(0).parentId());
+    assertTrue(d.notes().stream().anyMatch(n -> n.contains("0000:03:04.0 (no readable class")), d.notes().toString());
+  }
+
+  @Test
   @DisplayName("this machine's real sysfs (no GPU, no HCA) gives the empty topology without error")
   void realSysfsIsEmpty() {
     Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", Path.of("/")));
