@@ -1,0 +1,191 @@
+package dev.tandem.extender.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.agent.crd.AllocationEntry;
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.agent.crd.NodeTopologyStatus;
+import dev.tandem.extender.TestMachines;
+import dev.tandem.extender.config.ConfigLoader;
+import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.scheduling.BindResult;
+import dev.tandem.extender.scheduling.Binder;
+import dev.tandem.extender.scheduling.PlanAnnotation;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.PodRef;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+@DisplayName("against the fabric8 mock API server: informers, plan annotation, Binding, leader election")
+class KubeClusterMockTest {
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+  private Vertx vertx;
+  private KubeCluster kube;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (kube != null) {
+      kube.state().leader(false);
+    }
+    vertx.close().toCompletionStage().toCompletableFuture().get();
+  }
+
+  private ClusterState start(boolean election) {
+    ExtenderConfig config = ConfigLoader.build(election
+        ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
+        : Map.of("leaderElection", "false"));
+    kube = KubeCluster.of(vertx, client, config);
+    kube.start(new ExtenderMetrics(kube.state()));
+    return kube.state();
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long end = System.nanoTime() + 15_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static Pod pod(String name, String uid, String node, Map<String, String> annotations) {
+    return new PodBuilder().withNewMetadata().withName(name).withNamespace("ml").withUid(uid)
+        .withAnnotations(annotations).endMetadata()
+        .withNewSpec().withNodeName(node).addNewContainer().withName("main").withNewResources()
+        .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"), "rdma/hca", new Quantity("1")))
+        .endResources().endContainer().endSpec().build();
+  }
+
+  @Test
+  @DisplayName("NodeTopology add, status allocations and delete reach the state; /readyz follows sync")
+  void topologyInformer() throws Exception {
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    ClusterState state = start(false);
+    await("the NodeTopology", () -> state.size() == 1 && state.synced());
+    assertTrue(state.ready());
+    String gpu = state.node("pix-node").machine().gpus().get(0).id();
+    NodeTopology withStatus = NodeTopologyMapper.toResource(TestMachines.pixNode(), new NodeTopologyStatus(
+        Instant.now().toString(), List.of(new AllocationEntry("uid-9", "ml", "p9", "main", "nvidia.com/gpu",
+        List.of(gpu), true)), List.of(), List.of()));
+    client.resources(NodeTopology.class).resource(withStatus).update();
+    await("the allocation", () -> state.node("pix-node").allocations().size() == 1);
+    assertEquals(0, state.node("pix-node").free().free(gpu));
+    client.resources(NodeTopology.class).withName("pix-node").delete();
+    await("the deletion", () -> state.size() == 0);
+  }
+
+  @Test
+  @DisplayName("bind: JSON merge patch of tandem.dev/plan on the pod, then POST pods/{name}/binding")
+  void bind() throws Exception {
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    String uid = client.pods().inNamespace("ml").resource(pod("p1", "uid-1", null, Map.of())).create()
+        .getMetadata().getUid();
+    server.expect().post().withPath("/api/v1/namespaces/ml/pods/p1/binding")
+        .andReturn(201, new JsonObject().put("kind", "Status").put("status", "Success").encode()).once();
+    ClusterState state = start(false);
+    await("sync", () -> state.size() == 1 && state.synced());
+    Binder binder = new Binder(state, ExtenderConfig.defaults().defaultPolicy(), ExtenderConfig.defaults().assumedTtl());
+    BindResult result = binder.bind(new PodRef("ml", "p1", uid), "pix-node")
+        .toCompletionStage().toCompletableFuture().get();
+    assertEquals("", result.error());
+    assertEquals("bound", result.result());
+    String plan = client.pods().inNamespace("ml").withName("p1").get().getMetadata().getAnnotations()
+        .get(PlanAnnotation.KEY);
+    assertNotNull(plan);
+    JsonObject json = new JsonObject(plan);
+    assertEquals("pix-node", json.getString("node"));
+    assertEquals(1, json.getJsonArray("gpus").size());
+    assertEquals("switch/required", json.getString("policy"));
+    RecordedRequest binding = lastRequest("/binding");
+    JsonObject body = new JsonObject(binding.getUtf8Body());
+    assertEquals("Binding", body.getString("kind"));
+    assertEquals(uid, body.getJsonObject("metadata").getString("uid"));
+    assertEquals(new JsonObject().put("apiVersion", "v1").put("kind", "Node").put("name", "pix-node"),
+        body.getJsonObject("target"));
+    assertEquals(1, state.assumedCount());
+  }
+
+  @Test
+  @DisplayName("bind: a refused Binding releases the assumption and answers Error")
+  void refusedBinding() throws Exception {
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    String uid = client.pods().inNamespace("ml").resource(pod("p2", "uid-2", null, Map.of())).create()
+        .getMetadata().getUid();
+    server.expect().post().withPath("/api/v1/namespaces/ml/pods/p2/binding")
+        .andReturn(409, new JsonObject().put("kind", "Status").put("message", "pod p2 is already assigned")
+            .encode()).once();
+    ClusterState state = start(false);
+    await("sync", () -> state.size() == 1 && state.synced());
+    BindResult result = new Binder(state, ExtenderConfig.defaults().defaultPolicy(),
+        ExtenderConfig.defaults().assumedTtl()).bind(new PodRef("ml", "p2", uid), "pix-node")
+        .toCompletionStage().toCompletableFuture().get();
+    assertTrue(result.error().contains("409") && result.error().contains("already assigned"), result.error());
+    assertEquals(0, state.assumedCount());
+  }
+
+  @Test
+  @DisplayName("a pod carrying a plan (bound by an earlier leader) holds its devices until it goes away")
+  void restoresPlansFromPods() throws Exception {
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    String gpu = TestMachines.pixNode().gpus().get(0).id();
+    String plan = new JsonObject().put("node", "pix-node").put("gpus", List.of(gpu)).put("hcas", List.of("mlx5_0"))
+        .put("locality", "PIX").put("policy", "switch/required").put("plannedAt", Instant.now().toString()).encode();
+    client.pods().inNamespace("ml").resource(pod("p3", "uid-3", "pix-node", Map.of(PlanAnnotation.KEY, plan))).create();
+    ClusterState state = start(false);
+    await("the restored plan", () -> state.assumedCount() == 1);
+    assertEquals(0, state.node("pix-node").free().free(gpu));
+    client.pods().inNamespace("ml").withName("p3").delete();
+    await("the release", () -> state.assumedCount() == 0);
+  }
+
+  @Test
+  @DisplayName("leader election on a Lease: the replica that holds it is Ready")
+  void leaderElection() throws Exception {
+    ClusterState state = start(true);
+    await("leadership", state::leader);
+    await("ready", state::ready);
+    var lease = client.leases().inNamespace("tandem-system").withName("tandem-scheduler-extender").get();
+    assertEquals("replica-a", lease.getSpec().getHolderIdentity());
+  }
+
+  private RecordedRequest lastRequest(String pathEnd) throws InterruptedException {
+    RecordedRequest found = null;
+    int n = server.getRequestCount();
+    for (int i = 0; i < n; i++) {
+      RecordedRequest r = server.takeRequest();
+      if (r.getPath().endsWith(pathEnd)) {
+        found = r;
+      }
+    }
+    assertNotNull(found, "no request to *" + pathEnd);
+    return found;
+  }
+}
