@@ -146,10 +146,48 @@ final class SysfsReader {
         model, true, null);
   }
 
+  /**
+   * Fills in what hwloc does not report (link layer, rate, uverbs device, VF) from
+   * {@code /sys/class/infiniband} under {@code root}, for the HCAs of a machine found by hwloc.
+   */
+  static Machine withHcaDetails(Machine m, Path root, List<String> notes) {
+    SysfsReader reader = new SysfsReader(root, m.nodeName());
+    List<String> filled = new ArrayList<>();
+    List<Device> devices = m.devices().stream().map(d -> {
+      if (d.kind() != DeviceKind.HCA || d.hca().ibDevice() == null) {
+        return d;
+      }
+      Path dir = reader.files.follow(reader.files.host("/sys/class/infiniband/" + d.hca().ibDevice() + "/device"));
+      if (dir == null) {
+        return d;
+      }
+      HcaInfo s = reader.hca(d.hca().ibDevice(), dir);
+      HcaInfo h = d.hca();
+      filled.add(h.ibDevice());
+      HcaInfo merged = new HcaInfo(h.ibDevice(), first(s.linkLayer(), h.linkLayer()), first(s.portState(), h.portState()),
+          first(s.rate(), h.rate()), first(h.nodeGuid(), s.nodeGuid()), h.netdevs().isEmpty() ? s.netdevs() : h.netdevs(),
+          s.uverbs(), s.virtualFunction(), s.physicalFunction());
+      return new Device(d.id(), d.kind(), d.name(), d.address(), d.numaNode(), d.parentId(), d.vendorId(),
+          d.deviceId(), d.model(), d.healthy(), merged);
+    }).toList();
+    if (!filled.isEmpty()) {
+      notes.add("sysfs: link layer, rate, uverbs device and VF of " + filled + " from " + root);
+    }
+    return new Machine(m.nodeName(), m.source(), m.pcie(), devices);
+  }
+
+  private static String first(String a, String b) {
+    return a != null ? a : b;
+  }
+
   private HcaInfo hca(String name, Function f) {
-    List<String> netdevs = HostFiles.list(f.dir().resolve("net")).stream().map(p -> p.getFileName().toString())
+    return hca(name, f.dir());
+  }
+
+  private HcaInfo hca(String name, Path functionDir) {
+    List<String> netdevs = HostFiles.list(functionDir.resolve("net")).stream().map(p -> p.getFileName().toString())
         .toList();
-    Path physfn = f.dir().resolve("physfn");
+    Path physfn = functionDir.resolve("physfn");
     PciAddress pf = null;
     if (Files.exists(physfn)) {
       Path target = files.follow(physfn);

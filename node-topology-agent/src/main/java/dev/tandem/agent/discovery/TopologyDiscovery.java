@@ -113,7 +113,8 @@ public final class TopologyDiscovery {
     }
     Discovery chosen;
     if (hw != null && !hw.machine().devices().isEmpty()) {
-      chosen = new Discovery(NvidiaProc.withUuids(hw.machine(), options.sysfsRoot(), notes), "hwloc", notes);
+      Machine m = NvidiaProc.withUuids(hw.machine(), options.sysfsRoot(), notes);
+      chosen = new Discovery(SysfsReader.withHcaDetails(m, options.sysfsRoot(), notes), "hwloc", notes);
     } else {
       if (hw != null) {
         notes.add("hwloc found no GPU or HCA; reading sysfs under " + options.sysfsRoot());

@@ -54,6 +54,27 @@ class SysfsDiscoveryIT {
   }
 
   @Test
+  @DisplayName("HCAs found by hwloc get uverbs device and port state from sysfs (live nodes)")
+  void hcaDetailsFromSysfs(@TempDir Path root) throws Exception {
+    Path xml = Fixtures.topology("penguin-relion-x1904gt-p100x2.xml");
+    SysfsTree.render(Hwloc.exportFile(xml), root);
+    Path port = root.resolve("sys/class/infiniband/mlx5_0/ports/1");
+    java.nio.file.Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
+    java.nio.file.Files.writeString(port.resolve("rate"), "100 Gb/sec (4X EDR)\n");
+    Machine hwloc = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
+    List<String> notes = new ArrayList<>();
+
+    Machine m = SysfsReader.withHcaDetails(hwloc, root, notes);
+
+    var hca = m.device("mlx5_0").orElseThrow().hca();
+    assertEquals("uverbs0", hca.uverbs());
+    assertEquals("InfiniBand", hca.linkLayer());
+    assertEquals("100 Gb/sec (4X EDR)", hca.rate());
+    assertEquals(List.of("hsi0"), hca.netdevs());
+    assertTrue(notes.get(0).contains("[mlx5_0]"), notes.toString());
+  }
+
+  @Test
   @DisplayName("an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
   void unreadableBridge(@TempDir Path root) throws Exception {
     SysfsTree.render(Hwloc.exportFile(Fixtures.topology("penguin-relion-x1904gt-p100x2.xml")), root);
