@@ -1,0 +1,136 @@
+package dev.tandem.extender.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.extender.config.ConfigException;
+import dev.tandem.extender.config.ConfigLoader;
+import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** docs/configuration.md and docs/operations.md say only what the code does. */
+class ConfigurationDocTest {
+
+  private static final Pattern FLAG = Pattern.compile("`(--[a-z-]+)");
+  private static final Pattern USAGE_FLAG = Pattern.compile("(?m)^\\s+(--[a-z-]+)");
+  private static final String CONFIG = DocText.read("docs/configuration.md");
+
+  @Test
+  @DisplayName("the extender's flag table lists exactly the flags of its --help")
+  void extenderFlags() {
+    String section = DocText.section(CONFIG, "## scheduler-extender");
+    assertEquals(DocText.all(ConfigLoader.USAGE, USAGE_FLAG), DocText.firstColumn(section, FLAG));
+  }
+
+  @Test
+  @DisplayName("every extender file key in the table is one the extender accepts")
+  void extenderFileKeys() {
+    String section = DocText.section(CONFIG, "## scheduler-extender");
+    Set<String> keys = new TreeSet<>();
+    for (String line : section.split("\n")) {
+      String[] cells = line.split("\\|");
+      if (line.startsWith("| `--") && cells.length > 2) {
+        Matcher m = Pattern.compile("`([a-zA-Z]+)").matcher(cells[2]);
+        if (m.find()) {
+          keys.add(m.group(1));
+        }
+      }
+    }
+    assertTrue(keys.size() >= 15, "file keys found: " + keys);
+    for (String key : keys) {
+      try {
+        ConfigLoader.build(Map.of(key, "1"));
+      } catch (ConfigException e) {
+        assertFalse(e.getMessage().startsWith("unknown setting"), key + ": " + e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the extender defaults in the table are ExtenderConfig.defaults()")
+  void extenderDefaults() {
+    ExtenderConfig d = ExtenderConfig.defaults();
+    String section = DocText.section(CONFIG, "## scheduler-extender");
+    Map<String, String> documented = Map.of("host", d.host(), "port", String.valueOf(d.port()),
+        "prefix", d.prefix(), "leaseNamespace", d.leaseNamespace(), "leaseName", d.leaseName(),
+        "cacheSize", String.valueOf(d.cacheSize()),
+        "defaultAlignment", d.defaultPolicy().alignment().value(),
+        "defaultMode", d.defaultPolicy().mode().value());
+    documented.forEach((key, value) -> assertTrue(
+        section.contains("| `" + key + "` | `" + value + "` |"),
+        "configuration.md should give " + key + " the default `" + value + "`"));
+    assertEquals(5, d.assumedTtl().toMinutes());
+    assertTrue(section.contains("| `assumedTtl` | `5m` |"));
+    assertEquals(64L << 20, d.bodyLimit());
+    assertTrue(section.contains("| `bodyLimit` | `64Mi` |"));
+  }
+
+  @Test
+  @DisplayName("the device plugin's flag table lists exactly the flags of its --help")
+  void devicePluginFlags() {
+    String usage = DocText.textBlock(DocText.read(
+        "device-plugin/src/main/java/dev/tandem/deviceplugin/cli/PluginFlags.java"), "USAGE");
+    String section = DocText.section(CONFIG, "## device-plugin");
+    String flags = section.substring(0, section.indexOf("### The device plugin's JSON configuration"));
+    assertEquals(DocText.all(usage, USAGE_FLAG), DocText.firstColumn(flags, FLAG));
+  }
+
+  @Test
+  @DisplayName("the device plugin's configuration keys are exactly the ones PluginConfig accepts")
+  void devicePluginKeys() {
+    String source = DocText.read("device-plugin/src/main/java/dev/tandem/deviceplugin/config/PluginConfig.java");
+    Set<String> accepted = new TreeSet<>(quoted(source, "KEYS ="));
+    quoted(source, "SELECTOR_KEYS =").forEach(k -> accepted.add("selectors." + k));
+    String table = DocText.section(CONFIG, "### The device plugin's JSON configuration");
+    assertEquals(accepted, DocText.firstColumn(table, Pattern.compile("`([a-zA-Z.]+)`")));
+  }
+
+  @Test
+  @DisplayName("the agent's dump flags are exactly those of 'dump --help'")
+  void agentDumpFlags() {
+    String usage = DocText.textBlock(DocText.read(
+        "node-topology-agent/src/main/java/dev/tandem/agent/cli/DumpCommand.java"), "USAGE");
+    String section = DocText.section(CONFIG, "## node-topology-agent");
+    String dump = section.substring(section.indexOf("`dump` ("), section.indexOf("`run` ("));
+    Set<String> inUsage = DocText.all(usage, Pattern.compile("\\s(--[a-z-]+)"));
+    inUsage.remove("--help");
+    assertEquals(inUsage, DocText.firstColumn(dump, FLAG));
+  }
+
+  @Test
+  @DisplayName("operations.md names exactly the metric families the extender exports")
+  void metricNames() {
+    ExtenderMetrics metrics = new ExtenderMetrics(DemoCluster.of(List.of()));
+    metrics.verb("filter").record(java.time.Duration.ofMillis(1));
+    metrics.bound("bound");
+    metrics.informerEvent("pods");
+    Set<String> exported = new TreeSet<>();
+    for (String line : metrics.scrape().split("\n")) {
+      if (line.startsWith("# TYPE ")) {
+        exported.add(line.split(" ")[2].replaceAll("_max$", ""));
+      }
+    }
+    String ops = DocText.section(DocText.read("docs/operations.md"), "## Metrics");
+    Set<String> documented = DocText.firstColumn(ops, Pattern.compile("`(tandem_[a-z_]+)`"));
+    assertEquals(exported, documented);
+    Set<String> used = DocText.all(ops, Pattern.compile("(tandem_[a-z_]+)"));
+    used.removeIf(n -> exported.contains(n.replaceAll("_(bucket|sum|count|max)$", "")));
+    assertEquals(Set.of(), used, "alerts use metrics that do not exist");
+  }
+
+  private static List<String> quoted(String source, String declaration) {
+    int start = source.indexOf(declaration);
+    int end = source.indexOf(");", start);
+    return DocText.all(source.substring(start, end), Pattern.compile("\"([A-Za-z]+)\"")).stream().toList();
+  }
+}
