@@ -7,6 +7,8 @@ package dev.tandem.agent.discovery;
  */
 public class DiscoveryException extends RuntimeException {
 
+  private static final long serialVersionUID = 1L;
+
   public DiscoveryException(String message) {
     super(message);
   }

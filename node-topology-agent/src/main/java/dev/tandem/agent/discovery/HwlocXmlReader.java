@@ -39,7 +39,7 @@ final class HwlocXmlReader {
   private final TopologyBuilder builder;
   private final Set<String> domains = new HashSet<>();
   private final Set<String> hostBridges = new HashSet<>();
-  /** First NUMA node of the CPU domain above each host bridge and bridge. */
+  /** Device NUMA node below each host bridge and bridge: the first NUMA node of the attaching object. */
   private final Map<String, Integer> numaOf = new LinkedHashMap<>();
 
   private HwlocXmlReader(String nodeName, String source) {
