@@ -1,0 +1,165 @@
+package dev.tandem.agent.audit;
+
+import dev.tandem.agent.crd.AllocationEntry;
+import dev.tandem.agent.crd.AuditEntry;
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.agent.podresources.PodDevices;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.policy.InvalidPolicyException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Compares what the kubelet allocated with the node's tree: allocations per container (complete
+ * or still in progress) and, for every pod holding both GPUs and HCAs, the actual worst locality
+ * against its policy. Pure: no I/O.
+ *
+ * <p>Worst locality: for each of the pod's GPUs the nearest of its HCAs, and for each HCA the
+ * nearest GPU; the worst of those. A pod is audited only once all its GPU and HCA allocations are
+ * complete, because the kubelet records each resource separately and a half-allocated pod says
+ * nothing yet.
+ */
+public final class AllocationAudit {
+
+  private final AlignmentPolicy defaults;
+
+  public AllocationAudit(AlignmentPolicy defaults) {
+    this.defaults = defaults;
+  }
+
+  private record Pair(String gpu, String hca, Locality locality) {}
+
+  /**
+   * Audits one PodResources listing.
+   *
+   * @param listed what the kubelet lists
+   * @param pods Pod objects on this node by {@link PodFacts#key()}
+   * @param machine the node's tree; null when discovery has not succeeded yet (no audit then)
+   */
+  public AuditReport audit(List<PodDevices> listed, Map<String, PodFacts> pods, Machine machine) {
+    List<AllocationEntry> allocations = new ArrayList<>();
+    List<AuditEntry> audit = new ArrayList<>();
+    List<Violation> violations = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    Map<String, List<PodDevices>> byPod = new LinkedHashMap<>();
+    listed.forEach(c -> byPod.computeIfAbsent(PodFacts.key(c.namespace(), c.pod()), k -> new ArrayList<>()).add(c));
+    LocalityIndex index = machine == null ? null : LocalityIndex.of(machine);
+    for (Map.Entry<String, List<PodDevices>> e : byPod.entrySet()) {
+      PodFacts facts = pods.get(e.getKey());
+      boolean complete = true;
+      for (PodDevices c : e.getValue()) {
+        complete &= entries(c, facts, allocations);
+      }
+      if (index != null && complete && facts != null) {
+        alignment(facts, e.getValue(), index, audit, violations, notes);
+      }
+    }
+    return new AuditReport(allocations, audit, violations, notes);
+  }
+
+  /** Adds the container's entries; true when every GPU/HCA resource reached its limit. */
+  private static boolean entries(PodDevices c, PodFacts facts, List<AllocationEntry> out) {
+    TreeSet<String> resources = new TreeSet<>(c.devices().keySet());
+    if (facts != null) {
+      for (String r : List.of(NodeTopologyMapper.GPU_RESOURCE, NodeTopologyMapper.HCA_RESOURCE)) {
+        if (facts.limit(c.container(), r) > 0) {
+          resources.add(r);
+        }
+      }
+    }
+    boolean all = true;
+    for (String resource : resources) {
+      List<String> ids = c.ids(resource);
+      boolean complete = facts != null && ids.size() >= facts.limit(c.container(), resource);
+      all &= complete || !isAudited(resource);
+      out.add(new AllocationEntry(facts == null ? "" : facts.uid(), c.namespace(), c.pod(), c.container(),
+          resource, ids, complete));
+    }
+    return all;
+  }
+
+  private static boolean isAudited(String resource) {
+    return resource.equals(NodeTopologyMapper.GPU_RESOURCE) || resource.equals(NodeTopologyMapper.HCA_RESOURCE);
+  }
+
+  private void alignment(PodFacts facts, List<PodDevices> containers, LocalityIndex index,
+      List<AuditEntry> audit, List<Violation> violations, List<String> notes) {
+    List<Integer> gpus = new ArrayList<>();
+    List<Integer> hcas = new ArrayList<>();
+    for (PodDevices c : containers) {
+      known(facts, c.ids(NodeTopologyMapper.GPU_RESOURCE), DeviceKind.GPU, index, gpus, notes);
+      known(facts, c.ids(NodeTopologyMapper.HCA_RESOURCE), DeviceKind.HCA, index, hcas, notes);
+    }
+    if (gpus.isEmpty() || hcas.isEmpty()) {
+      return;
+    }
+    Pair worst = worst(gpus, hcas, index);
+    AlignmentPolicy policy = policy(facts, notes);
+    boolean met = worst.locality().isWithin(policy.alignment().worstAllowed());
+    audit.add(new AuditEntry(facts.uid(), facts.namespace(), facts.name(), worst.locality().name(),
+        policy.toString(), met));
+    if (!met) {
+      violations.add(new Violation(facts.uid(), facts.namespace(), facts.name(), worst.locality(), policy,
+          worst.gpu(), worst.hca()));
+    }
+  }
+
+  private static void known(PodFacts facts, List<String> ids, DeviceKind kind, LocalityIndex index,
+      List<Integer> out, List<String> notes) {
+    for (String id : ids) {
+      Integer i = index.machine().device(id).filter(d -> d.kind() == kind)
+          .map(Device::id).map(index::indexOf).orElse(null);
+      if (i == null) {
+        notes.add("pod " + facts.key() + " holds " + kind + " " + id + ", which is not in this node's topology;"
+            + " its alignment is not audited (does the device plugin use other ids than discovery?)");
+      } else if (!out.contains(i)) {
+        out.add(i);
+      }
+    }
+  }
+
+  private static Pair worst(List<Integer> gpus, List<Integer> hcas, LocalityIndex index) {
+    Pair worst = null;
+    for (int g : gpus) {
+      worst = worse(worst, nearest(g, hcas, index, true));
+    }
+    for (int h : hcas) {
+      worst = worse(worst, nearest(h, gpus, index, false));
+    }
+    return worst;
+  }
+
+  private static Pair nearest(int from, List<Integer> to, LocalityIndex index, boolean fromGpu) {
+    Pair best = null;
+    for (int t : to) {
+      Locality l = index.locality(from, t);
+      if (best == null || l.compareTo(best.locality()) < 0) {
+        String a = index.devices().get(from).id();
+        String b = index.devices().get(t).id();
+        best = fromGpu ? new Pair(a, b, l) : new Pair(b, a, l);
+      }
+    }
+    return best;
+  }
+
+  private static Pair worse(Pair a, Pair b) {
+    return a == null || b.locality().compareTo(a.locality()) > 0 ? b : a;
+  }
+
+  private AlignmentPolicy policy(PodFacts facts, List<String> notes) {
+    try {
+      return AlignmentPolicy.fromAnnotations(facts.annotations(), defaults);
+    } catch (InvalidPolicyException e) {
+      notes.add("pod " + facts.key() + ": " + e.getMessage() + "; audited against the default " + defaults);
+      return defaults;
+    }
+  }
+}

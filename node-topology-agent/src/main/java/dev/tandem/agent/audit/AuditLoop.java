@@ -1,0 +1,165 @@
+package dev.tandem.agent.audit;
+
+import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.agent.podresources.AllocatableDevice;
+import dev.tandem.agent.podresources.PodDevices;
+import dev.tandem.agent.podresources.PodResourcesClient;
+import dev.tandem.topology.model.Machine;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Polls the kubelet's PodResources ({@code List} and {@code GetAllocatableResources}) and this
+ * node's Pod objects every {@code poll}, audits the allocations against the node's tree, records
+ * events and metrics, and hands the report to the publisher. While the kubelet socket is absent
+ * it says so once at INFO (then at DEBUG) and in the report's notes.
+ */
+public final class AuditLoop {
+
+  private static final Logger logger = LoggerFactory.getLogger(AuditLoop.class);
+  private static final int MAX_DEVICE_NOTES = 5;
+
+  /** What the loop talks to. */
+  public record Peers(PodResourcesClient kubelet, NodePods pods, AlignmentEvents events,
+      AlignmentMetrics metrics) {}
+
+  private final Vertx vertx;
+  private final Context context;
+  private final Peers peers;
+  private final String nodeName;
+  private final Duration poll;
+  private final AllocationAudit audit;
+  private final Supplier<Optional<Machine>> machine;
+  private final Consumer<AuditReport> sink;
+  private boolean busy;
+  private boolean waitingLogged;
+  private long timer = -1;
+
+  private record Observed(List<PodDevices> pods, List<AllocatableDevice> allocatable) {}
+
+  public AuditLoop(Vertx vertx, Peers peers, String nodeName, Duration poll, AllocationAudit audit,
+      Supplier<Optional<Machine>> machine, Consumer<AuditReport> sink) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.peers = peers;
+    this.nodeName = nodeName;
+    this.poll = poll;
+    this.audit = audit;
+    this.machine = machine;
+    this.sink = sink;
+  }
+
+  public void start() {
+    context.runOnContext(v -> {
+      timer = vertx.setPeriodic(poll.toMillis(), id -> pollOnce());
+      pollOnce();
+    });
+  }
+
+  public void stop() {
+    context.runOnContext(v -> vertx.cancelTimer(timer));
+  }
+
+  /** One poll; completes when the report was handed over (or the poll was skipped). */
+  Future<Void> pollOnce() {
+    if (busy) {
+      return Future.succeededFuture();
+    }
+    busy = true;
+    return vertx.executeBlocking(() -> Files.exists(peers.kubelet().socket()), false)
+        .compose(present -> present ? audited() : waiting())
+        .onFailure(e -> {
+          peers.metrics().podResourcesUp(false);
+          logger.warn("Allocation audit on node {} failed: {}", nodeName, e.getMessage());
+        })
+        .onComplete(ar -> busy = false)
+        .mapEmpty();
+  }
+
+  private Future<Void> waiting() {
+    String note = "allocation audit is waiting for the kubelet's PodResources socket "
+        + peers.kubelet().socket() + " (mount /var/lib/kubelet/pod-resources into the agent)";
+    if (!waitingLogged) {
+      logger.info("{}", note);
+      waitingLogged = true;
+    } else {
+      logger.debug("{}", note);
+    }
+    peers.metrics().podResourcesUp(false);
+    sink.accept(new AuditReport(List.of(), List.of(), List.of(), List.of(note)));
+    return Future.succeededFuture();
+  }
+
+  private Future<Void> audited() {
+    if (waitingLogged) {
+      logger.info("Kubelet PodResources socket {} is present; auditing allocations", peers.kubelet().socket());
+      waitingLogged = false;
+    }
+    return peers.kubelet().list()
+        .compose(pods -> peers.kubelet().allocatable().map(a -> new Observed(pods, a)))
+        .compose(observed -> vertx.executeBlocking(() -> report(observed), false))
+        .map(report -> {
+          peers.metrics().podResourcesUp(true);
+          peers.metrics().audited(report.audit());
+          sink.accept(report);
+          return null;
+        });
+  }
+
+  /** Blocking: reads Pod objects, audits, records events. */
+  private AuditReport report(Observed observed) {
+    Map<String, PodFacts> facts = new HashMap<>();
+    for (Pod p : peers.pods().list()) {
+      PodFacts f = PodFacts.of(p);
+      facts.put(f.key(), f);
+    }
+    Machine m = machine.get().orElse(null);
+    AuditReport report = audit.audit(observed.pods(), facts, m);
+    Set<String> uids = new HashSet<>();
+    observed.pods().forEach(c -> Optional.ofNullable(facts.get(PodFacts.key(c.namespace(), c.pod())))
+        .ifPresent(f -> uids.add(f.uid())));
+    List<String> notes = new ArrayList<>(report.notes());
+    try {
+      peers.metrics().eventsRecorded(peers.events().record(report.violations(), uids));
+    } catch (KubernetesClientException e) {
+      logger.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
+      notes.add("cannot record AlignmentNotMet events: " + e.getMessage());
+    }
+    notes.addAll(unknownDevices(observed.allocatable(), m));
+    return new AuditReport(report.allocations(), report.audit(), report.violations(), notes);
+  }
+
+  private static List<String> unknownDevices(List<AllocatableDevice> allocatable, Machine m) {
+    if (m == null) {
+      return List.of();
+    }
+    List<String> unknown = allocatable.stream()
+        .filter(d -> d.resource().equals(NodeTopologyMapper.GPU_RESOURCE)
+            || d.resource().equals(NodeTopologyMapper.HCA_RESOURCE))
+        .filter(d -> m.device(d.id()).isEmpty())
+        .map(d -> d.resource() + " " + d.id()).toList();
+    if (unknown.isEmpty()) {
+      return List.of();
+    }
+    String shown = String.join(", ", unknown.subList(0, Math.min(MAX_DEVICE_NOTES, unknown.size())))
+        + (unknown.size() > MAX_DEVICE_NOTES ? " and " + (unknown.size() - MAX_DEVICE_NOTES) + " more" : "");
+    return List.of("the kubelet advertises devices discovery did not find: " + shown
+        + "; their alignment cannot be audited");
+  }
+}

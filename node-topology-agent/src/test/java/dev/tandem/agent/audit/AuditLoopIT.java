@@ -1,0 +1,144 @@
+package dev.tandem.agent.audit;
+
+import static dev.tandem.agent.podresources.FakeKubelet.container;
+import static dev.tandem.agent.podresources.FakeKubelet.devices;
+import static dev.tandem.agent.podresources.FakeKubelet.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.agent.crd.TestMachines;
+import dev.tandem.agent.podresources.FakeKubelet;
+import dev.tandem.agent.podresources.PodResourcesClient;
+import dev.tandem.agent.podresources.v1.ContainerDevices;
+import dev.tandem.agent.podresources.v1.ListPodResourcesResponse;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@EnableKubernetesMockClient(crud = true, https = false)
+class AuditLoopIT {
+
+  static KubernetesClient client;
+
+  @TempDir
+  Path dir;
+
+  private final Machine machine = TestMachines.twoSwitches("gpu-1");
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AtomicReference<AuditReport> last = new AtomicReference<>();
+  private Vertx vertx;
+  private FakeKubelet kubelet;
+  private PodResourcesClient podResources;
+  private AuditLoop loop;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+    kubelet = new FakeKubelet();
+    client.pods().inAnyNamespace().delete();
+    client.v1().events().inAnyNamespace().delete();
+    podResources = PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofSeconds(15));
+    // The mock server ignores field selectors on spec.nodeName, so the test filters on the client side.
+    NodePods onNode = () -> client.pods().inAnyNamespace().list().getItems().stream()
+        .filter(p -> "gpu-1".equals(p.getSpec().getNodeName())).toList();
+    AuditLoop.Peers peers = new AuditLoop.Peers(podResources, onNode,
+        new AlignmentEvents(client, "gpu-1", Clock.systemUTC()), new AlignmentMetrics(registry));
+    loop = new AuditLoop(vertx, peers, "gpu-1", Duration.ofHours(1), new AllocationAudit(AlignmentPolicy.DEFAULT),
+        () -> Optional.of(machine), last::set);
+  }
+
+  @AfterEach
+  void tearDown() {
+    podResources.close().await();
+    kubelet.stop().await();
+    vertx.close().await();
+  }
+
+  private static Pod apiPod(String name, String node, int gpus, int hcas) {
+    return client.pods().inNamespace("ml").resource(new PodBuilder()
+        .withNewMetadata().withName(name).withNamespace("ml").endMetadata()
+        .withNewSpec().withNodeName(node)
+          .addNewContainer().withName("main").withNewResources()
+            .withLimits(Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus)),
+                "rdma/hca", new Quantity(Integer.toString(hcas))))
+          .endResources().endContainer()
+        .endSpec().build()).create();
+  }
+
+  private static List<Event> events() {
+    return client.v1().events().inNamespace("ml").list().getItems();
+  }
+
+  @Test
+  @DisplayName("a misaligned pod gets one Warning event (not one per poll), a metric and an audit entry")
+  void misalignedPod() throws Exception {
+    Pod bad = apiPod("train-0", "gpu-1", 2, 1);
+    apiPod("elsewhere", "gpu-2", 1, 1);
+    List<ContainerDevices> d = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0"));
+    d.addAll(devices("nvidia.com/gpu", 1, "GPU-b0"));
+    d.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
+        .addPodResources(pod("ml", "train-0", container("main", d))).build());
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+
+    loop.pollOnce().await();
+    loop.pollOnce().await();
+
+    AuditReport r = last.get();
+    assertEquals("SYS", r.audit().get(0).worstLocality());
+    assertEquals(bad.getMetadata().getUid(), r.audit().get(0).podUid());
+    List<Event> events = events();
+    assertEquals(1, events.size(), events.toString());
+    Event e = events.get(0);
+    assertEquals(List.of("Warning", "AlignmentNotMet", "Pod", "train-0", bad.getMetadata().getUid()),
+        List.of(e.getType(), e.getReason(), e.getInvolvedObject().getKind(), e.getInvolvedObject().getName(),
+            e.getInvolvedObject().getUid()));
+    assertTrue(e.getMessage().contains("GPU-b0 and mlx5_0 are SYS apart"), e.getMessage());
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("tandem_pod_alignment_worst_locality{namespace=\"ml\",pod=\"train-0\","
+        + "policy=\"switch/required\",policy_met=\"false\"} 5.0"), scrape);
+    assertTrue(scrape.contains("tandem_pods_audited{policy_met=\"false\"} 1.0"), scrape);
+    assertTrue(scrape.contains("tandem_podresources_up 1.0"), scrape);
+  }
+
+  @Test
+  @DisplayName("while the kubelet socket is absent the report says audit is waiting; it audits once the socket appears")
+  void waitsForKubelet() throws Exception {
+    loop.pollOnce().await();
+    assertTrue(last.get().notes().get(0).contains("waiting for the kubelet"), last.get().notes().toString());
+    assertTrue(registry.scrape().contains("tandem_podresources_up 0.0"));
+
+    apiPod("train-1", "gpu-1", 1, 1);
+    List<ContainerDevices> d = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0"));
+    d.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
+        .addPodResources(pod("ml", "train-1", container("main", d))).build());
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+
+    assertEquals("PIX", last.get().audit().get(0).worstLocality());
+    assertEquals(List.of(), last.get().notes());
+    assertEquals(List.of(), events());
+  }
+}
