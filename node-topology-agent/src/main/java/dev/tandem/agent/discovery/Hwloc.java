@@ -50,8 +50,12 @@ final class Hwloc {
   }
 
   private static HwlocLibrary load() {
+    return load("hwloc", "libhwloc.so.15");
+  }
+
+  static HwlocLibrary load(String... names) {
     UnsatisfiedLinkError first = null;
-    for (String name : new String[] {"hwloc", "libhwloc.so.15"}) {
+    for (String name : names) {
       try {
         return Native.load(name, HwlocLibrary.class);
       } catch (UnsatisfiedLinkError e) {

@@ -30,9 +30,13 @@ final class Ibverbs {
 
   /** Reads port 1 of every ibverbs device; {@code notes} says what happened. */
   static Map<String, Port> ports(List<String> notes) {
+    return ports(notes, "ibverbs");
+  }
+
+  static Map<String, Port> ports(List<String> notes, String libraryName) {
     IbverbsLibrary lib;
     try {
-      lib = Native.load("ibverbs", IbverbsLibrary.class);
+      lib = Native.load(libraryName, IbverbsLibrary.class);
     } catch (UnsatisfiedLinkError e) {
       notes.add("ibverbs: libibverbs is not installed (Debian package libibverbs1); port states from sysfs/hwloc only");
       return Map.of();
