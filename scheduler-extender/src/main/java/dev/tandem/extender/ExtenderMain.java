@@ -71,7 +71,7 @@ public final class ExtenderMain {
 
   private static void greet(ExtenderConfig config, ClusterState state, HttpServer server) {
     String base = (config.tls() ? "https" : "http") + "://localhost:" + server.actualPort();
-    List<String> names = state.nodes().stream().map(NodeEntry::name).limit(4).toList();
+    List<String> names = state.nodes().stream().map(NodeEntry::name).limit(12).toList();
     String nodes = names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(","));
     System.out.println("Tandem scheduler extender (demo, " + state.size() + " nodes from "
         + (config.demoTopologies() != null ? config.demoTopologies() : "bundled real topologies") + ")");

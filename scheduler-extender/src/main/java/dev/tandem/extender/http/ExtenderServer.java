@@ -57,7 +57,13 @@ public final class ExtenderServer {
         .mount(router, config.prefix(), config.bodyLimit());
     new InspectionRoutes(state, new Inspection(state, evaluator), metrics).mount(router);
     router.get("/").handler(ctx -> redirect(ctx, "/ui/"));
-    router.get("/ui").handler(ctx -> redirect(ctx, "/ui/"));
+    router.get("/ui").handler(ctx -> {
+      if (ctx.request().path().equals("/ui")) {
+        redirect(ctx, "/ui/");
+      } else {
+        ctx.next();
+      }
+    });
     router.route("/ui/*").handler(StaticHandler.create("webroot/ui").setCachingEnabled(false));
     router.route().last().handler(ctx -> InspectionRoutes.json(ctx, 404,
         new JsonObject().put("error", "no route " + ctx.request().method() + " " + ctx.request().path())));

@@ -47,7 +47,7 @@ public final class ExtenderMetrics {
   public Timer verb(String verb) {
     return latency.computeIfAbsent(verb, v -> Timer.builder("tandem_extender_request")
         .description("Latency of scheduler extender calls").tag("verb", v)
-        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000))
         .maximumExpectedValue(Duration.ofSeconds(5)).register(registry));
   }
 
