@@ -187,21 +187,30 @@ final class SysfsReader {
   private HcaInfo hca(String name, Path functionDir) {
     List<String> netdevs = HostFiles.list(functionDir.resolve("net")).stream().map(p -> p.getFileName().toString())
         .toList();
-    Path physfn = functionDir.resolve("physfn");
-    PciAddress pf = null;
-    if (Files.exists(physfn)) {
-      Path target = files.follow(physfn);
-      pf = target == null ? null : PciAddress.parse(target.getFileName().toString());
-    }
+    PciAddress pf = physicalFunction(functionDir.resolve("physfn"));
+    boolean vf = Files.isSymbolicLink(functionDir.resolve("physfn"));
     if (name == null) {
-      return new HcaInfo(null, null, null, null, null, netdevs, null, pf != null, pf);
+      return new HcaInfo(null, null, null, null, null, netdevs, null, vf, pf);
     }
     Path ib = files.host("/sys/class/infiniband/" + name);
     Path port = ib.resolve("ports/1");
     return new HcaInfo(name, HostFiles.firstLine(port.resolve("link_layer")),
         DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))),
         HostFiles.firstLine(port.resolve("rate")), HostFiles.firstLine(ib.resolve("node_guid")), netdevs,
-        uverbs(name), pf != null, pf);
+        uverbs(name), vf, pf);
+  }
+
+  /** The PF a {@code physfn} link names (its last component), even when the link cannot be followed. */
+  private static PciAddress physicalFunction(Path physfn) {
+    try {
+      if (!Files.isSymbolicLink(physfn)) {
+        return null;
+      }
+      String last = Files.readSymbolicLink(physfn).getFileName().toString();
+      return ADDRESS.matcher(last).matches() ? PciAddress.parse(last) : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
   }
 
   private String uverbs(String ibName) {

@@ -75,6 +75,20 @@ class SysfsDiscoveryIT {
   }
 
   @Test
+  @DisplayName("an HCA function with a physfn link is a virtual function of that PF")
+  void virtualFunction(@TempDir Path root) throws Exception {
+    SysfsTree.render(Hwloc.exportFile(Fixtures.topology("penguin-relion-x1904gt-p100x2.xml")), root);
+    Path function = root.resolve("sys/bus/pci/devices/0000:08:00.0").toRealPath();
+    java.nio.file.Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
+
+    var hca = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root)).machine()
+        .device("mlx5_0").orElseThrow().hca();
+
+    assertTrue(hca.virtualFunction());
+    assertEquals("0000:08:00.1", hca.physicalFunction().toString());
+  }
+
+  @Test
   @DisplayName("an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
   void unreadableBridge(@TempDir Path root) throws Exception {
     SysfsTree.render(Hwloc.exportFile(Fixtures.topology("penguin-relion-x1904gt-p100x2.xml")), root);
