@@ -54,14 +54,20 @@ final class ClosedLoop {
   private final String path;
   private final IntFunction<Buffer> bodies;
   private final int concurrency;
+  private final boolean gzip;
 
-  /** {@code bodies} gives the body of the k-th request of a run. */
-  ClosedLoop(WebClient client, int port, String path, IntFunction<Buffer> bodies, int concurrency) {
+  /**
+   * {@code bodies} gives the body of the k-th request of a run; {@code gzip} sends
+   * {@code Accept-Encoding: gzip}, as kube-scheduler's Go client does.
+   */
+  ClosedLoop(WebClient client, int port, String path, IntFunction<Buffer> bodies, int concurrency,
+      boolean gzip) {
     this.client = client;
     this.port = port;
     this.path = path;
     this.bodies = bodies;
     this.concurrency = concurrency;
+    this.gzip = gzip;
   }
 
   /** Sends until {@code requests} answers (successful or not) arrived or {@code cap} passed. */
@@ -102,7 +108,7 @@ final class ClosedLoop {
       long t0 = System.nanoTime();
       client.post(port, "127.0.0.1", path)
           .putHeader("Content-Type", "application/json")
-          .putHeader("Accept-Encoding", "gzip")
+          .putHeader("Accept-Encoding", gzip ? "gzip" : "identity")
           .sendBuffer(body)
           .onComplete(ar -> answered(t0, ar.succeeded() ? ar.result() : null,
               ar.failed() ? ar.cause().toString() : null));

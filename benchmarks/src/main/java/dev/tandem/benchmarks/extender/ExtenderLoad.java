@@ -65,8 +65,10 @@ public final class ExtenderLoad {
   private void run() throws Exception {
     System.out.printf("cluster: copies of the bundled real topologies, 30%% of nodes all free, the rest"
         + " with 25/50/75/100%% of GPUs and HCAs allocated (seed %d)%n", options.seed());
-    System.out.printf("client: %d connections, closed loop, warm-up %d requests, then %d requests or %d s%n%n",
-        options.concurrency(), options.warmup(), options.requests(), options.cap().toSeconds());
+    System.out.printf("client: %d connections, closed loop, Accept-Encoding: %s, warm-up %d requests per verb,"
+        + " then %d requests or %d s per verb in %d interleaved rounds%n%n", options.concurrency(),
+        options.gzip() ? "gzip" : "identity", options.warmup(), options.requests(), options.cap().toSeconds(),
+        options.rounds());
     ResultTable table = new ResultTable();
     for (int size : options.sizes()) {
       measureSize(size, table);
@@ -91,11 +93,12 @@ public final class ExtenderLoad {
     HttpServer server = await(start(state));
     int port = server.actualPort();
     List<Run> runs = List.of(
-        new Run("floor (decode, pass all)", FloorVerb.PATH, same),
-        new Run("filter, same pod", PREFIX + "/filter", same),
-        new Run("filter, 512 pod shapes", PREFIX + "/filter", varied),
-        new Run("prioritize, same pod", PREFIX + "/prioritize", same),
-        new Run("prioritize, 512 pod shapes", PREFIX + "/prioritize", varied));
+        new Run("floor", "floor (decode, pass all)", FloorVerb.PATH, same),
+        new Run("filter", "filter, same pod", PREFIX + "/filter", same),
+        new Run("filter-mixed", "filter, 512 pod shapes", PREFIX + "/filter", varied),
+        new Run("prioritize", "prioritize, same pod", PREFIX + "/prioritize", same),
+        new Run("prioritize-mixed", "prioritize, 512 pod shapes", PREFIX + "/prioritize", varied))
+        .stream().filter(r -> r.key().equals("floor") || options.verbs().contains(r.key())).toList();
     try {
       for (Run run : runs) {
         warmUp(port, run);
@@ -108,7 +111,8 @@ public final class ExtenderLoad {
       for (int round = 0; round < options.rounds(); round++) {
         for (int i = 0; i < runs.size(); i++) {
           Run run = runs.get(i);
-          ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency());
+          ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency(),
+          options.gzip());
           total[i] = check(run.path(), await(loop.run(perRound, capPerRound))).plus(total[i]);
         }
         load += loadAverage() / options.rounds();
@@ -124,11 +128,12 @@ public final class ExtenderLoad {
     }
   }
 
-  private record Run(String verb, String path, IntFunction<Buffer> bodies) {}
+  private record Run(String key, String verb, String path, IntFunction<Buffer> bodies) {}
 
   private void warmUp(int port, Run run) throws Exception {
     if (options.warmup() > 0) {
-      ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency());
+      ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency(),
+          options.gzip());
       check(run.path(), await(loop.run(options.warmup(), options.cap().dividedBy(2))));
     }
   }

@@ -8,19 +8,26 @@ import java.util.List;
  * The harness's settings: cluster sizes, client concurrency, and the bounds of every run.
  *
  * @param sizes cluster sizes; every request names all nodes of the cluster
+ * @param verbs what to measure besides the floor: {@code filter} and {@code prioritize} send the
+ *     same pod every time, {@code filter-mixed} and {@code prioritize-mixed} cycle through 512
+ *     pod shapes
  * @param concurrency requests in flight (connections)
+ * @param gzip whether the client accepts gzip answers, as kube-scheduler's Go client does
  * @param warmup requests sent and discarded before each measurement
  * @param requests requests measured per verb and size (at most), split over the rounds
  * @param rounds rounds that interleave the verbs, so that noise weighs on all of them alike
  * @param cap longest measurement per verb and size; each warm-up is capped at half of it
  * @param seed seed of the cluster's allocated devices
  */
-record LoadOptions(List<Integer> sizes, int concurrency, int warmup, int requests, int rounds,
-    Duration cap, long seed) {
+record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boolean gzip, int warmup,
+    int requests, int rounds, Duration cap, long seed) {
+
+  static final List<String> VERBS = List.of("filter", "filter-mixed", "prioritize", "prioritize-mixed");
 
   static final String USAGE = """
       usage: run-extender-load [--sizes 1000,5000,15000] [--concurrency 4] [--warmup 300]
                                [--requests 2000] [--rounds 4] [--max-seconds 20] [--seed 42]
+                               [--verbs filter,filter-mixed,prioritize,prioritize-mixed] [--gzip true]
       Drives the scheduler extender's /filter and /prioritize on 127.0.0.1 with kube-scheduler
       requests (nodeCacheCapable: true) naming every node of a cluster of each size, and a no-op
       verb that only decodes the request (the floor). Prints p50/p99 latency, throughput and the
@@ -29,6 +36,9 @@ record LoadOptions(List<Integer> sizes, int concurrency, int warmup, int request
   LoadOptions {
     if (sizes.isEmpty() || sizes.stream().anyMatch(s -> s < 1 || s > 100_000)) {
       throw new IllegalArgumentException("--sizes must list node counts between 1 and 100000");
+    }
+    if (verbs.isEmpty() || !VERBS.containsAll(verbs)) {
+      throw new IllegalArgumentException("--verbs must list some of " + VERBS + ", got " + verbs);
     }
     if (concurrency < 1 || concurrency > 64) {
       throw new IllegalArgumentException("--concurrency must be 1..64, got " + concurrency);
@@ -46,7 +56,9 @@ record LoadOptions(List<Integer> sizes, int concurrency, int warmup, int request
 
   static LoadOptions parse(String... args) {
     List<Integer> sizes = List.of(1000, 5000, 15_000);
+    List<String> verbs = VERBS;
     int concurrency = 4;
+    boolean gzip = true;
     int warmup = 300;
     int requests = 2000;
     int rounds = 4;
@@ -63,7 +75,9 @@ record LoadOptions(List<Integer> sizes, int concurrency, int warmup, int request
       String value = args[++i];
       switch (flag) {
         case "--sizes" -> sizes = Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
+        case "--verbs" -> verbs = Arrays.stream(value.split(",")).map(String::trim).toList();
         case "--concurrency" -> concurrency = Integer.parseInt(value);
+        case "--gzip" -> gzip = Boolean.parseBoolean(value);
         case "--warmup" -> warmup = Integer.parseInt(value);
         case "--requests" -> requests = Integer.parseInt(value);
         case "--rounds" -> rounds = Integer.parseInt(value);
@@ -72,6 +86,6 @@ record LoadOptions(List<Integer> sizes, int concurrency, int warmup, int request
         default -> throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
       }
     }
-    return new LoadOptions(sizes, concurrency, warmup, requests, rounds, Duration.ofSeconds(seconds), seed);
+    return new LoadOptions(sizes, verbs, concurrency, gzip, warmup, requests, rounds, Duration.ofSeconds(seconds), seed);
   }
 }

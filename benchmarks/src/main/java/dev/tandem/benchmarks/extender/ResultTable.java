@@ -25,14 +25,15 @@ final class ResultTable {
 
   void print(PrintStream out) {
     out.println("| nodes | verb | requests | p50 ms | p99 ms | req/s | p50 / floor | p99 / floor"
-        + " | passed (first answer) | load avg |");
-    out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + " | passed (first answer) | answer bytes | load avg |");
+    out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : rows) {
       ClosedLoop.Phase p = r.phase();
-      out.printf("| %,d | %s | %,d | %.2f | %.2f | %,.0f | %.2f | %.2f | %s | %.1f |%n", r.nodes(), r.verb(),
-          p.answered(), p.percentileMillis(50), p.percentileMillis(99), p.throughput(),
+      out.printf("| %,d | %s | %,d | %.2f | %.2f | %,.0f | %.2f | %.2f | %s | %,d | %.1f |%n", r.nodes(),
+          r.verb(), p.answered(), p.percentileMillis(50), p.percentileMillis(99), p.throughput(),
           p.percentileMillis(50) / r.floor().percentileMillis(50),
-          p.percentileMillis(99) / r.floor().percentileMillis(99), passed(p.firstBody()), r.load());
+          p.percentileMillis(99) / r.floor().percentileMillis(99), passed(p.firstBody()),
+          p.firstBody() == null ? 0 : p.firstBody().length(), r.load());
     }
   }
 
