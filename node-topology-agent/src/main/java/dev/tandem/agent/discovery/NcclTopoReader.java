@@ -50,6 +50,10 @@ final class NcclTopoReader {
     List<String> notes = new ArrayList<>();
     notes.add("nccl: " + what + ": " + machine.gpus().size() + " GPUs, " + machine.hcas().size()
         + " NICs, " + cpus.size() + " CPU domains (vendor grouping; bus ids of switches are synthetic)");
+    long loose = cpus.stream().mapToLong(c -> children(c, "nic").size()).sum();
+    if (loose > 0) {
+      notes.add("nccl: " + loose + " <nic> element(s) directly under <cpu> have no PCI position and were left out");
+    }
     notes.addAll(reader.builder.warnings());
     return new Discovery(machine, "nccl", notes);
   }

@@ -93,6 +93,19 @@ class NcclTopoReaderTest {
     assertTrue(e.getMessage().contains("--hwloc-xml"), e.getMessage());
   }
 
+  @Test
+  @DisplayName("a <nic> outside any <pci> cannot be placed: left out, with a note")
+  void looseNic() {
+    String xml = "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" class=\"0x030200\"/>"
+        + "<nic><net name=\"mlx5_0\"/></nic></cpu></system>";
+
+    Discovery d = NcclTopoReader.read(xml, "vm-1", "inline.xml");
+
+    assertEquals(1, d.machine().gpus().size());
+    assertEquals(0, d.machine().hcas().size());
+    assertTrue(d.notes().stream().anyMatch(n -> n.contains("1 <nic> element(s) directly under <cpu>")), d.notes().toString());
+  }
+
   private static List<String> closestByAddress(Machine m) {
     LocalityIndex index = LocalityIndex.of(m);
     return m.gpus().stream().map(g -> {
