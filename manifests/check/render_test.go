@@ -91,7 +91,7 @@ func TestErdmaOverlaySelectsAlibabaDevices(t *testing.T) {
 	}
 	cm := find(t, rs, "ConfigMap", "tandem-device-plugin-config")
 	data, _ := cm.GetDataMap()["config.json"]
-	for _, want := range []string{`"mode": "shared"`, `"vendorIds": ["1ded"]`, `"linkLayers": ["Ethernet"]`} {
+	for _, want := range []string{`"mode": "hca"`, `"vendorIds": ["1ded"]`, `"linkLayers": ["Ethernet"]`} {
 		if !strings.Contains(data, want) {
 			t.Errorf("eRDMA config.json %q lacks %s", data, want)
 		}
