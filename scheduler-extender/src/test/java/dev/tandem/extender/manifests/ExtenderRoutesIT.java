@@ -11,15 +11,24 @@ import dev.tandem.extender.http.ExtenderServer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real extender, configured from its Deployment's args (on a free port, demo cluster), answers
@@ -29,14 +38,19 @@ class ExtenderRoutesIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  /** The one demo node: a real topology bundled in the agent jar (2 P100s and a ConnectX-5 under one switch). */
+  private static final String NODE = "penguin-relion-x1904gt-p100x2";
   private static Vertx vertx;
   private static int port;
 
   @BeforeAll
-  static void start() throws Exception {
+  static void start(@TempDir Path dir) throws Exception {
+    try (InputStream in = ExtenderRoutesIT.class.getResourceAsStream("/fixtures/hwloc/" + NODE + ".xml")) {
+      Files.copy(Objects.requireNonNull(in, "fixture " + NODE + " not on the classpath"), dir.resolve(NODE + ".xml"));
+    }
     vertx = Vertx.vertx();
     ExtenderConfig config = ExtenderDeployment.config().withPort(0);
-    HttpServer server = ExtenderServer.start(vertx, config, DemoCluster.of(java.util.List.of()))
+    HttpServer server = ExtenderServer.start(vertx, config, DemoCluster.fromDirectory(dir))
         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     port = server.actualPort();
   }
@@ -73,6 +87,23 @@ class ExtenderRoutesIT {
       HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode(), path + " answered " + r.body());
+    }
+  }
+
+  @Test
+  @DisplayName("every extender URL the operator docs tell you to open answers 200 on the real extender")
+  void docUrlsAnswer() throws Exception {
+    Pattern url = Pattern.compile("(?:http://(?:localhost|10\\.96\\.0\\.88):8888|`GET )(/[A-Za-z0-9_./<>-]*)");
+    Set<String> paths = new TreeSet<>();
+    for (String doc : List.of("docs/install.md", "docs/operations.md", "docs/troubleshooting.md")) {
+      paths.addAll(DocText.all(DocText.read(doc), url));
+    }
+    assertTrue(paths.size() >= 4, "URLs found in the docs: " + paths);
+    for (String path : paths) {
+      String concrete = path.replace("gpu-node-1", NODE).replace("<node>", NODE);
+      HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + concrete))
+          .GET().build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), "GET " + concrete + " (from the docs' " + path + ") answered " + r.body());
     }
   }
 
