@@ -79,6 +79,10 @@ public final class AlignmentMetrics {
     events.increment(count);
   }
 
+  public boolean podResourcesUp() {
+    return up.get() == 1;
+  }
+
   public void podResourcesUp(boolean value) {
     up.set(value ? 1 : 0);
   }

@@ -51,7 +51,7 @@ public final class PublishLoop {
   private boolean busy;
   private boolean pendingDiscover;
   private boolean pendingPublish;
-  private int failures;
+  private volatile int failures;
   private long resyncTimer = -1;
   private long retryTimer = -1;
   private volatile Instant lastSuccess;
@@ -106,6 +106,11 @@ public final class PublishLoop {
   /** When the object was last written or confirmed, null before the first success. */
   public Instant lastSuccess() {
     return lastSuccess;
+  }
+
+  /** Failed publishes since the last success. */
+  public int consecutiveFailures() {
+    return failures;
   }
 
   /** The last error, null after a success. */
