@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -66,5 +67,27 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 			return err
 		}
 	}
+	if os.Getenv("E2E_LEASE_PATCH_WORKAROUND") == "1" {
+		// Local debugging only, never in CI: fabric8's leader elector renews the Lease with PATCH,
+		// which manifests/base/rbac-scheduler-extender.yaml does not grant (get, update only).
+		fmt.Fprintln(os.Stderr, "e2e: WORKAROUND granting patch on leases to tandem-scheduler-extender (E2E_LEASE_PATCH_WORKAROUND=1)")
+		if _, err := k.env.Kubectl([]byte(leasePatchWorkaround), "apply", "--server-side", "-f", "-"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+const leasePatchWorkaround = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: e2e-workaround-lease-patch, namespace: tandem-system}
+rules:
+- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [patch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: e2e-workaround-lease-patch, namespace: tandem-system}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: e2e-workaround-lease-patch}
+subjects:
+- {kind: ServiceAccount, name: tandem-scheduler-extender, namespace: tandem-system}
+`

@@ -48,6 +48,9 @@ func (k *cluster) group(t *testing.T, group string, fixtures ...fixture) []strin
 		t.Fatal(err)
 	}
 	var names []string
+	var wg sync.WaitGroup
+	errs := make(chan error, len(fixtures))
+	sem := make(chan struct{}, 4) // JVM start-ups at once on a 2-core machine
 	for i, f := range fixtures {
 		name := fmt.Sprintf("%s-%02d-%s", group, i, strings.SplitN(f.file, "-", 3)[1])
 		names = append(names, name)
@@ -55,9 +58,20 @@ func (k *cluster) group(t *testing.T, group string, fixtures ...fixture) []strin
 			Labels: map[string]string{groupLabel: group}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := k.startAgent(name, f); err != nil {
-			t.Fatal(err)
-		}
+		wg.Add(1)
+		go func(name string, f fixture) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if err := k.startAgent(name, f); err != nil {
+				errs <- err
+			}
+		}(name, f)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 	for i, name := range names {
 		if err := k.waitTopology(ctx, name, fixtures[i]); err != nil {

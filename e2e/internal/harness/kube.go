@@ -81,6 +81,13 @@ func (c *Clients) CreateNode(ctx context.Context, s NodeSpec) error {
 	if err != nil {
 		return fmt.Errorf("create node %s: %w", s.Name, err)
 	}
+	// The NodeRestriction-free API server adds node.kubernetes.io/not-ready on create
+	// (TaintNodesByCondition); the node lifecycle controller would lift it for a Ready node. There is
+	// no controller manager here, so the harness lifts it.
+	created.Spec.Taints = nil
+	if created, err = c.Kube.CoreV1().Nodes().Update(ctx, created, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("untaint node %s: %w", s.Name, err)
+	}
 	created.Status = node.Status
 	if _, err := c.Kube.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("set status of node %s: %w", s.Name, err)

@@ -18,9 +18,13 @@ type SchedulerConfig struct {
 
 // FindSchedulerConfig looks for the KubeSchedulerConfiguration that manifests/ ships.
 func FindSchedulerConfig(docs []Doc) (*SchedulerConfig, error) {
-	for _, d := range docs {
-		if d.Kind == "KubeSchedulerConfiguration" {
-			return &SchedulerConfig{Source: d.File, Obj: d.Obj}, nil
+	// The second scheduler's configuration is a complete one; the default-scheduler patch is an
+	// excerpt to merge into an existing configuration.
+	for _, pass := range []bool{true, false} {
+		for _, d := range docs {
+			if d.Kind == "KubeSchedulerConfiguration" && strings.Contains(d.File, "second-scheduler") == pass {
+				return &SchedulerConfig{Source: d.File, Obj: d.Obj}, nil
+			}
 		}
 	}
 	for _, d := range docs {
@@ -56,8 +60,9 @@ func (c *SchedulerConfig) SchedulerName() string {
 }
 
 // WriteForLoopback writes the configuration with each extender's urlPrefix pointed at extenderURL.
-// It also sets what only exists in a cluster: the kubeconfig path of the scheduler (the in-cluster
-// config has none) and leader election off (one scheduler). Everything else is kept as shipped.
+// It also sets the kubeconfig path of the scheduler (in a cluster it uses its in-cluster
+// ServiceAccount credentials, here a token of the same ServiceAccount). Everything else is kept as
+// shipped, leader election included.
 func (c *SchedulerConfig) WriteForLoopback(dir, extenderURL, kubeconfig string) (string, error) {
 	obj := deepCopy(c.Obj)
 	exts, _ := obj["extenders"].([]any)
@@ -76,7 +81,6 @@ func (c *SchedulerConfig) WriteForLoopback(dir, extenderURL, kubeconfig string) 
 	}
 	cc["kubeconfig"] = kubeconfig
 	obj["clientConnection"] = cc
-	obj["leaderElection"] = map[string]any{"leaderElect": false}
 	out, err := yaml.Marshal(obj)
 	if err != nil {
 		return "", err

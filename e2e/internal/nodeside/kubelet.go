@@ -1,0 +1,236 @@
+// Package nodeside plays the kubelet's device side with the kubelet's own code: the device manager of
+// k8s.io/kubernetes/pkg/kubelet/cm/devicemanager (registration server, ListAndWatch client,
+// GetPreferredAllocation and Allocate calls, checkpoint) and the PodResources v1 server of
+// k8s.io/kubernetes/pkg/kubelet/apis/podresources answering from that manager's state.
+//
+// The device manager listens on the kubelet's fixed path /var/lib/kubelet/device-plugins/kubelet.sock:
+// run this inside a private mount namespace with a tmpfs on /var/lib/kubelet (e2e/run does).
+package nodeside
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+	podresourcesapi "k8s.io/kubelet/pkg/apis/podresources/v1"
+	"k8s.io/kubernetes/pkg/kubelet/apis/podresources"
+	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
+	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
+	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+)
+
+// PluginDir is where the kubelet's device manager listens and plugins put their sockets.
+const PluginDir = "/var/lib/kubelet/device-plugins"
+
+// Kubelet is the device half of a kubelet: the upstream device manager plus PodResources.
+type Kubelet struct {
+	mu     sync.Mutex
+	mgr    *devicemanager.ManagerImpl
+	active map[types.UID]*v1.Pod
+	prSock string
+	pr     *grpc.Server
+	logger klog.Logger
+}
+
+type allSourcesReady struct{}
+
+func (allSourcesReady) AddSource(string) {}
+func (allSourcesReady) AllReady() bool   { return true }
+
+// Start starts the device manager and serves PodResources v1 on podResourcesSocket.
+func Start(podResourcesSocket string) (*Kubelet, error) {
+	k := &Kubelet{active: map[types.UID]*v1.Pod{}, prSock: podResourcesSocket, logger: klog.Background()}
+	if err := k.startManager(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(podResourcesSocket), 0o750); err != nil {
+		return nil, err
+	}
+	_ = os.Remove(podResourcesSocket)
+	ln, err := net.Listen("unix", podResourcesSocket)
+	if err != nil {
+		return nil, fmt.Errorf("PodResources socket %s: %w", podResourcesSocket, err)
+	}
+	k.pr = grpc.NewServer()
+	providers := podresources.PodResourcesProviders{
+		Pods: pods{k}, Devices: devices{k}, Cpus: noCPUs{}, Memory: noMemory{}, DynamicResources: noDRA{},
+	}
+	podresourcesapi.RegisterPodResourcesListerServer(k.pr, podresources.NewV1PodResourcesServer(context.Background(), providers))
+	go k.pr.Serve(ln)
+	return k, nil
+}
+
+func (k *Kubelet) startManager() error {
+	if err := os.MkdirAll(PluginDir, 0o750); err != nil {
+		return err
+	}
+	mgr, err := devicemanager.NewManagerImpl(nil, topologymanager.NewFakeManager())
+	if err != nil {
+		return err
+	}
+	if err := mgr.Start(k.logger, k.activePods, allSourcesReady{}, containermap.NewContainerMap(), sets.New[string]()); err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.mgr = mgr
+	k.mu.Unlock()
+	return nil
+}
+
+// Restart stops the device manager and starts a new one, as a kubelet restart does: the new one
+// deletes every socket in the plugin directory, reads the checkpoint, and waits for plugins to
+// register again.
+func (k *Kubelet) Restart() error {
+	if err := k.manager().Stop(k.logger); err != nil {
+		return err
+	}
+	return k.startManager()
+}
+
+// Stop stops the device manager and the PodResources server.
+func (k *Kubelet) Stop() {
+	_ = k.manager().Stop(k.logger)
+	k.pr.Stop()
+}
+
+func (k *Kubelet) manager() *devicemanager.ManagerImpl {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.mgr
+}
+
+func (k *Kubelet) activePods() []*v1.Pod {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]*v1.Pod, 0, len(k.active))
+	for _, p := range k.active {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Healthy is how many healthy devices of resource the manager has (node allocatable).
+func (k *Kubelet) Healthy(resource string) int {
+	_, alloc, _ := k.manager().GetCapacity()
+	q, ok := alloc[v1.ResourceName(resource)]
+	if !ok {
+		return 0
+	}
+	return int(q.Value())
+}
+
+// WaitHealthy waits until resource has n healthy devices.
+func (k *Kubelet) WaitHealthy(resource string, n int, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for k.Healthy(resource) != n {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: %d healthy devices after %s, want %d (did the plugin register and list its devices?)",
+				resource, k.Healthy(resource), timeout, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// Admit allocates devices for every container of the pod the way the kubelet's admission does
+// (init containers first, then app containers; within a container the resources in Go map order),
+// and returns each container's devices per resource.
+func (k *Kubelet) Admit(pod *v1.Pod) (map[string]map[string][]string, error) {
+	k.mu.Lock()
+	k.active[pod.UID] = pod
+	k.mu.Unlock()
+	mgr := k.manager()
+	out := map[string]map[string][]string{}
+	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			c := &cs[i]
+			if err := mgr.Allocate(pod, c); err != nil {
+				return nil, fmt.Errorf("admit %s/%s container %s: %w", pod.Namespace, pod.Name, c.Name, err)
+			}
+			got := map[string][]string{}
+			for res, devs := range mgr.GetDevices(string(pod.UID), c.Name) {
+				for id := range devs {
+					got[res] = append(got[res], id)
+				}
+			}
+			out[c.Name] = got
+		}
+	}
+	return out, nil
+}
+
+// Forget drops the pod (it ended) and frees its devices, as the kubelet does for terminated pods.
+func (k *Kubelet) Forget(uid types.UID) {
+	k.mu.Lock()
+	delete(k.active, uid)
+	k.mu.Unlock()
+	k.manager().UpdateAllocatedDevices()
+}
+
+// pods answers PodResources from the pods this kubelet admitted.
+type pods struct{ k *Kubelet }
+
+func (p pods) GetActivePods() []*v1.Pod { return p.k.activePods() }
+func (p pods) GetPods() []*v1.Pod       { return p.k.activePods() }
+func (p pods) GetPodByName(ns, name string) (*v1.Pod, bool) {
+	for _, pod := range p.k.activePods() {
+		if pod.Namespace == ns && pod.Name == name {
+			return pod, true
+		}
+	}
+	return nil, false
+}
+
+// devices answers PodResources from the device manager, converted as the kubelet's container manager
+// converts it (one ContainerDevices per resource and NUMA node).
+type devices struct{ k *Kubelet }
+
+func (d devices) UpdateAllocatedDevices() { d.k.manager().UpdateAllocatedDevices() }
+func (d devices) GetDevices(podUID, containerName string) []*podresourcesapi.ContainerDevices {
+	return convert(d.k.manager().GetDevices(podUID, containerName))
+}
+func (d devices) GetAllocatableDevices() []*podresourcesapi.ContainerDevices {
+	return convert(d.k.manager().GetAllocatableDevices())
+}
+
+func convert(in devicemanager.ResourceDeviceInstances) []*podresourcesapi.ContainerDevices {
+	var out []*podresourcesapi.ContainerDevices
+	for res, devs := range in {
+		for id, dev := range devs {
+			cd := &podresourcesapi.ContainerDevices{ResourceName: res, DeviceIds: []string{id}}
+			if dev != nil && dev.Topology != nil {
+				cd.Topology = &podresourcesapi.TopologyInfo{}
+				for _, n := range dev.Topology.Nodes {
+					cd.Topology.Nodes = append(cd.Topology.Nodes, &podresourcesapi.NUMANode{ID: n.ID})
+				}
+			}
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+type noCPUs struct{}
+
+func (noCPUs) GetCPUs(string, string) []int64 { return nil }
+func (noCPUs) GetAllocatableCPUs() []int64    { return nil }
+
+type noMemory struct{}
+
+func (noMemory) GetMemory(string, string) []*podresourcesapi.ContainerMemory { return nil }
+func (noMemory) GetAllocatableMemory() []*podresourcesapi.ContainerMemory    { return nil }
+
+type noDRA struct{}
+
+func (noDRA) GetDynamicResources(*v1.Pod, *v1.Container) []*podresourcesapi.DynamicResource {
+	return nil
+}

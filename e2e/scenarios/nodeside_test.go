@@ -1,0 +1,193 @@
+//go:build e2e
+
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"tandem.dev/e2e/internal/harness"
+	"tandem.dev/e2e/internal/nodeside"
+)
+
+// TestNodeSide closes the loop on one fake node: the real kube-scheduler and extender bind pods to it
+// with plans, and the kubelet's own device manager admits them against Tandem's Java device plugin
+// (rdma/hca) next to a GPU plugin stand-in, with PodResources answered by the kubelet's own server.
+// The same pods are then admitted with a plain HCA plugin (no hints) for comparison.
+func TestNodeSide(t *testing.T) {
+	if os.Getenv("E2E_NODESIDE") != "1" {
+		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
+	}
+	nodes := cl.group(t, "node", xe8640)
+	node := nodes[0]
+	topo, err := cl.c.GetTopology(context.Background(), node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gpus, hcas []nodeside.Device
+	for _, d := range topo.Spec.Devices {
+		switch d.Kind {
+		case "GPU":
+			gpus = append(gpus, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
+		case "HCA":
+			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
+		}
+	}
+	prSock := filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock")
+	kubelet, err := nodeside.Start(prSock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kubelet.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := nodeside.StubPlugin(ctx, "nvidia.com/gpu", "gpu-standin.sock", gpus); err != nil {
+		t.Fatal(err)
+	}
+	if err := kubelet.WaitHealthy("nvidia.com/gpu", len(gpus), 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	plugin := cl.startPlugin(t, node, xe8640)
+	if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 60*time.Second); err != nil {
+		t.Fatalf("Tandem's plugin did not register with the kubelet's device manager: %v; see %s", err, plugin.Log)
+	}
+	t.Logf("registration and ListAndWatch: the device manager holds %d rdma/hca and %d nvidia.com/gpu", len(hcas), len(gpus))
+
+	t.Run("KubeletRestart", func(t *testing.T) {
+		if err := kubelet.Restart(); err != nil {
+			t.Fatal(err)
+		}
+		if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 60*time.Second); err != nil {
+			t.Fatalf("after a kubelet restart: %v; see %s", err, plugin.Log)
+		}
+		if err := kubelet.WaitHealthy("nvidia.com/gpu", len(gpus), 60*time.Second); err != nil {
+			t.Fatalf("GPU stand-in after a kubelet restart: %v", err)
+		}
+	})
+
+	const perSize = 30
+	with := cl.admitMany(t, kubelet, topo, "hint", perSize)
+	plugin.Stop(10 * time.Second)
+	if _, err := nodeside.StubPlugin(ctx, "rdma/hca", "plain-rdma.sock", hcas); err != nil {
+		t.Fatal(err)
+	}
+	if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	without := cl.admitMany(t, kubelet, topo, "plain", perSize)
+
+	report := fmt.Sprintf("Node side on %s (fixture %s), %d pods per size, kubelet device manager %s, random resource order:\n%s%s",
+		node, xe8640.file, perSize, "k8s.io/kubernetes "+os.Getenv("E2E_K8S_VERSION"), with.table("with Tandem's hints"), without.table("plain HCA plugin"))
+	t.Log(report)
+	_ = os.WriteFile(filepath.Join(cl.env.Dir, "node-side-figures.txt"), []byte(report), 0o644)
+	if with.aligned[1] < perSize {
+		t.Errorf("with hints, only %d of %d 1 GPU + 1 HCA pods got an HCA under their GPU's switch", with.aligned[1], perSize)
+	}
+}
+
+// tally counts, per pod size, the pods admitted and those whose GPUs and HCAs meet under a switch.
+type tally struct {
+	admitted, aligned, followedPlan map[int]int
+}
+
+func (t tally) table(label string) string {
+	var sizes []int
+	for s := range t.admitted {
+		sizes = append(sizes, s)
+	}
+	sort.Ints(sizes)
+	var b strings.Builder
+	for _, s := range sizes {
+		fmt.Fprintf(&b, "  %-22s %d GPU + %d HCA: %3d/%3d aligned under a switch (%3.0f%%), %3d got exactly the planned devices\n",
+			label, s, s, t.aligned[s], t.admitted[s], 100*float64(t.aligned[s])/float64(t.admitted[s]), t.followedPlan[s])
+	}
+	return b.String()
+}
+
+// admitMany submits pods of 1, 2 and 4 GPUs (with as many HCAs, preferred alignment so that every
+// size binds) one at a time; each is bound by kube-scheduler and the extender, admitted by the
+// kubelet's device manager, measured, and deleted.
+func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harness.Topology, label string, perSize int) tally {
+	t.Helper()
+	res := tally{map[int]int{}, map[int]int{}, map[int]int{}}
+	sizes := []int{1, 2, 4}
+	for i := 0; i < perSize*len(sizes); i++ {
+		s := sizes[i%len(sizes)]
+		name := fmt.Sprintf("%s-%03d-g%d", label, i, s)
+		k.submit(t, "node", podSpec{name: name, gpus: s, hcas: s, mode: "preferred"})
+		pod := k.waitBound(t, "node", name, 60*time.Second)
+		got, err := kubelet.Admit(pod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs := got["main"]
+		g, h := devs["nvidia.com/gpu"], devs["rdma/hca"]
+		if len(g) != s || len(h) != s {
+			t.Fatalf("pod %s admitted with GPUs %v and HCAs %v, asked for %d of each", name, g, h, s)
+		}
+		ok, _, err := topo.Aligned(g, h, harness.PXB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.admitted[s]++
+		if ok {
+			res.aligned[s]++
+		}
+		if pl := planOf(t, pod); pl != nil && sameSet(pl.GPUs, g) && sameSet(pl.HCAs, h) {
+			res.followedPlan[s]++
+		}
+		zero := int64(0)
+		if err := k.c.Kube.CoreV1().Pods("node").Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+			t.Fatal(err)
+		}
+		kubelet.Forget(pod.UID)
+	}
+	return res
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]bool{}
+	for _, x := range a {
+		m[x] = true
+	}
+	for _, x := range b {
+		if !m[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// startPlugin runs Tandem's device plugin jar for node with its ServiceAccount, against the device
+// manager's socket and the PodResources socket of the node side.
+func (k *cluster) startPlugin(t *testing.T, node string, f fixture) *harness.Proc {
+	t.Helper()
+	kc, err := k.c.ServiceAccountKubeconfig(context.Background(), k.env, "tandem-system", "tandem-device-plugin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar := k.env.Path("device-plugin", "target", "device-plugin.jar")
+	argv := append([]string{k.env.Java}, javaArgs("96m", jar,
+		"--node-name", node,
+		"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)),
+		"--kubeconfig", kc,
+		"--plugin-dir", nodeside.PluginDir,
+		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"))...)
+	p, err := harness.Start(k.env.Logs(), "device-plugin-"+node, []string{"NODE_NAME=" + node}, argv...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(10 * time.Second) })
+	return p
+}
