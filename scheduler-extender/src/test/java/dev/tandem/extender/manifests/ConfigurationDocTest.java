@@ -108,24 +108,70 @@ class ConfigurationDocTest {
   }
 
   @Test
-  @DisplayName("operations.md names exactly the metric families the extender exports")
+  @DisplayName("operations.md names exactly the metric families the extender and the agent export, and alerts use only those")
   void metricNames() {
     ExtenderMetrics metrics = new ExtenderMetrics(DemoCluster.of(List.of()));
     metrics.verb("filter").record(java.time.Duration.ofMillis(1));
     metrics.bound("bound");
     metrics.informerEvent("pods");
-    Set<String> exported = new TreeSet<>();
+    Set<String> extender = new TreeSet<>();
     for (String line : metrics.scrape().split("\n")) {
       if (line.startsWith("# TYPE ")) {
-        exported.add(line.split(" ")[2].replaceAll("_max$", ""));
+        extender.add(line.split(" ")[2].replaceAll("_max$", ""));
       }
     }
+    Set<String> agent = agentMetricFamilies();
     String ops = DocText.section(DocText.read("docs/operations.md"), "## Metrics");
-    Set<String> documented = DocText.firstColumn(ops, Pattern.compile("`(tandem_[a-z_]+)`"));
-    assertEquals(exported, documented);
+    int split = ops.indexOf("Each agent serves");
+    Pattern name = Pattern.compile("`(tandem_[a-z_]+)`");
+    assertEquals(extender, DocText.firstColumn(ops.substring(0, split), name), "extender metrics table");
+    assertEquals(agent, DocText.firstColumn(ops.substring(split), name), "agent metrics table");
     Set<String> used = DocText.all(ops, Pattern.compile("(tandem_[a-z_]+)"));
-    used.removeIf(n -> exported.contains(n.replaceAll("_(bucket|sum|count|max)$", "")));
+    used.removeIf(n -> extender.contains(n.replaceAll("_(bucket|sum|count|max)$", "")) || agent.contains(n));
     assertEquals(Set.of(), used, "alerts use metrics that do not exist");
+  }
+
+  @Test
+  @DisplayName("the agent's run flags, environment variables and defaults are exactly those of 'run --help'")
+  void agentRunSettings() {
+    String usage = dev.tandem.agent.run.RunArgs.usage();
+    String section = DocText.section(CONFIG, "## node-topology-agent");
+    String run = section.substring(section.indexOf("`run` ("));
+    Set<String> documented = new TreeSet<>();
+    for (String line : run.split("\n")) {
+      String[] cells = line.split("\\|");
+      if (line.startsWith("| `--") && cells.length > 3) {
+        String flag = cells[1].trim().replace("`", "");
+        String env = cells[2].trim().replace("`", "");
+        String dflt = cells[3].trim();
+        documented.add(flag + " " + env);
+        if (dflt.matches("`[^`]+`")) {
+          assertTrue(usage.contains("[" + env + "]") && usage.contains("(default " + dflt.replace("`", "") + ")"),
+              flag + ": default " + dflt + " not in run --help");
+        }
+      }
+    }
+    Set<String> inUsage = DocText.all(usage, Pattern.compile("(?m)^\\s+(--[a-z-]+\\s+\\[[A-Z_]+\\])"))
+        .stream().map(f -> f.replaceAll("\\s+\\[", " ").replace("]", "")).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+    assertEquals(inUsage, documented);
+  }
+
+  /** Metric families registered in the agent's sources (counters get Prometheus' _total). */
+  private static Set<String> agentMetricFamilies() {
+    Set<String> out = new TreeSet<>();
+    Pattern builder = Pattern.compile("(Gauge|Counter|Timer)\\.builder\\(\\s*\"(tandem_[a-z_]+)\"");
+    try (var files = java.nio.file.Files.walk(DocText.REPO.resolve("node-topology-agent/src/main/java"))) {
+      for (var f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        Matcher m = builder.matcher(java.nio.file.Files.readString(f));
+        while (m.find()) {
+          out.add(m.group(2) + (m.group(1).equals("Counter") ? "_total" : m.group(1).equals("Timer") ? "_seconds" : ""));
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    assertTrue(out.size() >= 5, "agent metrics found in sources: " + out);
+    return out;
   }
 
   private static List<String> quoted(String source, String declaration) {
