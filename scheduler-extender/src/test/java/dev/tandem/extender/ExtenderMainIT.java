@@ -1,0 +1,67 @@
+package dev.tandem.extender;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("ExtenderMain: --help exits 0, an unknown flag exits 2 naming it, --demo prints the page and a curl")
+class ExtenderMainIT {
+
+  @TempDir
+  Path dir;
+
+  private Process java(Path out, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-cp", System.getProperty("java.class.path"), ExtenderMain.class.getName()));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+  }
+
+  private int exit(Path out, String... args) throws Exception {
+    Process p = java(out, args);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "did not exit: " + List.of(args));
+    return p.exitValue();
+  }
+
+  @Test
+  @DisplayName("--help and unknown flags")
+  void usage() throws Exception {
+    Path help = dir.resolve("help.txt");
+    assertEquals(0, exit(help, "--help"));
+    String out = Files.readString(help, StandardCharsets.UTF_8);
+    assertTrue(out.contains("--demo") && out.contains("--assumed-ttl"), out);
+    Path bad = dir.resolve("bad.txt");
+    assertEquals(2, exit(bad, "--frobnicate"));
+    assertTrue(Files.readString(bad).contains("--frobnicate"));
+  }
+
+  @Test
+  @DisplayName("--demo on a free port prints the page URL and a filter curl")
+  void demo() throws Exception {
+    Path log = dir.resolve("demo.txt");
+    Process demo = java(log, "--demo", "--port", "0");
+    try {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      String out = "";
+      while (!out.contains("curl") && demo.isAlive() && System.nanoTime() < end) {
+        Thread.sleep(200);
+        out = Files.readString(log, StandardCharsets.UTF_8);
+      }
+      out = Files.readString(log, StandardCharsets.UTF_8);
+      assertTrue(out.contains("page:  http://localhost:") && out.contains("/ui/"), out);
+      assertTrue(out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""), out);
+    } finally {
+      demo.destroy();
+      demo.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}
