@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +80,8 @@ public final class DevicePluginMain {
   }
 
   private static void run(PluginFlags flags, PluginConfig config, Discovery discovery) {
-    Vertx vertx = Vertx.vertx();
+    // one event loop is plenty for a plugin; few workers (discovery is done, file reads are small)
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4).setInternalBlockingPoolSize(2));
     Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
     PendingPlans plans = kube == null ? null : new ApiServerPlans(vertx, kube, config.resourceName());

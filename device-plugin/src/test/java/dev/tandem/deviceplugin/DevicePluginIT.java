@@ -123,6 +123,16 @@ class DevicePluginIT {
   }
 
   @Test
+  @DisplayName("a cancelled ListAndWatch stream leads to a new server and a new registration")
+  void streamCancelled() throws Exception {
+    startPlugin();
+    firstList();
+    kubelet.cancelStream();
+    assertNotNull(kubelet.nextList(2000), "no re-registration within 2 s after the stream was cancelled");
+    assertEquals(2, kubelet.registrations().size());
+  }
+
+  @Test
   @DisplayName("with the kubelet socket absent at start, the plugin waits and registers when it appears")
   void waitsForKubelet() throws Exception {
     kubelet.stop().await();

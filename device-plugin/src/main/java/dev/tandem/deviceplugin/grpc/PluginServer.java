@@ -96,7 +96,7 @@ public final class PluginServer {
   public Future<Void> stop() {
     stopping = true;
     unsubscribe.run();
-    streams.forEach(s -> s.end());
+    streams.forEach(PluginServer::endQuietly);
     streams.clear();
     Future<Void> closed = http == null ? Future.succeededFuture() : http.close();
     return closed.recover(e -> Future.succeededFuture())
@@ -112,14 +112,29 @@ public final class PluginServer {
         onStreamLost.run();
       }
     };
+    req.errorHandler(e -> lost.run());
     req.exceptionHandler(e -> lost.run());
     response.exceptionHandler(e -> lost.run());
     req.connection().closeHandler(v -> lost.run());
     response.write(table.list());
   }
 
+  private static void endQuietly(GrpcServerResponse<?, ListAndWatchResponse> stream) {
+    try {
+      stream.end();
+    } catch (IllegalStateException alreadyFailed) {
+      // the peer reset the stream; nothing to end
+    }
+  }
+
   private void broadcast(ListAndWatchResponse list) {
-    vertx.runOnContext(v -> streams.forEach(s -> s.write(list)));
+    vertx.runOnContext(v -> streams.forEach(s -> {
+      try {
+        s.write(list);
+      } catch (IllegalStateException e) {
+        LOG.debug("stream already failed: {}", e.getMessage());
+      }
+    }));
   }
 
   private static void fail(GrpcServerResponse<?, ?> response, GrpcStatus status, Throwable e) {

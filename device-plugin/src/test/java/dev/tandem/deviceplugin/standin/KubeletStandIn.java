@@ -44,6 +44,7 @@ public final class KubeletStandIn {
   private final List<DevicePluginOptions> options = new CopyOnWriteArrayList<>();
   private volatile DevicePluginGrpcClient plugin;
   private HttpServer server;
+  private volatile io.vertx.grpc.client.GrpcClientRequest<?, ?> stream;
 
   public KubeletStandIn(Vertx vertx, Path dir) {
     this.vertx = vertx;
@@ -107,9 +108,15 @@ public final class KubeletStandIn {
   private Future<Void> listAndWatch(String endpoint) {
     return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
         dev.tandem.deviceplugin.api.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
+          stream = req;
           req.response().onSuccess(resp -> resp.handler(lists::add));
           return req.end(Empty.getDefaultInstance());
         });
+  }
+
+  /** Cancels the ListAndWatch stream (RST_STREAM CANCEL), as a kubelet dropping its client does. */
+  public void cancelStream() {
+    stream.cancel();
   }
 
   public ListAndWatchResponse nextList(long timeoutMs) throws InterruptedException {

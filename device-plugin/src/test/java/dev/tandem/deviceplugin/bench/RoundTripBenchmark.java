@@ -1,0 +1,108 @@
+package dev.tandem.deviceplugin.bench;
+
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
+import dev.tandem.deviceplugin.api.ListAndWatchResponse;
+import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import io.vertx.core.Vertx;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Round trips of GetPreferredAllocation and Allocate over the plugin's Unix socket, and the plugin's
+ * RSS. The plugin runs as its own process from the shaded jar, on an hwloc fixture with a fake
+ * sysfs tree and without the API-server lookup (--no-kube); this JVM plays the kubelet.
+ *
+ * <pre>
+ * mvn -q -pl device-plugin -am install -DskipTests
+ * java -cp device-plugin/target/test-classes:device-plugin/target/device-plugin.jar \
+ *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
+ * </pre>
+ */
+public final class RoundTripBenchmark {
+
+  private RoundTripBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
+    List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length)
+        : List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+    Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
+    Path fixture = Path.of(System.getProperty("fixture", "device-plugin/src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"));
+    Path dir = Files.createTempDirectory("dp-bench");
+    Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
+    for (int i = 0; i < 4; i++) {
+      Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/device/infiniband_verbs/uverbs" + i));
+      Path port = Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
+      Files.writeString(port.resolve("state"), "4: ACTIVE\n");
+    }
+    Vertx vertx = Vertx.vertx();
+    KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
+    kubelet.start().await();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-jar", jar.toString(), "--plugin-dir", dir.toString(), "--hwloc-xml", fixture.toString(),
+        "--sysfs-root", sysfs.toString(), "--node-name", "bench", "--no-kube"));
+    Process plugin = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(new File(dir.toFile(), "plugin.log")).start();
+    try {
+      ListAndWatchResponse list = kubelet.nextList(30_000);
+      if (list == null) {
+        throw new IllegalStateException("plugin did not register; see " + dir.resolve("plugin.log"));
+      }
+      List<String> ids = list.getDevicesList().stream().map(d -> d.getID()).toList();
+      PreferredAllocationRequest pref = PreferredAllocationRequest.newBuilder().addContainerRequests(
+          ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(ids).setAllocationSize(2)).build();
+      AllocateRequest alloc = AllocateRequest.newBuilder().addContainerRequests(
+          ContainerAllocateRequest.newBuilder().addDevicesIds(ids.get(0)).addDevicesIds(ids.get(1))).build();
+      System.out.println("plugin pid " + plugin.pid() + ", JVM options " + jvm + ", " + ids.size() + " devices, "
+          + iterations + " calls each");
+      report("GetPreferredAllocation", time(iterations, () -> kubelet.preferred(pref)));
+      report("Allocate", time(iterations, () -> kubelet.allocate(alloc)));
+      System.out.printf("plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n", kib(plugin.pid(), "VmRSS") / 1024.0,
+          kib(plugin.pid(), "VmHWM") / 1024.0);
+    } finally {
+      plugin.destroy();
+      plugin.waitFor();
+      System.out.println("plugin exited " + plugin.exitValue() + " on SIGTERM; socket removed: "
+          + !Files.exists(dir.resolve("tandem-rdma.sock")));
+      vertx.close().await();
+    }
+  }
+
+  private static long[] time(int n, Supplier<?> call) {
+    for (int i = 0; i < Math.max(500, n / 5); i++) {
+      call.get();
+    }
+    long[] ns = new long[n];
+    for (int i = 0; i < n; i++) {
+      long t0 = System.nanoTime();
+      call.get();
+      ns[i] = System.nanoTime() - t0;
+    }
+    Arrays.sort(ns);
+    return ns;
+  }
+
+  private static void report(String what, long[] sorted) {
+    System.out.printf("%-24s p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms%n", what,
+        sorted[sorted.length / 2] / 1e6, sorted[(int) (sorted.length * 0.99)] / 1e6, sorted[sorted.length - 1] / 1e6);
+  }
+
+  private static long kib(long pid, String field) throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    return -1;
+  }
+}
