@@ -64,15 +64,37 @@ public final class KubeCluster implements AutoCloseable {
 
   /** Starts the informers (blocking until their first list, on a worker) and leader election. */
   public void start(ExtenderMetrics metrics) {
-    vertx.executeBlocking(() -> {
-      startInformers(metrics);
-      return null;
-    }, false).onFailure(e -> LOG.error("informers failed to start: {} (check RBAC and the CRD)",
-        e.getMessage()));
+    startInformersRetrying(metrics);
     if (config.leaderElection()) {
       elect();
     } else {
       state.leader(true);
+    }
+  }
+
+  private void startInformersRetrying(ExtenderMetrics metrics) {
+    vertx.executeBlocking(() -> {
+      startInformers(metrics);
+      return null;
+    }, false).onSuccess(v -> watchSync()).onFailure(e -> {
+      LOG.error("informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in 10s",
+          e.getMessage());
+      informers.forEach(SharedIndexInformer::stop);
+      informers.clear();
+      if (!closed) {
+        vertx.setTimer(10_000, id -> startInformersRetrying(metrics));
+      }
+    });
+  }
+
+  private void watchSync() {
+    if (state.synced() || closed) {
+      return;
+    }
+    boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    state.synced(synced);
+    if (!synced) {
+      vertx.setTimer(1000, id -> watchSync());
     }
   }
 
