@@ -35,7 +35,7 @@ class TopologyPageIT {
 
   private static final Path SCREENSHOT = Path.of("target", "ui", "topology-page-1280x800.png");
   private static final String NODE = "dell-poweredge-xe8640-h100x4";
-  private static final String PAGE = "/ui/index.html#node=" + NODE;
+  private static final String PAGE = "/ui/#node=" + NODE;
 
   private static Vertx vertx;
   private static ClusterState state;
@@ -118,8 +118,12 @@ class TopologyPageIT {
   }
 
   @Test
-  @DisplayName("the page, its script and stylesheet are served by the extender")
+  @DisplayName("the page, its script and stylesheet are served by the extender; /ui leads to /ui/")
   void servesAssets() {
+    HttpResponse<String> bare = http.get("/ui");
+    assertEquals(302, bare.statusCode(), "/ui redirects");
+    assertEquals("/ui/", bare.headers().firstValue("location").orElse(""), "/ui redirects to /ui/");
+    assertEquals(200, http.get("/ui/").statusCode(), "/ui/ serves the page");
     for (String file : List.of("index.html", "app.js", "style.css")) {
       HttpResponse<String> r = http.get("/ui/" + file);
       assertEquals(200, r.statusCode(), "/ui/" + file);
