@@ -11,6 +11,7 @@ import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.ApiServerPlans;
+import dev.tandem.deviceplugin.preferred.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import io.fabric8.kubernetes.client.Config;
@@ -85,7 +86,8 @@ public final class DevicePluginMain {
     Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
     PendingPlans plans = kube == null ? null : new ApiServerPlans(vertx, kube, config.resourceName());
-    PodResourcesSource podResources = PodResourcesAdapter.create(vertx, flags.podResourcesSocket());
+    PodResourcesSource podResources = new KubeletPodResources(vertx, flags.podResourcesSocket(),
+        Duration.ofMillis(flags.lookupTimeoutMs()));
     PluginSettings settings = new PluginSettings(discovery.machine(), config,
         flags.pluginDir().resolve(flags.endpoint()), flags.kubeletSocket(), sysfs, new PortStates(sysfs),
         plans, podResources, flags.lookupTimeoutMs(), Backoff.DEFAULT);

@@ -33,7 +33,8 @@ public final class RoundTripBenchmark {
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length)
-        : List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+        : List.of("-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:ReservedCodeCacheSize=16m",
+            "-XX:MaxDirectMemorySize=16m", "-XX:MaxMetaspaceSize=64m", "-Dio.netty.allocator.type=unpooled");
     Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
     Path fixture = Path.of(System.getProperty("fixture", "device-plugin/src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"));
     Path dir = Files.createTempDirectory("dp-bench");
