@@ -4,7 +4,7 @@
 
 (function () {
   const REFRESH_MS = 5000;
-  const FETCH_TIMEOUT_MS = 4000;
+  const FETCH_TIMEOUT_MS = 15000;
   const MAX_LISTED = 200;
   const LARGE_CLUSTER = 1000;
   const LARGE_LIST_REFRESH_MS = 30000;
@@ -35,6 +35,7 @@
     inFlight: false,
     scrolled: false,
     listAt: 0,
+    highlight: null,
   };
 
   const $ = (id) => document.getElementById(id);
@@ -150,6 +151,8 @@
     return sorted.length > 2 && contiguous ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(', ');
   }
 
+  const count = (n) => Number(n).toLocaleString('en-US');
+
   function timeText(date) {
     return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   }
@@ -209,10 +212,10 @@
     }
     const item = (term, value, title) => [h('dt', { title }, term), h('dd', { title }, value)];
     replaceChildren($('summary'),
-      item('Nodes', state.nodes.length),
-      item('GPUs free', `${gpuFree}/${gpuTotal}`),
-      item('HCAs free', `${hcaFree}/${hcaTotal}`),
-      item('PIX-ready', pixPair, 'Nodes that can still place a GPU and an HCA under one PCIe switch'));
+      item('Nodes', count(state.nodes.length)),
+      item('GPUs free', `${count(gpuFree)} / ${count(gpuTotal)}`),
+      item('HCAs free', `${count(hcaFree)} / ${count(hcaTotal)}`),
+      item('PIX-ready', count(pixPair), 'Nodes that can still place a GPU and an HCA under one PCIe switch'));
   }
 
   function sortedNodes() {
@@ -261,12 +264,16 @@
       ? document.activeElement.dataset.node : undefined;
     const list = sortedNodes();
     const shown = list.slice(0, MAX_LISTED);
+    if (state.selected && !shown.some((n) => n.name === state.selected)) {
+      const chosen = list.find((n) => n.name === state.selected);
+      if (chosen) shown.unshift(chosen); // the selected node stays visible in a long list
+    }
     replaceChildren($('node-list'), shown.map(nodeItem));
     $('node-count').textContent = list.length === state.nodes.length
-      ? `(${state.nodes.length})` : `(${list.length} of ${state.nodes.length})`;
+      ? `(${count(state.nodes.length)})` : `(${count(list.length)} of ${count(state.nodes.length)})`;
     const more = $('node-more');
     more.hidden = list.length <= MAX_LISTED;
-    more.textContent = `${list.length - MAX_LISTED} more nodes not listed – type in the filter to find one.`;
+    more.textContent = `${count(list.length - MAX_LISTED)} more nodes not listed – type in the filter to find one.`;
     if (!state.scrolled && state.selected) {
       const chosen = $('node-list').querySelector(`[data-node="${CSS.escape(state.selected)}"]`);
       if (chosen) {
@@ -335,7 +342,7 @@
     return h('li', {
       class: `chip chip-${kind.toLowerCase()} st-${st}`, tabindex: 0,
       title: details.join('\n'), 'aria-label': details.join(', '),
-      dataset: { deviceId: device.id, state: st },
+      dataset: pod ? { deviceId: device.id, state: st, pod: podKey(pod) } : { deviceId: device.id, state: st },
       style: pod ? `--pod-hue:${podHue(pod)}` : null,
     },
     h('span', { class: 'chip-top' },
@@ -492,6 +499,14 @@
     return [...pods.values()].sort((a, b) => naturalCompare(podLabel(a.pod), podLabel(b.pod)));
   }
 
+  function highlight(key) {
+    state.highlight = key;
+    for (const chip of $('tree').querySelectorAll('.chip')) {
+      chip.classList.toggle('hl', key !== null && chip.dataset.pod === key);
+      chip.classList.toggle('dim', key !== null && chip.dataset.pod !== key);
+    }
+  }
+
   function renderPods(d) {
     const root = $('pods');
     const pods = d ? podsOf(d) : [];
@@ -502,7 +517,11 @@
     replaceChildren(root, h('table', { class: 'grid' },
       h('thead', null, h('tr', null, ['Pod', 'State', 'GPUs', 'HCAs', 'Locality', 'Assumption expires']
         .map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', null, pods.map((p) => h('tr', { dataset: { pod: podLabel(p.pod) } },
+      h('tbody', null, pods.map((p) => h('tr', {
+        tabindex: 0, title: 'Highlight this pod\'s devices in the tree',
+        onmouseenter: () => highlight(podKey(p.pod)), onmouseleave: () => highlight(null),
+        onfocus: () => highlight(podKey(p.pod)), onblur: () => highlight(null),
+      },
         h('th', { scope: 'row' }, h('span', { class: 'pod-dot', style: `--pod-hue:${podHue(p.pod)}`, 'aria-hidden': 'true' }), podLabel(p.pod)),
         h('td', null, h('span', { class: `state-tag st-${p.state}` }, p.state)),
         h('td', { class: 'mono' }, p.gpus.join(', ') || '—'),
@@ -551,6 +570,7 @@
     const summary = state.nodes.find((n) => n.name === state.selected);
     renderDetailHead(d, summary);
     renderTree(d);
+    if (state.highlight) highlight(state.highlight);
     renderPods(d);
     renderDevices(d);
     $('pods-panel').hidden = !d;
