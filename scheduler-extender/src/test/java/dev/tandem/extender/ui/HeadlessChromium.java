@@ -1,6 +1,7 @@
 package dev.tandem.extender.ui;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +21,7 @@ final class HeadlessChromium {
   private static final long TIMEOUT_SECONDS = 30;
   private static final int VIRTUAL_TIME_BUDGET_MS = 5000;
 
-  private final Path workDir;
-
-  HeadlessChromium(Path workDir) {
-    this.workDir = workDir;
-  }
+  HeadlessChromium() {}
 
   /** Fails with a message naming the Debian package when Chromium is not installed. */
   static void requireInstalled() {
@@ -49,9 +46,11 @@ final class HeadlessChromium {
 
   private Result run(List<String> action) throws IOException, InterruptedException {
     requireInstalled();
-    Path profile = Files.createTempDirectory(workDir, "chromium-profile-");
-    Path out = workDir.resolve(profile.getFileName() + ".out");
-    Path err = workDir.resolve(profile.getFileName() + ".err");
+    // Outside JUnit's temp dirs: Chromium's helper processes may still be writing when it exits.
+    Path run = Files.createTempDirectory("tandem-chromium-");
+    Path profile = Files.createDirectory(run.resolve("profile"));
+    Path out = run.resolve("stdout");
+    Path err = run.resolve("stderr");
     List<String> command = new ArrayList<>(List.of(BINARY.toString(),
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -74,7 +73,7 @@ final class HeadlessChromium {
       }
       return new Result(Files.readString(out, StandardCharsets.UTF_8));
     } finally {
-      deleteTree(profile);
+      deleteTree(run);
     }
   }
 
@@ -83,11 +82,14 @@ final class HeadlessChromium {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  /** Best effort: a file a lingering helper process still holds is left to the OS's /tmp cleanup. */
+  private static void deleteTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
+    } catch (IOException | UncheckedIOException e) {
+      // ignored: see above
     }
   }
 

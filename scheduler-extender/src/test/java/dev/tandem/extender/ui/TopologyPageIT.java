@@ -28,7 +28,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("/ui in headless Chromium against the demo cluster")
 class TopologyPageIT {
@@ -43,9 +42,6 @@ class TopologyPageIT {
   private static String base;
   /** Device id to "state pod" after the binds, as the JSON API reports it. */
   private static Map<String, String> expected;
-
-  @TempDir
-  static Path work;
 
   @BeforeAll
   static void startDemoAndBind() throws Exception {
@@ -78,7 +74,7 @@ class TopologyPageIT {
   @Test
   @DisplayName("lists every node and draws the selected node's GPUs and HCAs with their state and pod")
   void rendersNodesTreeAndStates() throws Exception {
-    String dom = new HeadlessChromium(work).dumpDom(base + PAGE);
+    String dom = new HeadlessChromium().dumpDom(base + PAGE);
 
     for (NodeEntry node : state.nodes()) {
       assertTrue(dom.contains("data-node=\"" + node.name() + "\""), "node list names " + node.name());
@@ -110,7 +106,7 @@ class TopologyPageIT {
   @Test
   @DisplayName("saves a 1280x800 screenshot of the page")
   void savesScreenshot() throws Exception {
-    new HeadlessChromium(work).screenshot(base + PAGE, SCREENSHOT);
+    new HeadlessChromium().screenshot(base + PAGE, SCREENSHOT);
 
     assertTrue(Files.isRegularFile(SCREENSHOT), "screenshot written to " + SCREENSHOT);
     assertTrue(Files.size(SCREENSHOT) > 30_000, "screenshot has content: " + Files.size(SCREENSHOT) + " bytes");
