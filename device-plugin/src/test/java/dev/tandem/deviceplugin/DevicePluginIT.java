@@ -179,6 +179,19 @@ class DevicePluginIT {
   }
 
   @Test
+  @DisplayName("failed registrations are retried with backoff, then the plugin gives up naming the kubelet socket")
+  void boundedRetries() throws Exception {
+    kubelet.refuseRegistrations();
+    startPlugin();
+    Throwable e = plugin.lifecycle().failed().transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))
+        .await(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(5, kubelet.registrations().size());
+    assertTrue(e.getMessage().contains("could not register with the kubelet at " + kubelet.socket() + " after 5 attempts")
+        && e.getMessage().contains("UNKNOWN: registration refused by the stand-in"),
+        e.getMessage());
+  }
+
+  @Test
   @DisplayName("SIGTERM-style stop removes the plugin socket")
   void stopRemovesSocket() throws Exception {
     startPlugin();

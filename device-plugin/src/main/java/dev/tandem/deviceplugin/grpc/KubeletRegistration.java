@@ -17,15 +17,14 @@ public final class KubeletRegistration {
   public static final String VERSION = "v1beta1";
 
   private final GrpcClient grpc;
-  private final RegistrationGrpcClient client;
+  private final SocketAddress address;
   private final Path kubeletSocket;
   private final long timeoutMs;
 
   public KubeletRegistration(Vertx vertx, Path kubeletSocket, long timeoutMs) {
     this.kubeletSocket = kubeletSocket;
     this.grpc = GrpcClient.client(vertx, LocalhostAuthority.client(vertx));
-    this.client = RegistrationGrpcClient.create(grpc,
-        SocketAddress.domainSocketAddress(kubeletSocket.toAbsolutePath().toString()));
+    this.address = SocketAddress.domainSocketAddress(kubeletSocket.toAbsolutePath().toString());
     this.timeoutMs = timeoutMs;
   }
 
@@ -35,8 +34,12 @@ public final class KubeletRegistration {
 
   /** Registers {@code resource}, served at {@code endpoint} (a file name in the plugin directory). */
   public Future<Empty> register(String endpoint, String resource, DevicePluginOptions options) {
-    return client.register(RegisterRequest.newBuilder().setVersion(VERSION).setEndpoint(endpoint)
-        .setResourceName(resource).setOptions(options).build())
+    RegisterRequest request = RegisterRequest.newBuilder().setVersion(VERSION).setEndpoint(endpoint)
+        .setResourceName(resource).setOptions(options).build();
+    return grpc.request(address, RegistrationGrpcClient.Register)
+        .compose(req -> req.send(request))
+        .compose(resp -> resp.last().recover(e -> Future.failedFuture(new IllegalStateException("kubelet answered "
+            + (resp.status() == null ? e.toString() : resp.status().name() + ": " + resp.statusMessage())))))
         // the kubelet answers only after calling our GetDevicePluginOptions: bound the wait
         .timeout(timeoutMs, TimeUnit.MILLISECONDS);
   }

@@ -44,6 +44,7 @@ public final class KubeletStandIn {
   private final List<DevicePluginOptions> options = new CopyOnWriteArrayList<>();
   private volatile DevicePluginGrpcClient plugin;
   private HttpServer server;
+  private volatile boolean refuse;
   private volatile io.vertx.grpc.client.GrpcClientRequest<?, ?> stream;
 
   public KubeletStandIn(Vertx vertx, Path dir) {
@@ -63,7 +64,7 @@ public final class KubeletStandIn {
       if (ar.succeeded()) {
         req.response().end(Empty.getDefaultInstance());
       } else {
-        req.response().status(GrpcStatus.UNKNOWN).statusMessage(ar.cause().toString()).end();
+        req.response().status(GrpcStatus.UNKNOWN).statusMessage(ar.cause().getMessage()).end();
       }
     })));
     return vertx.executeBlocking(() -> Files.deleteIfExists(socket))
@@ -94,8 +95,16 @@ public final class KubeletStandIn {
     })).compose(v -> start());
   }
 
+  /** From now on, answer Register with an error (a kubelet refusing the plugin). */
+  public void refuseRegistrations() {
+    refuse = true;
+  }
+
   private Future<Void> register(RegisterRequest r) {
     registrations.add(r);
+    if (refuse) {
+      return Future.failedFuture("registration refused by the stand-in");
+    }
     DevicePluginGrpcClient p = DevicePluginGrpcClient.create(client,
         SocketAddress.domainSocketAddress(dir.resolve(r.getEndpoint()).toString()));
     plugin = p;

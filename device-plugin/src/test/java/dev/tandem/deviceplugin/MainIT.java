@@ -1,0 +1,81 @@
+package dev.tandem.deviceplugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("the plugin process: exit codes, fixture run, SIGTERM removes the socket")
+class MainIT {
+
+  @TempDir Path dir;
+
+  static Process launch(Path log, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), DevicePluginMain.class.getName()));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  static int exit(Path log, String... args) throws Exception {
+    Process p = launch(log, args);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    return p.exitValue();
+  }
+
+  @Test
+  @DisplayName("--help exits 0 with usage; an unknown flag or a malformed config exits 2 naming it")
+  void exitCodes() throws Exception {
+    Path log = dir.resolve("out");
+    assertEquals(0, exit(log, "--help"));
+    assertTrue(Files.readString(log).contains("usage: java -jar device-plugin.jar"));
+    assertEquals(2, exit(log, "--plugin-dri", "/x"));
+    assertTrue(Files.readString(log).contains("unknown flag --plugin-dri"), Files.readString(log));
+    Path cfg = Files.writeString(dir.resolve("bad.json"), "{\"mode\":\"hca\",\"slots\":4}");
+    assertEquals(2, exit(log, "--config", cfg.toString()));
+    assertTrue(Files.readString(log).contains(cfg + ": unknown key slots"), Files.readString(log));
+  }
+
+  @Test
+  @DisplayName("on the XE8640 fixture it registers with the stand-in, and SIGTERM removes its socket")
+  void fixtureAndSigterm() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
+      kubelet.start().await();
+      Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
+          "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml", "--node-name", "n1", "--no-kube",
+          "--pod-resources-socket", dir.resolve("pr.sock").toString());
+      var list = kubelet.nextList(30_000);
+      assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
+      assertEquals(List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"), list.getDevicesList().stream().map(d -> d.getID()).toList());
+      assertEquals(List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
+          list.getDevicesList().stream().map(d -> d.getHealth()).toList(), "port states of the fixture (only mlx5_0 ACTIVE)");
+      assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
+      p.destroy();
+      assertTrue(p.waitFor(15, TimeUnit.SECONDS));
+      assertFalse(Files.exists(dir.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (Exception e) {
+      return e.toString();
+    }
+  }
+}
