@@ -537,19 +537,19 @@
       return;
     }
     const switchName = (id) => (id ? String(id).replace(/^pci:(0000:)?/, '') : '—');
-    replaceChildren(root, h('table', { class: 'grid' },
+    replaceChildren(root, h('div', { class: 'scroll' }, h('table', { class: 'grid' },
       h('thead', null, h('tr', null, ['Kind', 'Name', 'Id', 'PCI address', 'NUMA', 'Switch', 'HCA link', 'State', 'Pod']
         .map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', null, (d.devices || []).slice().sort(byDevice).map((x) => h('tr', null,
         h('td', null, x.kind),
         h('th', { scope: 'row', title: x.model || null }, x.name || x.id),
-        h('td', { class: 'mono' }, x.id),
+        h('td', { class: 'mono id' }, x.id),
         h('td', { class: 'mono' }, x.address || '—'),
         h('td', null, x.numaNode === undefined || x.numaNode === -1 ? '—' : x.numaNode),
         h('td', { class: 'mono' }, switchName(x.switch)),
         h('td', null, x.hca ? [x.hca.linkLayer, shortRate(x.hca.rate), x.hca.portState].filter(Boolean).join(' · ') || '—' : '—'),
         h('td', null, h('span', { class: `state-tag st-${x.healthy === false ? 'unhealthy' : x.state}` }, x.healthy === false ? 'unhealthy' : x.state)),
-        h('td', null, x.pod ? podLabel(x.pod) : '—'))))));
+        h('td', null, x.pod ? podLabel(x.pod) : '—')))))));
   }
 
   async function renderMatrix() {
