@@ -133,6 +133,21 @@ class DevicePluginIT {
   }
 
   @Test
+  @DisplayName("a storm of cancelled streams still ends registered, the later restarts slowed by backoff")
+  void restartStorm() throws Exception {
+    startPlugin();
+    firstList();
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 5; i++) {
+      kubelet.cancelStream();
+      assertNotNull(kubelet.nextList(3000), "no re-registration after cancel " + (i + 1));
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(6, kubelet.registrations().size());
+    assertTrue(ms >= 100 + 200, "restarts 4 and 5 should wait 100 ms and 200 ms; all took " + ms + " ms");
+  }
+
+  @Test
   @DisplayName("with the kubelet socket absent at start, the plugin waits and registers when it appears")
   void waitsForKubelet() throws Exception {
     kubelet.stop().await();

@@ -9,6 +9,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -19,13 +21,15 @@ import org.slf4j.LoggerFactory;
  * {@code kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled;
  * the old server is stopped before the new one starts. While {@code kubelet.sock} is absent the
  * plugin waits (and says so). Failed registrations are retried with {@link Backoff}; when they are
- * exhausted, {@link #failed()} completes and the process should exit non-zero.
+ * exhausted, {@link #failed()} completes and the process should exit non-zero. Restart storms
+ * (more than 3 in 10 s) are slowed down with the same backoff.
  */
 public final class PluginLifecycle {
 
   private static final Logger LOG = LoggerFactory.getLogger(PluginLifecycle.class);
   private static final long WATCH_MS = 200;
   private static final long WAIT_LOG_MS = 30_000;
+  private static final long STORM_WINDOW_MS = 10_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -36,6 +40,7 @@ public final class PluginLifecycle {
   private final Backoff backoff;
   private final Promise<Void> failed = Promise.promise();
   private final AtomicInteger registrations = new AtomicInteger();
+  private final Deque<Long> recentRestarts = new ArrayDeque<>();
   private PluginServer server;
   private String registeredKubelet;
   private boolean busy;
@@ -112,10 +117,24 @@ public final class PluginLifecycle {
     });
   }
 
+  /** Restarts at once, unless more than 3 restarts happened in the last 10 s: then with backoff. */
   private void restart(String why) {
     busy = true;
-    LOG.info("re-registering: {}", why);
-    stopServer().onComplete(v -> cycle());
+    long now = System.currentTimeMillis();
+    recentRestarts.addLast(now);
+    while (now - recentRestarts.peekFirst() > STORM_WINDOW_MS) {
+      recentRestarts.removeFirst();
+    }
+    long delay = recentRestarts.size() > 3 ? backoff.delayAfter(recentRestarts.size() - 3) : 0;
+    LOG.info("re-registering{}: {}", delay > 0 ? " in " + delay + " ms (" + recentRestarts.size()
+        + " restarts in 10 s)" : "", why);
+    stopServer().onComplete(v -> {
+      if (delay > 0) {
+        vertx.setTimer(delay, id -> cycle());
+      } else {
+        cycle();
+      }
+    });
   }
 
   /** Waits for kubelet.sock, serves, registers; retries with backoff. Runs with {@code busy} set. */
