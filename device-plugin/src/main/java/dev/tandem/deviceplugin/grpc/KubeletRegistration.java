@@ -23,7 +23,7 @@ public final class KubeletRegistration {
 
   public KubeletRegistration(Vertx vertx, Path kubeletSocket, long timeoutMs) {
     this.kubeletSocket = kubeletSocket;
-    this.grpc = GrpcClient.client(vertx, LocalhostAuthority.client(vertx));
+    this.grpc = GrpcClient.client(vertx, KubeletHttp.client(vertx));
     this.address = SocketAddress.domainSocketAddress(kubeletSocket.toAbsolutePath().toString());
     this.timeoutMs = timeoutMs;
   }

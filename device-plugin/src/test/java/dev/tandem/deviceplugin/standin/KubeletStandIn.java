@@ -10,7 +10,7 @@ import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
 import dev.tandem.deviceplugin.api.RegisterRequest;
 import dev.tandem.deviceplugin.api.RegistrationGrpcService;
-import dev.tandem.deviceplugin.grpc.LocalhostAuthority;
+import dev.tandem.deviceplugin.grpc.KubeletHttp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -51,7 +51,7 @@ public final class KubeletStandIn {
     this.vertx = vertx;
     this.dir = dir;
     this.socket = dir.resolve("kubelet.sock");
-    this.client = GrpcClient.client(vertx, LocalhostAuthority.client(vertx));
+    this.client = GrpcClient.client(vertx, KubeletHttp.client(vertx));
   }
 
   public Path socket() {
