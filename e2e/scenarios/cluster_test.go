@@ -142,7 +142,7 @@ func javaArgs(heap string, jar string, args ...string) []string {
 // Until the agent's run command exists (agentRunsHere false), the agent's dump command produces the
 // NodeTopology object and kubectl publishes it with the agent's ServiceAccount token instead.
 func (k *cluster) startAgent(node string, f fixture) error {
-	jar := k.env.Path("node-topology-agent", "target", "node-topology-agent.jar")
+	jar := k.env.Jar("node-topology-agent")
 	xml := k.env.Testdata(filepath.Join("topologies", f.file))
 	if !k.agentRuns() {
 		return k.publishByDump(jar, node, xml)
@@ -169,7 +169,7 @@ var agentRunImplemented bool
 // agentRuns tells whether the agent jar implements its run command yet.
 func (k *cluster) agentRuns() bool {
 	agentRunOnce.Do(func() {
-		jar := k.env.Path("node-topology-agent", "target", "node-topology-agent.jar")
+		jar := k.env.Jar("node-topology-agent")
 		out, _ := exec.Command(k.env.Java, "-jar", jar, "run", "--help").CombinedOutput()
 		agentRunImplemented = !strings.Contains(string(out), "not implemented")
 		if !agentRunImplemented {
@@ -217,7 +217,7 @@ func (k *cluster) startExtenders(ctx context.Context, names ...string) error {
 }
 
 func (k *cluster) startExtender(name string) error {
-	jar := k.env.Path("scheduler-extender", "target", "scheduler-extender.jar")
+	jar := k.env.Jar("scheduler-extender")
 	k.mu.Lock()
 	port, ok := k.extPorts[name]
 	if !ok {
@@ -264,6 +264,17 @@ func (k *cluster) waitServiceReady(ctx context.Context) error {
 	for {
 		if k.service.Ready() != "" {
 			return nil
+		}
+		k.mu.Lock()
+		alive := 0
+		for _, p := range k.extenders {
+			if p.Running() {
+				alive++
+			}
+		}
+		k.mu.Unlock()
+		if alive == 0 {
+			return fmt.Errorf("every extender replica exited; see logs/extender-*.log")
 		}
 		select {
 		case <-ctx.Done():

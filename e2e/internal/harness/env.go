@@ -50,5 +50,14 @@ func (e *Env) Logs() string { return filepath.Join(e.Dir, "logs") }
 // Path joins p onto the repository root.
 func (e *Env) Path(p ...string) string { return filepath.Join(append([]string{e.Repo}, p...)...) }
 
+// Jar is the snapshot of module's runnable jar taken when the run started (E2E_JARS), or the
+// module's target/ jar.
+func (e *Env) Jar(module string) string {
+	if d := os.Getenv("E2E_JARS"); d != "" {
+		return filepath.Join(d, module+".jar")
+	}
+	return e.Path(module, "target", module+".jar")
+}
+
 // Testdata is e2e/testdata/<name>.
 func (e *Env) Testdata(name string) string { return e.Path("e2e", "testdata", name) }

@@ -3,6 +3,7 @@ package nodeside
 import (
 	"context"
 	"path/filepath"
+	"strings"
 
 	"k8s.io/klog/v2"
 	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
@@ -28,6 +29,17 @@ func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (
 		list = append(list, pd)
 	}
 	stub := plugin.NewDevicePluginStub(klog.Background(), list, filepath.Join(PluginDir, endpoint), resource, false, false)
+	// One response per container request, naming the devices as NVIDIA's plugin does in its
+	// environment variable (the stub's default answers none, which the kubelet rejects).
+	stub.SetAllocFunc(func(r *pluginapi.AllocateRequest, _ map[string]*pluginapi.Device) (*pluginapi.AllocateResponse, error) {
+		resp := &pluginapi.AllocateResponse{}
+		for _, c := range r.ContainerRequests {
+			resp.ContainerResponses = append(resp.ContainerResponses, &pluginapi.ContainerAllocateResponse{
+				Envs: map[string]string{"E2E_VISIBLE_DEVICES": strings.Join(c.DevicesIds, ",")},
+			})
+		}
+		return resp, nil
+	})
 	if err := stub.Start(ctx); err != nil {
 		return nil, err
 	}
