@@ -205,14 +205,25 @@ public final class PublishLoop {
 
   private void failed(Throwable cause) {
     failures++;
-    lastError = cause.getMessage();
+    lastError = describe(cause);
     Duration delay = backoff.delay(failures);
     if (failures == 1 || failures % 10 == 0) {
       logger.warn("Cannot publish NodeTopology {} (attempt {}): {}; retrying in {} s", publisher.nodeName(),
-          failures, cause.getMessage(), delay.toSeconds());
+          failures, lastError, delay.toSeconds());
     }
     vertx.cancelTimer(retryTimer);
     retryTimer = vertx.setTimer(delay.toMillis(), id -> retry());
+  }
+
+  /** The message and, when different, the root cause's (fabric8 wraps "Connection refused"). */
+  static String describe(Throwable cause) {
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String top = String.valueOf(cause.getMessage());
+    return root == cause || root.getMessage() == null || top.contains(root.getMessage()) ? top
+        : top + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
   }
 
   private void retry() {
