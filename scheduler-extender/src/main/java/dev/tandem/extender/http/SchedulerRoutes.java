@@ -26,6 +26,9 @@ final class SchedulerRoutes {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerRoutes.class);
 
+  /** Remembered in place of a pod that requests neither resource: its bind needs no plan. */
+  private static final JsonObject PLAIN_POD = new JsonObject();
+
   private final Vertx vertx;
   private final ClusterState state;
   private final Scheduling scheduling;
@@ -105,9 +108,7 @@ final class SchedulerRoutes {
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
     }
-    if (pod.interested()) {
-      state.pods().remember(pod.pod().uid(), args.pod());
-    }
+    state.pods().remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
     return pod;
   }
 

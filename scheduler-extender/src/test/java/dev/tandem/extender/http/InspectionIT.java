@@ -108,6 +108,10 @@ class InspectionIT {
     long assumed = d.getJsonArray("devices").stream().map(o -> (JsonObject) o)
         .filter(x -> x.getString("state").equals("assumed") || x.getString("state").equals("allocated")).count();
     assertEquals(4, assumed);
+    http.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
+    assertEquals("{\"Error\":\"\"}", http.post("/scheduler/bind", "{\"PodName\":\"web-0\",\"PodNamespace\":\"ml\","
+        + "\"PodUID\":\"0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51\",\"Node\":\"gpu-only\"}").body(),
+        "a pod without GPUs or HCAs binds without a plan");
     HttpResponse<String> unknown = http.post("/scheduler/bind", "{\"PodName\":\"x\",\"PodNamespace\":\"ml\","
         + "\"PodUID\":\"never-seen\",\"Node\":\"pix-node\"}");
     assertEquals(200, unknown.statusCode());
