@@ -109,10 +109,17 @@ public final class ClusterState {
 
   // ---- writes from sources
 
-  /** The agent published (or changed) a node's tree and allocations. */
+  /**
+   * The agent published (or changed) a node's tree and allocations. An identical update (an
+   * informer resync) keeps the node's version, so cached answers stay valid.
+   */
   public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> allocations) {
     Set<String> reported = allocations.stream().map(ReportedAllocation::uid).collect(Collectors.toSet());
     nodes.compute(machine.nodeName(), (name, old) -> {
+      if (old != null && old.slotsPerHca() == slotsPerHca && old.allocations().equals(allocations)
+          && old.machine().equals(machine)) {
+        return old;
+      }
       Map<String, AssumedPlan> plans = new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
       plans.keySet().removeIf(uid -> {
         boolean drop = reported.contains(uid);

@@ -99,6 +99,18 @@ class ClusterStateTest {
   }
 
   @Test
+  @DisplayName("an identical update (informer resync) keeps the version; a change bumps it")
+  void resyncKeepsVersion() {
+    ClusterState s = state();
+    long v = s.node("pix-node").version();
+    s.putTopology(TestMachines.pixNode(), 1, List.of());
+    assertEquals(v, s.node("pix-node").version());
+    s.putTopology(TestMachines.pixNode(), 1, List.of(new ReportedAllocation("ml", "p", "u", "c", Resources.GPU,
+        List.of(TestMachines.pixNode().gpus().get(0).id()))));
+    assertTrue(s.node("pix-node").version() > v);
+  }
+
+  @Test
   @DisplayName("assumptions expire after the TTL, and when the pod goes away")
   void expiry() {
     ClusterState s = state();
