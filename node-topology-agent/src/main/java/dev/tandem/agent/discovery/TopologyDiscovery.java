@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class TopologyDiscovery {
 
   private static final Logger LOG = LoggerFactory.getLogger(TopologyDiscovery.class);
+  private static final Set<String> LOGGED_NOTES = ConcurrentHashMap.newKeySet();
 
   private static final List<BundledFixture> FIXTURES = List.of(
       hwloc("dell-poweredge-xe8640-h100x4"),
@@ -76,10 +79,16 @@ public final class TopologyDiscovery {
     return finish(d);
   }
 
-  /** Logs the notes; a machine without GPUs or HCAs becomes the empty topology. */
+  /**
+   * Logs the notes, each at INFO (duplicate ids at WARN) the first time this process sees it and at
+   * DEBUG when a periodic rediscovery repeats it; a machine without GPUs or HCAs becomes the empty
+   * topology.
+   */
   private static Discovery finish(Discovery d) {
     for (String n : d.notes()) {
-      if (n.startsWith("device id ")) {
+      if (!LOGGED_NOTES.add(n)) {
+        LOG.debug("{}", n);
+      } else if (n.startsWith("device id ")) {
         LOG.warn("{}", n);
       } else {
         LOG.info("{}", n);
