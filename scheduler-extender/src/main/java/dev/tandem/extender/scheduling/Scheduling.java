@@ -49,7 +49,7 @@ public final class Scheduling {
     }
     AllocationResult r = evaluator.evaluate(node, pod.request());
     if (r instanceof Infeasible no) {
-      (no.shortfall().resolvable() ? v.failed() : v.unresolvable()).put(name, no.reason());
+      (no.resolvable() ? v.failed() : v.unresolvable()).put(name, no.reason());
       v.count(Outcome.of(no.shortfall()));
     } else {
       v.passed()[i] = true;

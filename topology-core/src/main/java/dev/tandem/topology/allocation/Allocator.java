@@ -96,26 +96,29 @@ public final class Allocator {
       return best;
     }
     Allocation unconstrained = new Search(free).paired(request, Locality.SYS);
+    boolean fitsWhenEmpty = new Search(free.emptied()).paired(request, limit) != null;
     return new Infeasible(Shortfall.ALIGNMENT, alignmentReason(request, unconstrained),
-        unconstrained.worst());
+        unconstrained.worst(), fitsWhenEmpty);
   }
 
   private Infeasible shortage(AllocationRequest r, Availability free) {
     int gpus = free.freeUnits(DeviceKind.GPU);
     int hcas = free.freeUnits(DeviceKind.HCA);
     if (r.gpus() > 0 && !hasGpu) {
-      return new Infeasible(Shortfall.NO_GPUS, "node has no GPUs", null);
+      return new Infeasible(Shortfall.NO_GPUS, "node has no GPUs", null, false);
     }
     if (r.hcas() > 0 && !hasHca) {
-      return new Infeasible(Shortfall.NO_HCAS, "node has no RDMA HCAs", null);
+      return new Infeasible(Shortfall.NO_HCAS, "node has no RDMA HCAs", null, false);
     }
     if (gpus < r.gpus()) {
       return new Infeasible(Shortfall.NOT_ENOUGH_GPUS, "node has " + gpus + " free healthy GPU"
-          + (gpus == 1 ? "" : "s") + ", pod needs " + r.gpus(), null);
+          + (gpus == 1 ? "" : "s") + ", pod needs " + r.gpus(), null,
+          free.capacityUnits(DeviceKind.GPU) >= r.gpus());
     }
     if (hcas < r.hcas()) {
       return new Infeasible(Shortfall.NOT_ENOUGH_HCAS, "node has " + hcas + " free healthy HCA"
-          + (hcas == 1 ? "" : "s") + ", pod needs " + r.hcas(), null);
+          + (hcas == 1 ? "" : "s") + ", pod needs " + r.hcas(), null,
+          free.capacityUnits(DeviceKind.HCA) >= r.hcas());
     }
     return null;
   }

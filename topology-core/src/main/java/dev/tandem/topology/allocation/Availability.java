@@ -54,6 +54,22 @@ public final class Availability {
     return new Availability(index, next, capacity);
   }
 
+  /** The same devices with nothing taken: what the node could offer if every pod on it left. */
+  public Availability emptied() {
+    return new Availability(index, capacity, capacity);
+  }
+
+  /** Units of a kind when nothing is taken (healthy devices only). */
+  public int capacityUnits(DeviceKind kind) {
+    int sum = 0;
+    for (int i = 0; i < capacity.length; i++) {
+      if (index.devices().get(i).kind() == kind) {
+        sum += capacity[i];
+      }
+    }
+    return sum;
+  }
+
   public LocalityIndex index() {
     return index;
   }

@@ -9,32 +9,23 @@ import dev.tandem.topology.model.Locality;
  * @param reason a sentence a person can act on
  * @param bestAvailable for {@link Shortfall#ALIGNMENT}: the best locality the node offers now;
  *     null otherwise
+ * @param resolvable whether freeing devices on the node (preemption) could make the request fit:
+ *     false when the node's healthy devices, all free, still could not
  */
-public record Infeasible(Shortfall shortfall, String reason, Locality bestAvailable)
+public record Infeasible(Shortfall shortfall, String reason, Locality bestAvailable, boolean resolvable)
     implements AllocationResult {
 
   /** What is missing. */
   public enum Shortfall {
-    /** The node has no GPU at all: no preemption can help. */
-    NO_GPUS(false),
-    /** The node has no HCA at all: no preemption can help. */
-    NO_HCAS(false),
+    /** The node has no GPU at all. */
+    NO_GPUS,
+    /** The node has no HCA at all. */
+    NO_HCAS,
     /** Fewer free GPUs than requested. */
-    NOT_ENOUGH_GPUS(true),
+    NOT_ENOUGH_GPUS,
     /** Fewer free HCA units than requested. */
-    NOT_ENOUGH_HCAS(true),
+    NOT_ENOUGH_HCAS,
     /** Enough devices, but not close enough for the pod's alignment policy. */
-    ALIGNMENT(true);
-
-    private final boolean resolvable;
-
-    Shortfall(boolean resolvable) {
-      this.resolvable = resolvable;
-    }
-
-    /** Whether freeing devices on the node (preemption) could make the request fit. */
-    public boolean resolvable() {
-      return resolvable;
-    }
+    ALIGNMENT
   }
 }

@@ -57,7 +57,10 @@ class AllocatorTest {
   void xe8640FourPairsCannotAlign() {
     Infeasible no = assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 4, 4, SWITCH, List.of(), 1));
     assertEquals(Shortfall.ALIGNMENT, no.shortfall());
-    assertTrue(no.shortfall().resolvable());
+    assertTrue(!no.resolvable(), "even an empty XE8640 cannot put 4 pairs under switches: preemption cannot help");
+    Infeasible busy = assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 2, 2, SWITCH, List.of("GPU-1", "mlx5_3"), 1));
+    assertEquals(Shortfall.ALIGNMENT, busy.shortfall());
+    assertTrue(busy.resolvable(), "2 pairs fit the empty node, so preemption may help");
     assertEquals(Locality.NODE, no.bestAvailable());
     assertEquals("4 GPUs + 4 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
         + "best on this node now is NODE (GPU-2 via mlx5_3)", no.reason());
@@ -150,14 +153,16 @@ class AllocatorTest {
     Infeasible gpus = assertInstanceOf(Infeasible.class, result(Machines.relion(), 3, 1, SWITCH, List.of(), 1));
     assertEquals(Shortfall.NOT_ENOUGH_GPUS, gpus.shortfall());
     assertEquals("node has 2 free healthy GPUs, pod needs 3", gpus.reason());
+    assertTrue(!gpus.resolvable(), "the node has 2 GPUs in all: preemption cannot give 3");
     Infeasible hcas = assertInstanceOf(Infeasible.class, result(Machines.relion(), 1, 1, SWITCH, List.of("mlx5_0"), 1));
     assertEquals(Shortfall.NOT_ENOUGH_HCAS, hcas.shortfall());
+    assertTrue(hcas.resolvable(), "the HCA is only taken: preemption may free it");
     Sketch sketch = new Sketch("no-hca");
     sketch.switchWith(sketch.domain("numa:0", 0), 0, "GPU-0");
     Machine gpusOnly = sketch.build();
     Infeasible none = assertInstanceOf(Infeasible.class, result(gpusOnly, 1, 1, SWITCH, List.of(), 1));
     assertEquals(Shortfall.NO_HCAS, none.shortfall());
-    assertTrue(!none.shortfall().resolvable());
+    assertTrue(!none.resolvable());
   }
 
   @Test
