@@ -22,6 +22,7 @@ import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -85,16 +86,22 @@ public final class DevicePluginMain {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4).setInternalBlockingPoolSize(2));
     Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
-    PendingPlans plans = kube == null ? null : new ApiServerPlans(vertx, kube, config.resourceName());
+    PendingPlans plans = kube == null ? null
+        : new ApiServerPlans(vertx, kube, config.resourceName(), config.gpu().resourceName());
     PodResourcesSource podResources = new KubeletPodResources(vertx, flags.podResourcesSocket(),
         Duration.ofMillis(flags.lookupTimeoutMs()));
     PluginSettings settings = new PluginSettings(discovery.machine(), config,
         flags.pluginDir().resolve(flags.endpoint()), flags.kubeletSocket(), sysfs, new PortStates(sysfs),
-        plans, podResources, flags.lookupTimeoutMs(), Backoff.DEFAULT);
+        plans, podResources, flags.lookupTimeoutMs(), Backoff.DEFAULT, flags.pluginDir().resolve(flags.gpuEndpoint()),
+        Clock.systemUTC());
     RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
     LOG.info("node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})", flags.nodeName(),
         config.mode().value(), plugin.table().inventory().hcas().size(), plugin.table().inventory().devices().size(),
         config.resourceName(), discovery.source());
+    if (plugin.gpu() != null) {
+      LOG.info("node {}: joint mode, also {} GPUs as {} on {}", flags.nodeName(), plugin.gpu().table().gpus().size(),
+          config.gpu().resourceName(), flags.gpuEndpoint());
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("stopping: removing {}", settings.pluginSocket());
       try {
@@ -104,7 +111,7 @@ public final class DevicePluginMain {
       }
     }, "device-plugin-shutdown"));
     plugin.start().onFailure(e -> exit("start failed: " + e.getMessage()));
-    plugin.lifecycle().failed().onFailure(e -> exit(e.getMessage()));
+    plugin.failed().onFailure(e -> exit(e.getMessage()));
   }
 
   private static void exit(String why) {

@@ -7,6 +7,7 @@ import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
+import java.time.Clock;
 
 /**
  * Everything a running plugin needs, resolved from flags, config and discovery.
@@ -21,7 +22,20 @@ import java.nio.file.Path;
  * @param podResources the kubelet's PodResources; null disables the GPU lookup
  * @param lookupTimeoutMs bound on each lookup
  * @param backoff registration retries
+ * @param gpuSocket the GPU plugin's socket in joint mode ({@code <plugin-dir>/<gpu-endpoint>})
+ * @param clock time of joint-mode reservations
  */
 public record PluginSettings(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket,
     Path sysfsRoot, HealthProbe probe, PendingPlans plans, PodResourcesSource podResources,
-    long lookupTimeoutMs, Backoff backoff) {}
+    long lookupTimeoutMs, Backoff backoff, Path gpuSocket, Clock clock) {
+
+  public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
+
+  /** GPU socket {@code tandem-gpu.sock} next to the plugin's, system clock. */
+  public PluginSettings(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket,
+      Path sysfsRoot, HealthProbe probe, PendingPlans plans, PodResourcesSource podResources,
+      long lookupTimeoutMs, Backoff backoff) {
+    this(machine, config, pluginSocket, kubeletSocket, sysfsRoot, probe, plans, podResources, lookupTimeoutMs, backoff,
+        pluginSocket.resolveSibling(DEFAULT_GPU_ENDPOINT), Clock.systemUTC());
+  }
+}

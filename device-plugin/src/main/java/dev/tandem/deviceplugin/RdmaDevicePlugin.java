@@ -1,18 +1,26 @@
 package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
+import dev.tandem.deviceplugin.grpc.RdmaResource;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.HealthCheck;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.deviceplugin.joint.JointPreferred;
+import dev.tandem.deviceplugin.joint.Side;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.preferred.HintFinder;
 import dev.tandem.deviceplugin.preferred.PreferredAllocations;
 import dev.tandem.deviceplugin.preferred.PreferredChooser;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
-/** The device plugin assembled: device table, health checks, gRPC server, kubelet lifecycle. */
+/**
+ * The device plugin assembled: device table, health checks, gRPC server, kubelet lifecycle; in
+ * joint mode ({@code "gpu": {"enabled": true}}) also the {@code nvidia.com/gpu} plugin on its own
+ * socket, both answering GetPreferredAllocation from one {@link JointPreferred}.
+ */
 public final class RdmaDevicePlugin {
 
   private final Vertx vertx;
@@ -21,6 +29,7 @@ public final class RdmaDevicePlugin {
   private final HealthCheck health;
   private final KubeletRegistration registration;
   private final PluginLifecycle lifecycle;
+  private final GpuPlugin gpu;
   private long healthTimer = -1;
 
   public RdmaDevicePlugin(Vertx vertx, PluginSettings s) {
@@ -29,10 +38,19 @@ public final class RdmaDevicePlugin {
     this.table = new DeviceTable(Inventory.of(s.machine(), s.config()));
     this.health = new HealthCheck(vertx, table, s.probe(), new UverbsLocator(s.sysfsRoot()));
     this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
-    HintFinder hints = new HintFinder(s.machine(), s.config().resourceName(), s.plans(), s.podResources(),
-        s.lookupTimeoutMs());
-    PreferredAllocations preferred = new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
-    this.lifecycle = new PluginLifecycle(vertx, s.pluginSocket(), registration, table, preferred, s.backoff());
+    RdmaResource resource;
+    if (s.config().gpu().enabled()) {
+      this.gpu = new GpuPlugin(vertx, s, table, registration);
+      JointPreferred joint = gpu.joint();
+      resource = new RdmaResource(table, r -> joint.answer(Side.HCA, r), r -> joint.allocated(Side.HCA, r));
+    } else {
+      this.gpu = null;
+      HintFinder hints = new HintFinder(s.machine(), s.config().resourceName(), s.plans(), s.podResources(),
+          s.lookupTimeoutMs());
+      PreferredAllocations preferred = new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
+      resource = new RdmaResource(table, preferred::answer, r -> { });
+    }
+    this.lifecycle = new PluginLifecycle(vertx, s.pluginSocket(), registration, resource, s.backoff());
   }
 
   public DeviceTable table() {
@@ -47,18 +65,36 @@ public final class RdmaDevicePlugin {
     return lifecycle;
   }
 
+  /** The GPU half of joint mode; null when joint mode is off. */
+  public GpuPlugin gpu() {
+    return gpu;
+  }
+
   /** Reads health once, then serves and registers (returns before registration completes). */
   public Future<Void> start() {
-    return health.run().map(changed -> {
+    Future<Void> gpuStarted = gpu == null ? Future.succeededFuture() : gpu.start();
+    return gpuStarted.compose(v -> health.run()).map(changed -> {
       healthTimer = health.every(settings.config().healthInterval().toMillis());
       lifecycle.start();
       return null;
     });
   }
 
-  /** Stops health checks and the server; removes the socket. */
+  /** Completes when registration attempts of either resource are exhausted. */
+  public Future<Void> failed() {
+    if (gpu == null) {
+      return lifecycle.failed();
+    }
+    Promise<Void> either = Promise.promise();
+    lifecycle.failed().onFailure(either::tryFail);
+    gpu.lifecycle().failed().onFailure(either::tryFail);
+    return either.future();
+  }
+
+  /** Stops health checks and the servers; removes the sockets. */
   public Future<Void> stop() {
     vertx.cancelTimer(healthTimer);
-    return lifecycle.stop().eventually(registration::close);
+    Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
+    return Future.join(lifecycle.stop(), gpuStopped).<Void>mapEmpty().eventually(registration::close);
   }
 }

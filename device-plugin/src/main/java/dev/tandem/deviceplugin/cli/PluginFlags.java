@@ -13,6 +13,7 @@ public record PluginFlags(
     Path pluginDir,
     Path kubeletSocket,
     String endpoint,
+    String gpuEndpoint,
     String resourceName,
     Path config,
     String nodeName,
@@ -29,8 +30,9 @@ public record PluginFlags(
   public static final Path DEFAULT_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
   public static final Path DEFAULT_POD_RESOURCES = Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
   public static final String DEFAULT_ENDPOINT = "tandem-rdma.sock";
+  public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
 
-  private static final Set<String> VALUED = Set.of("--plugin-dir", "--kubelet-socket", "--endpoint",
+  private static final Set<String> VALUED = Set.of("--plugin-dir", "--kubelet-socket", "--endpoint", "--gpu-endpoint",
       "--resource-name", "--config", "--node-name", "--hwloc-xml", "--sysfs-root", "--nccl-topo",
       "--kubeconfig", "--pod-resources-socket", "--lookup-timeout-ms", "--health-interval-seconds");
   private static final Set<String> SWITCHES = Set.of("--no-kube", "--help", "-h");
@@ -43,8 +45,10 @@ public record PluginFlags(
         --plugin-dir DIR            kubelet device-plugin directory (default /var/lib/kubelet/device-plugins)
         --kubelet-socket PATH       kubelet registration socket (default <plugin-dir>/kubelet.sock)
         --endpoint NAME             this plugin's socket file name in <plugin-dir> (default tandem-rdma.sock)
+        --gpu-endpoint NAME         joint mode: the GPU plugin's socket file name in <plugin-dir> (default tandem-gpu.sock)
         --resource-name NAME        extended resource to register (default: the config's, else rdma/hca)
-        --config FILE               JSON config, e.g. {"mode":"hca"}; modes hca, sriov, shared
+        --config FILE               JSON config, e.g. {"mode":"hca"}; modes hca, sriov, shared;
+                                    {"gpu":{"enabled":true}} also serves nvidia.com/gpu (joint mode)
         --node-name NAME            this node's name (default $NODE_NAME, else the host name)
         --hwloc-xml FILE            read the topology from an hwloc XML export instead of this machine
         --sysfs-root DIR            directory /sys and /proc resolve against (default /)
@@ -81,6 +85,7 @@ public record PluginFlags(
     return new PluginFlags(dir,
         Path.of(v.getOrDefault("--kubelet-socket", dir.resolve("kubelet.sock").toString())),
         v.getOrDefault("--endpoint", DEFAULT_ENDPOINT),
+        v.getOrDefault("--gpu-endpoint", DEFAULT_GPU_ENDPOINT),
         v.get("--resource-name"),
         path(v, "--config"),
         v.getOrDefault("--node-name", env.getOrDefault("NODE_NAME", hostName(env))),

@@ -17,9 +17,10 @@ import java.util.TreeSet;
  * @param slotsPerHca devices per HCA in {@code shared} mode (1 in the other modes)
  * @param selectors which HCAs are offered
  * @param healthInterval how often port states are re-read
+ * @param gpu joint mode: whether (and how) {@code nvidia.com/gpu} is served too
  */
 public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Selectors selectors,
-    Duration healthInterval) {
+    Duration healthInterval, GpuConfig gpu) {
 
   public static final String DEFAULT_RESOURCE = "rdma/hca";
   public static final int DEFAULT_SHARED_SLOTS = 1000;
@@ -27,10 +28,15 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
       new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
   private static final Set<String> KEYS =
-      Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds");
+      Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds", "gpu");
   private static final Set<String> SELECTOR_KEYS =
       Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs");
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
+
+  /** Without joint mode. */
+  public PluginConfig(Mode mode, String resourceName, int slotsPerHca, Selectors selectors, Duration healthInterval) {
+    this(mode, resourceName, slotsPerHca, selectors, healthInterval, GpuConfig.OFF);
+  }
 
   public PluginConfig {
     if (!resourceName.contains("/")) {
@@ -62,8 +68,14 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
       if (seconds < 1) {
         throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
       }
-      return new PluginConfig(mode, o.getString("resourceName", DEFAULT_RESOURCE), slots, sel,
-          Duration.ofSeconds(seconds));
+      JsonObject gpu = o.getJsonObject("gpu", new JsonObject());
+      rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu");
+      String resource = o.getString("resourceName", DEFAULT_RESOURCE);
+      GpuConfig g = GpuConfig.parse(gpu);
+      if (g.enabled() && g.resourceName().equals(resource)) {
+        throw new ConfigException("gpu.resourceName and resourceName are both " + resource + "; they must differ");
+      }
+      return new PluginConfig(mode, resource, slots, sel, Duration.ofSeconds(seconds), g);
     } catch (ClassCastException e) {
       throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
     } catch (ConfigException e) {
@@ -72,11 +84,15 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
   }
 
   public PluginConfig withResourceName(String name) {
-    return new PluginConfig(mode, name, slotsPerHca, selectors, healthInterval);
+    return new PluginConfig(mode, name, slotsPerHca, selectors, healthInterval, gpu);
   }
 
   public PluginConfig withHealthInterval(Duration interval) {
-    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, interval);
+    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, interval, gpu);
+  }
+
+  public PluginConfig withGpu(GpuConfig value) {
+    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, healthInterval, value);
   }
 
   private static Selectors selectors(JsonObject s, String where) {

@@ -1,13 +1,10 @@
 package dev.tandem.deviceplugin.grpc;
 
-import dev.tandem.deviceplugin.allocate.AllocateResponder;
 import dev.tandem.deviceplugin.allocate.AllocationException;
 import dev.tandem.deviceplugin.api.DevicePluginGrpcService;
 import dev.tandem.deviceplugin.api.DevicePluginOptions;
 import dev.tandem.deviceplugin.api.ListAndWatchResponse;
 import dev.tandem.deviceplugin.api.PreStartContainerResponse;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
-import dev.tandem.deviceplugin.preferred.PreferredAllocations;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -38,22 +35,17 @@ public final class PluginServer {
 
   private final Vertx vertx;
   private final Path socket;
-  private final DeviceTable table;
-  private final AllocateResponder allocate;
-  private final PreferredAllocations preferred;
+  private final ServedResource resource;
   private final Runnable onStreamLost;
   private final Set<GrpcServerResponse<?, ListAndWatchResponse>> streams = ConcurrentHashMap.newKeySet();
   private HttpServer http;
   private Runnable unsubscribe = () -> {};
   private volatile boolean stopping;
 
-  public PluginServer(Vertx vertx, Path socket, DeviceTable table, PreferredAllocations preferred,
-      Runnable onStreamLost) {
+  public PluginServer(Vertx vertx, Path socket, ServedResource resource, Runnable onStreamLost) {
     this.vertx = vertx;
     this.socket = socket;
-    this.table = table;
-    this.allocate = new AllocateResponder(table);
-    this.preferred = preferred;
+    this.resource = resource;
     this.onStreamLost = onStreamLost;
   }
 
@@ -71,18 +63,18 @@ public final class PluginServer {
     grpc.callHandler(DevicePluginGrpcService.GetDevicePluginOptions, req -> req.handler(m -> req.response().end(OPTIONS)));
     grpc.callHandler(DevicePluginGrpcService.ListAndWatch, req -> req.handler(m -> watch(req)));
     grpc.callHandler(DevicePluginGrpcService.GetPreferredAllocation, req -> req.handler(m ->
-        preferred.answer(m).onSuccess(r -> req.response().end(r)).onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e))));
+        resource.preferred(m).onSuccess(r -> req.response().end(r)).onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e))));
     grpc.callHandler(DevicePluginGrpcService.Allocate, req -> req.handler(m -> {
       try {
-        req.response().end(allocate.allocate(m));
+        req.response().end(resource.allocate(m));
       } catch (AllocationException e) {
-        LOG.warn("Allocate refused: {}", e.getMessage());
+        LOG.warn("Allocate of {} refused: {}", resource.resourceName(), e.getMessage());
         fail(req.response(), GrpcStatus.INVALID_ARGUMENT, e);
       }
     }));
     grpc.callHandler(DevicePluginGrpcService.PreStartContainer,
         req -> req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
-    unsubscribe = table.onChange(this::broadcast);
+    unsubscribe = resource.onChange(this::broadcast);
     return vertx.executeBlocking(() -> Files.deleteIfExists(socket), false)
         .compose(v -> vertx.createHttpServer(new HttpServerOptions()).requestHandler(grpc)
             .listen(SocketAddress.domainSocketAddress(socket.toAbsolutePath().toString())))
@@ -116,7 +108,7 @@ public final class PluginServer {
     req.exceptionHandler(e -> lost.run());
     response.exceptionHandler(e -> lost.run());
     req.connection().closeHandler(v -> lost.run());
-    response.write(table.list());
+    response.write(resource.list());
   }
 
   private static void endQuietly(GrpcServerResponse<?, ListAndWatchResponse> stream) {

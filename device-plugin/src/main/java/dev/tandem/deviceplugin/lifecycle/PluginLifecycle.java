@@ -2,8 +2,7 @@ package dev.tandem.deviceplugin.lifecycle;
 
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.PluginServer;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
-import dev.tandem.deviceplugin.preferred.PreferredAllocations;
+import dev.tandem.deviceplugin.grpc.ServedResource;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -35,8 +34,7 @@ public final class PluginLifecycle {
   private final Context context;
   private final Path pluginSocket;
   private final KubeletRegistration registration;
-  private final DeviceTable table;
-  private final PreferredAllocations preferred;
+  private final ServedResource resource;
   private final Backoff backoff;
   private final Promise<Void> failed = Promise.promise();
   private final AtomicInteger registrations = new AtomicInteger();
@@ -49,14 +47,13 @@ public final class PluginLifecycle {
   private long waitingSince = -1;
   private int failures;
 
-  public PluginLifecycle(Vertx vertx, Path pluginSocket, KubeletRegistration registration, DeviceTable table,
-      PreferredAllocations preferred, Backoff backoff) {
+  public PluginLifecycle(Vertx vertx, Path pluginSocket, KubeletRegistration registration, ServedResource resource,
+      Backoff backoff) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.pluginSocket = pluginSocket;
     this.registration = registration;
-    this.table = table;
-    this.preferred = preferred;
+    this.resource = resource;
     this.backoff = backoff;
   }
 
@@ -149,10 +146,10 @@ public final class PluginLifecycle {
         return;
       }
       waitingSince = -1;
-      server = new PluginServer(vertx, pluginSocket, table, preferred, this::onStreamLost);
+      server = new PluginServer(vertx, pluginSocket, resource, this::onStreamLost);
       server.start()
           .compose(v -> registration.register(pluginSocket.getFileName().toString(),
-              table.inventory().config().resourceName(), PluginServer.OPTIONS))
+              resource.resourceName(), PluginServer.OPTIONS))
           .onSuccess(v -> registered(kubelet.get()))
           .onFailure(this::registrationFailed);
     });
@@ -172,8 +169,7 @@ public final class PluginLifecycle {
     failures = 0;
     busy = false;
     registrations.incrementAndGet();
-    LOG.info("registered {} ({} devices, {} healthy) with the kubelet at {} as {}",
-        table.inventory().config().resourceName(), table.inventory().devices().size(), table.healthyIds().size(),
+    LOG.info("registered {} ({}) with the kubelet at {} as {}", resource.resourceName(), resource.describe(),
         registration.socket(), pluginSocket.getFileName());
   }
 

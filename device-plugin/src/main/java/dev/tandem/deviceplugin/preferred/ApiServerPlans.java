@@ -25,11 +25,18 @@ public final class ApiServerPlans implements PendingPlans {
   private final Vertx vertx;
   private final KubernetesClient client;
   private final String resource;
+  private final String gpuResource;
 
   public ApiServerPlans(Vertx vertx, KubernetesClient client, String resource) {
+    this(vertx, client, resource, "nvidia.com/gpu");
+  }
+
+  /** {@code gpuResource}: the GPU resource whose limits are read too (joint mode). */
+  public ApiServerPlans(Vertx vertx, KubernetesClient client, String resource, String gpuResource) {
     this.vertx = vertx;
     this.client = client;
     this.resource = resource;
+    this.gpuResource = gpuResource;
   }
 
   @Override
@@ -49,7 +56,7 @@ public final class ApiServerPlans implements PendingPlans {
       }
       try {
         out.add(new PlannedPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-            PlanCodec.decode(text), limits(pod)));
+            PlanCodec.decode(text), limits(pod, resource), limits(pod, gpuResource)));
       } catch (IllegalArgumentException e) {
         LOG.warn("pod {}/{}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
       }
@@ -57,7 +64,7 @@ public final class ApiServerPlans implements PendingPlans {
     return out;
   }
 
-  private Map<String, Integer> limits(Pod pod) {
+  private static Map<String, Integer> limits(Pod pod, String resource) {
     Map<String, Integer> out = new HashMap<>();
     List<Container> all = new ArrayList<>(pod.getSpec().getContainers());
     if (pod.getSpec().getInitContainers() != null) {

@@ -9,11 +9,19 @@ import java.util.Map;
  * @param name pod name
  * @param plan its decoded plan
  * @param hcaLimits per container (regular and init), the limit of the plugin's resource, when set
+ * @param gpuLimits per container, the limit of the GPU resource ({@code nvidia.com/gpu}), when set
  */
-public record PlannedPod(String namespace, String name, Plan plan, Map<String, Integer> hcaLimits) {
+public record PlannedPod(String namespace, String name, Plan plan, Map<String, Integer> hcaLimits,
+    Map<String, Integer> gpuLimits) {
 
   public PlannedPod {
     hcaLimits = Map.copyOf(hcaLimits);
+    gpuLimits = Map.copyOf(gpuLimits);
+  }
+
+  /** Without GPU limits (hint mode reads only the HCA limits). */
+  public PlannedPod(String namespace, String name, Plan plan, Map<String, Integer> hcaLimits) {
+    this(namespace, name, plan, hcaLimits, Map.of());
   }
 
   public String key() {

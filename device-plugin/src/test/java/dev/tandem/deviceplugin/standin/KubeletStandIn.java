@@ -21,6 +21,8 @@ import io.vertx.grpc.server.GrpcServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -43,6 +45,8 @@ public final class KubeletStandIn {
   private final List<String> authorities = new CopyOnWriteArrayList<>();
   private final List<DevicePluginOptions> options = new CopyOnWriteArrayList<>();
   private volatile DevicePluginGrpcClient plugin;
+  private final Map<String, DevicePluginGrpcClient> byResource = new ConcurrentHashMap<>();
+  private final Map<String, BlockingQueue<ListAndWatchResponse>> listsByResource = new ConcurrentHashMap<>();
   private HttpServer server;
   private volatile boolean refuse;
   private volatile io.vertx.grpc.client.GrpcClientRequest<?, ?> stream;
@@ -108,17 +112,25 @@ public final class KubeletStandIn {
     DevicePluginGrpcClient p = DevicePluginGrpcClient.create(client,
         SocketAddress.domainSocketAddress(dir.resolve(r.getEndpoint()).toString()));
     plugin = p;
+    byResource.put(r.getResourceName(), p);
     return p.getDevicePluginOptions(Empty.getDefaultInstance()).compose(o -> {
       options.add(o);
-      return listAndWatch(r.getEndpoint());
+      return listAndWatch(r.getEndpoint(), queue(r.getResourceName()));
     });
   }
 
-  private Future<Void> listAndWatch(String endpoint) {
+  private BlockingQueue<ListAndWatchResponse> queue(String resource) {
+    return listsByResource.computeIfAbsent(resource, k -> new LinkedBlockingQueue<>());
+  }
+
+  private Future<Void> listAndWatch(String endpoint, BlockingQueue<ListAndWatchResponse> mine) {
     return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
         dev.tandem.deviceplugin.api.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
           stream = req;
-          req.response().onSuccess(resp -> resp.handler(lists::add));
+          req.response().onSuccess(resp -> resp.handler(l -> {
+            lists.add(l);
+            mine.add(l);
+          }));
           return req.end(Empty.getDefaultInstance());
         });
   }
@@ -130,6 +142,31 @@ public final class KubeletStandIn {
 
   public ListAndWatchResponse nextList(long timeoutMs) throws InterruptedException {
     return lists.poll(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** The next ListAndWatch message of one resource (joint mode has two streams). */
+  public ListAndWatchResponse nextList(String resource, long timeoutMs) throws InterruptedException {
+    return queue(resource).poll(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** GetPreferredAllocation on the plugin that registered {@code resource}. */
+  public PreferredAllocationResponse preferred(String resource, PreferredAllocationRequest r) {
+    return byResource.get(resource).getPreferredAllocation(r).await();
+  }
+
+  public AllocateResponse allocate(String resource, AllocateRequest r) {
+    return byResource.get(resource).allocate(r).await();
+  }
+
+  /** Allocate as a raw call on the plugin of {@code resource}: "OK" or the gRPC status and message. */
+  public String allocateStatus(String resource, AllocateRequest r) {
+    String endpoint = registrations.stream().filter(x -> x.getResourceName().equals(resource))
+        .reduce((a, b) -> b).orElseThrow().getEndpoint();
+    return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()), DevicePluginGrpcClient.Allocate)
+        .compose(req -> req.send(r))
+        .compose(resp -> resp.end().transform(ar -> Future.succeededFuture(
+            resp.status().name() + (resp.statusMessage() == null ? "" : ": " + resp.statusMessage()))))
+        .await();
   }
 
   public List<RegisterRequest> registrations() {

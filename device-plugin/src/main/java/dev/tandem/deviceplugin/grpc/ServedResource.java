@@ -1,0 +1,37 @@
+package dev.tandem.deviceplugin.grpc;
+
+import dev.tandem.deviceplugin.allocate.AllocationException;
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.AllocateResponse;
+import dev.tandem.deviceplugin.api.ListAndWatchResponse;
+import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import io.vertx.core.Future;
+import java.util.function.Consumer;
+
+/**
+ * One extended resource served on one socket: {@code rdma/hca}, and in joint mode also
+ * {@code nvidia.com/gpu}. {@link PluginServer} and the lifecycle serve any of them the same way.
+ */
+public interface ServedResource {
+
+  /** The extended resource registered, e.g. {@code rdma/hca}. */
+  String resourceName();
+
+  /** The full device list with health, as ListAndWatch sends it. */
+  ListAndWatchResponse list();
+
+  /** Registers a listener for full lists after each health change; returns its remover. */
+  Runnable onChange(Consumer<ListAndWatchResponse> listener);
+
+  Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request);
+
+  /** @throws AllocationException naming unknown devices or what is missing */
+  AllocateResponse allocate(AllocateRequest request);
+
+  /** For the log: how many devices, how many healthy. */
+  default String describe() {
+    long healthy = list().getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth())).count();
+    return list().getDevicesCount() + " devices, " + healthy + " healthy";
+  }
+}

@@ -1,0 +1,100 @@
+package dev.tandem.deviceplugin.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.Machine;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("GPU health from the NVIDIA driver's view (procfs/sysfs); NVML missing is a note")
+class GpuHealthTest {
+
+  @TempDir Path root;
+  final Machine machine = TestMachines.twoSwitches("n1");
+
+  private void driverSees(Device gpu) throws Exception {
+    Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());
+    Files.createDirectories(d);
+    Files.writeString(d.resolve("information"), "Model: A100\n");
+    Files.createDirectories(root.resolve("sys/bus/pci/devices").resolve(gpu.address().toString()));
+  }
+
+  @Test
+  @DisplayName("no /proc/driver/nvidia/gpus: the probe cannot tell, discovery's health is kept")
+  void cannotTell() {
+    assertEquals(Optional.empty(), new DriverProcfs(root).healthy(machine.gpus().get(0)));
+  }
+
+  @Test
+  @DisplayName("driver directory with information and PCI device present → healthy; GPU missing from the driver → unhealthy")
+  void driverView() throws Exception {
+    driverSees(machine.gpus().get(0));
+    DriverProcfs p = new DriverProcfs(root);
+    assertEquals(Optional.of(true), p.healthy(machine.gpus().get(0)));
+    assertEquals(Optional.of(false), p.healthy(machine.gpus().get(1)));
+  }
+
+  @Test
+  @DisplayName("a GPU that fell off the PCI bus is unhealthy even while procfs still lists it")
+  void offTheBus() throws Exception {
+    Device g = machine.gpus().get(0);
+    driverSees(g);
+    Files.delete(root.resolve("sys/bus/pci/devices").resolve(g.address().toString()));
+    assertEquals(Optional.of(false), new DriverProcfs(root).healthy(g));
+  }
+
+  @Test
+  @DisplayName("a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
+  void checkUpdatesTable() throws Exception {
+    machine.gpus().forEach(g -> {
+      try {
+        driverSees(g);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Files.delete(root.resolve("proc/driver/nvidia/gpus").resolve(machine.gpus().get(1).address().toString())
+        .resolve("information"));
+    Vertx vertx = Vertx.vertx();
+    try {
+      GpuTable table = new GpuTable(machine);
+      List<Object> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+      table.onChange(told::add);
+      List<String> changed = new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await();
+      assertEquals(List.of("GPU-1"), changed);
+      assertEquals(Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"), Map.of(
+          table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
+          table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
+      assertEquals(1, told.size());
+      assertEquals(List.of(), new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await());
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  @Test
+  @DisplayName("libnvidia-ml that does not load: no probe, a note naming the library, no exception")
+  void nvmlMissing() {
+    Nvml.Loaded l = Nvml.load("tandem-no-such-nvml");
+    assertTrue(l.nvml().isEmpty());
+    assertTrue(l.note().contains("libtandem-no-such-nvml") && l.note().contains("procfs"), l.note());
+  }
+
+  @Test
+  @DisplayName("on this build machine libnvidia-ml.so.1 is absent: loading it is a note too")
+  void nvmlAbsentHere() {
+    Nvml.Loaded l = Nvml.load(Nvml.LIBRARY);
+    assertTrue(l.note().contains("nvidia-ml") || l.note().contains("NVML"), l.note());
+    assertTrue(l.nvml().isEmpty() || l.note().startsWith("NVML loaded"), l.note());
+  }
+}
