@@ -278,6 +278,54 @@ class JointModeIT {
     assertTrue(jointAligned >= hintAligned, report);
   }
 
+  /**
+   * A busy node: each pod is planned on what is free (as the extender does, its allocations assumed),
+   * admitted while the previous pod still runs, then the previous pod ends. Sizes 1 and 2.
+   */
+  Tally admitBusy(Node n, String label, int count) {
+    Tally tally = new Tally();
+    String previous = null;
+    for (int i = 0; i < count; i++) {
+      int s = 1 + i % 2;
+      String name = label + "-busy-" + i;
+      Availability free = Availability.allFree(index, 1).without(n.manager().inUse(GPU))
+          .without(n.manager().inUse(HCA));
+      var planned = new Allocator(index).allocate(new AllocationRequest(s, s,
+          new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.PREFERRED)), free);
+      boolean alignable = new Allocator(index).allocate(new AllocationRequest(s, s, AlignmentPolicy.DEFAULT), free)
+          instanceof Allocation;
+      Allocation a = (Allocation) planned;
+      Plan p = new Plan("n1", a.gpuIds(), a.hcaIds(), a.worst().name(), "switch/preferred",
+          Instant.parse("2026-11-22T03:00:00Z").plusSeconds(i));
+      pending.set(List.of(new PlannedPod("team", name, p, Map.of("main", s), Map.of("main", s))));
+      Map<String, List<String>> got = n.manager().admit("team", name, "main", Map.of(GPU, s, HCA, s));
+      boolean followed = Set.copyOf(got.get(GPU)).equals(Set.copyOf(p.gpus())) && Set.copyOf(got.get(HCA)).equals(Set.copyOf(p.hcas()));
+      tally.add(s, alignable, aligned(got.get(GPU), got.get(HCA)), followed);
+      pending.set(List.of());
+      if (previous != null) {
+        n.manager().release("team", previous);
+      }
+      previous = name;
+    }
+    return tally;
+  }
+
+  @Test
+  @DisplayName("busy node (the previous pod still holds devices), random order: joint mode aligned every time an aligned set was free")
+  void busyNode() throws Exception {
+    Tally joint = admitBusy(node(dir.resolve("joint"), JOINT, true, 11), "joint", 80);
+    Tally hint = admitBusy(node(dir.resolve("hint"), PluginConfig.DEFAULT, true, 11), "hint", 80);
+    String report = "XE8640 fixture, busy node, 80 pods, random resource order (seed 11):\n"
+        + joint.table("joint") + hint.table("hint");
+    System.out.println(report);
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target/joint-mode-busy-figures.txt"), report);
+    joint.bySize.forEach((s, t) -> {
+      assertEquals(t[2], t[1], "joint mode, size " + s + ": aligned every time an aligned set was free\n" + report);
+      assertEquals(t[0], t[3], "joint mode, size " + s + ": the planned set every time\n" + report);
+    });
+  }
+
   @Test
   @DisplayName("without the API server (--no-kube): random order, sizes 1 and 2 end aligned every time (matched by size)")
   void noKubeRandomOrder() throws Exception {

@@ -108,6 +108,11 @@ public final class DeviceManagerStandIn {
     return out;
   }
 
+  /** The devices of a resource held by containers now. */
+  public Set<String> inUse(String resource) {
+    return Set.copyOf(inUse.get(resource));
+  }
+
   /** The pod is gone: its devices are free again. */
   public void release(String namespace, String pod) {
     for (HeldDevices h : holdings) {
