@@ -71,6 +71,33 @@ class MainIT {
     }
   }
 
+  @Test
+  @DisplayName("joint mode as a process: {\"gpu\":{\"enabled\":true}} registers rdma/hca and nvidia.com/gpu (--gpu-endpoint), SIGTERM removes both sockets")
+  void jointProcess() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
+      kubelet.start().await();
+      Path cfg = Files.writeString(dir.resolve("joint.json"), "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
+      Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
+          "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml", "--node-name", "n1", "--no-kube",
+          "--pod-resources-socket", dir.resolve("pr.sock").toString(), "--config", cfg.toString(),
+          "--gpu-endpoint", "joint-gpu.sock");
+      var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
+      assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
+      assertEquals(4, gpus.getDevicesCount());
+      assertNotNull(kubelet.nextList("rdma/hca", 10_000), () -> "no HCA registration; log: " + read(dir.resolve("log")));
+      assertTrue(Files.exists(dir.resolve("joint-gpu.sock")) && Files.exists(dir.resolve("tandem-rdma.sock")));
+      assertTrue(read(dir.resolve("log")).contains("nvidia-ml"), "the NVML note is logged");
+      p.destroy();
+      assertTrue(p.waitFor(15, TimeUnit.SECONDS));
+      assertFalse(Files.exists(dir.resolve("joint-gpu.sock")) || Files.exists(dir.resolve("tandem-rdma.sock")),
+          "socket left behind after SIGTERM");
+    } finally {
+      vertx.close().await();
+    }
+  }
+
   static String read(Path p) {
     try {
       return Files.readString(p);
