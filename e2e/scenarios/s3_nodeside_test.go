@@ -146,8 +146,13 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 		if ok {
 			res.aligned[s]++
 		}
-		if pl := planOf(t, pod); pl != nil && sameSet(pl.GPUs, g) && sameSet(pl.HCAs, h) {
+		pl := planOf(t, pod)
+		if pl != nil && sameSet(pl.GPUs, g) && sameSet(pl.HCAs, h) {
 			res.followedPlan[s]++
+		}
+		if pl != nil {
+			k.detail(fmt.Sprintf("%s aligned=%v plan gpus=%v hcas=%v got gpus=%v hcas=%v hcasAsPlanned=%v\n",
+				name, ok, pl.GPUs, pl.HCAs, g, h, sameSet(pl.HCAs, h)))
 		}
 		zero := int64(0)
 		if err := k.c.Kube.CoreV1().Pods("node").Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
@@ -226,4 +231,14 @@ func sum(m map[int]int) int {
 		n += v
 	}
 	return n
+}
+
+// detail appends one line to node-side-pods.txt in the run directory.
+func (k *cluster) detail(line string) {
+	f, err := os.OpenFile(filepath.Join(k.env.Dir, "node-side-pods.txt"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(line)
 }
