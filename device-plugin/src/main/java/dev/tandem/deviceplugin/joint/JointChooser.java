@@ -17,12 +17,14 @@ import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The device choices of joint mode, all through one topology-core {@link Allocator}: the best joint
@@ -68,14 +70,14 @@ final class JointChooser {
         out.add(g);
       }
     }
+    if (out.size() < size && !nearHcas.isEmpty()) {
+      out.addAll(nearest(free.stream().filter(g -> !out.contains(g) && known(g)).toList(), g -> g, nearHcas,
+          size - out.size()));
+    }
     if (out.size() < size) {
       Map<String, Integer> gpuFree = new HashMap<>();
       free.stream().filter(g -> !out.contains(g) && known(g)).forEach(g -> gpuFree.put(g, 1));
-      Map<String, Integer> hcaFree = units(nearHcas);
-      int need = size - out.size();
-      Optional<Allocation> a = best(need, hcaFree.isEmpty() ? 0 : nearHcas.size(), gpuFree, hcaFree)
-          .or(() -> best(need, 0, gpuFree, Map.of()));
-      a.ifPresent(x -> out.addAll(x.gpuIds()));
+      best(size - out.size(), 0, gpuFree, Map.of()).ifPresent(x -> out.addAll(x.gpuIds()));
     }
     for (String g : offered) {
       if (out.size() >= size) {
@@ -100,10 +102,34 @@ final class JointChooser {
         }
       }
     }
+    if (out.size() < size && !nearGpus.isEmpty()) {
+      out.addAll(nearest(free.stream().filter(id -> !out.contains(id)).toList(), this::hcaUnit, nearGpus,
+          size - out.size()));
+    }
     if (out.size() >= size) {
       return List.copyOf(out);
     }
     return hcaChooser.choose(offered, List.copyOf(out), size, Hint.gpus(nearGpus, List.of(), "joint"));
+  }
+
+  /**
+   * The {@code need} candidates nearest the given devices of the other kind: each of those devices in
+   * turn takes the nearest candidate left (ties to the machine's canonical order), so every device of
+   * the first side gets a near partner before any gets a second one.
+   */
+  List<String> nearest(List<String> candidates, Function<String, String> unitOf, List<String> partners, int need) {
+    List<String> pool = new ArrayList<>(candidates.stream().filter(c -> known(unitOf.apply(c)))
+        .sorted(Comparator.comparingInt((String c) -> index.indexOf(unitOf.apply(c)))).toList());
+    List<String> near = partners.stream().filter(this::known).toList();
+    List<String> out = new ArrayList<>();
+    for (int i = 0; out.size() < need && !pool.isEmpty() && !near.isEmpty(); i++) {
+      String partner = near.get(i % near.size());
+      String pick = pool.stream().min(Comparator.comparing((String c) -> index.locality(unitOf.apply(c), partner)))
+          .orElseThrow();
+      out.add(pick);
+      pool.remove(pick);
+    }
+    return out;
   }
 
   /** Whether every preferred HCA unit maps to a distinct offered device id. */
