@@ -71,8 +71,10 @@ public final class JointPreferred {
 
   private Future<List<String>> container(Side side, ContainerPreferredAllocationRequest c) {
     int size = c.getAllocationSize();
-    Optional<Reservation> waiting = state.oldest(r -> r.first == side.other() && !r.answered(side)
-        && (r.size(side) == size || r.size(side) < 0));
+    // the kubelet finishes a resource (Allocate included) before it starts the next: a reservation whose
+    // first side was never allocated belongs to an admission that did not go on
+    Optional<Reservation> waiting = state.oldest(r -> r.first == side.other() && r.allocated(r.first)
+        && !r.answered(side) && (r.size(side) == size || r.size(side) < 0));
     if (waiting.isPresent()) {
       return Future.succeededFuture(second(side, c, waiting.get()));
     }
@@ -197,7 +199,7 @@ public final class JointPreferred {
             && Reservation.sameUnits(x.answeredIds(side), ids))
             .or(() -> state.oldest(x -> x.answered(side) && !x.allocated(side) && x.answeredIds(side).size() == ids.size()))
             // the kubelet skips GetPreferredAllocation when reusable init-container devices cover the request
-            .or(() -> state.oldest(x -> x.first == side.other() && !x.answered(side)
+            .or(() -> state.oldest(x -> x.first == side.other() && x.allocated(x.first) && !x.answered(side)
                 && (x.size(side) == ids.size() || x.size(side) < 0)));
         r.ifPresent(x -> {
           if (!x.answered(side)) {

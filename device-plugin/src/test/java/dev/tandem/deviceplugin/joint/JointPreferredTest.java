@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.deviceplugin.api.AllocateRequest;
+import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
 import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
 import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.config.Mode;
@@ -43,6 +45,11 @@ class JointPreferredTest {
         .getContainerResponses(0).getDeviceIDsList();
   }
 
+  static void allocate(JointPreferred j, Side side, List<String> ids) {
+    j.allocated(side, AllocateRequest.newBuilder().addContainerRequests(ContainerAllocateRequest.newBuilder()
+        .addAllDevicesIds(ids)).build());
+  }
+
   List<String> gpus() {
     return m.gpus().stream().map(d -> d.id()).toList();
   }
@@ -60,8 +67,24 @@ class JointPreferredTest {
     }
     List<String> hcas = ask(j, Side.HCA, slots, 2);
     assertEquals(2, hcas.size());
+    allocate(j, Side.HCA, hcas);
     List<String> g = ask(j, Side.GPU, gpus(), 2);
     assertEquals(List.of("GPU-4", "GPU-5"), g.stream().sorted().toList(), "GPUs of the quadrant of " + hcas);
+    allocate(j, Side.GPU, g);
+    assertEquals(0, j.reservations());
+  }
+
+  @Test
+  @DisplayName("a first side never allocated (admission abandoned): the next call of the other resource decides afresh")
+  void abandonedAdmission() {
+    JointPreferred j = joint(PluginConfig.DEFAULT, null);
+    assertEquals(List.of("GPU-0"), ask(j, Side.GPU, gpus(), 1));
+    // no Allocate for GPU-0; a new container's HCA call comes first and must not follow GPU-0
+    List<String> h = ask(j, Side.HCA, List.of("mlx5_6", "mlx5_7"), 1);
+    assertEquals(2, j.reservations(), "a new reservation, HCA first: " + h);
+    allocate(j, Side.HCA, h);
+    List<String> g = ask(j, Side.GPU, gpus(), 1);
+    assertTrue(g.get(0).equals("GPU-6") || g.get(0).equals("GPU-7"), "the GPU follows " + h + ", got " + g);
   }
 
   @Test
@@ -81,6 +104,7 @@ class JointPreferredTest {
     JointPreferred j = joint(PluginConfig.DEFAULT,
         List.of(new PlannedPod("t", "p", p, Map.of("main", 2), Map.of("main", 2))));
     assertEquals(List.of("GPU-6", "GPU-7"), ask(j, Side.GPU, gpus(), 2));
+    allocate(j, Side.GPU, List.of("GPU-6", "GPU-7"));
     List<String> hcas = ask(j, Side.HCA, List.of("mlx5_0", "mlx5_1", "mlx5_6", "mlx5_8", "mlx5_9"), 2);
     assertEquals(2, hcas.size());
     assertTrue(hcas.contains("mlx5_6"), "the planned HCA still offered comes first: " + hcas);
