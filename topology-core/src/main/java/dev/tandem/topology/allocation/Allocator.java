@@ -211,7 +211,30 @@ public final class Allocator {
         }
       }
       fillSingle(level, group, gpus, 0);
-      fillSingle(level, group, 0, hcas);
+      followGpus(level, group, hcas);
+    }
+
+    /**
+     * When the pairs cannot all be formed one level finer, the HCAs still go next to the GPUs just
+     * chosen where they can: level by level from PIX, each chosen GPU in turn takes one free HCA of
+     * its group; what remains is placed compactly.
+     */
+    private void followGpus(int level, int group, int hcas) {
+      int need = hcas;
+      for (int finer = 0; finer <= level && need > 0; finer++) {
+        boolean progress = true;
+        while (need > 0 && progress) {
+          progress = false;
+          for (int g = 0; g < gpu.length && need > 0; g++) {
+            if (gpu[g] && taken[g] > 0 && groupOf[level][g] == group
+                && takeRound(finer, groupOf[finer][g], false, 1, true) == 0) {
+              need--;
+              progress = true;
+            }
+          }
+        }
+      }
+      fillSingle(level, group, 0, need);
     }
 
     /** One kind ({@code gpus} or {@code hcas} is 0) inside a group: smallest subgroup, else fewest. */

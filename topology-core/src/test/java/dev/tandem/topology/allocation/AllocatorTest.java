@@ -141,6 +141,16 @@ class AllocatorTest {
   }
 
   @Test
+  @DisplayName("when not every pair fits under a switch, HCAs still go beside the GPUs that have one")
+  void hcasFollowGpus() {
+    // GPUs 2 and 3 held (the kubelet chose them): GPU-3 has mlx5_3 on its switch, GPU-2 has none
+    Allocation a = allocate(Machines.xe8640(), 2, 2, AlignmentPolicy.fromAnnotations(
+        java.util.Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "none"), SWITCH), List.of("GPU-0", "GPU-1"));
+    assertEquals(List.of("GPU-2", "GPU-3"), a.gpuIds());
+    assertTrue(a.hcaIds().contains("mlx5_3"), a.hcaIds().toString());
+  }
+
+  @Test
   @DisplayName("numa alignment accepts NODE pairs that switch alignment refuses")
   void numaAlignment() {
     Allocation a = allocate(Machines.xe8640(), 4, 4, NUMA, List.of());
