@@ -17,7 +17,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient
-@DisplayName("pending planned pods from the API server: field selectors, plan annotation, rdma/hca limits")
+@DisplayName("pending planned pods from the API server: field selectors, plan annotation, rdma/hca and nvidia.com/gpu limits")
 class ApiServerPlansMockTest {
 
   static KubernetesMockServer server;
@@ -54,6 +54,7 @@ class ApiServerPlansMockTest {
     assertEquals(1, got.size());
     assertEquals("team/a", got.get(0).key());
     assertEquals(Map.of("train", 2), got.get(0).hcaLimits());
+    assertEquals(Map.of("train", 2), got.get(0).gpuLimits(), "joint mode reads the GPU limits too");
     assertEquals(List.of("mlx5_0", "mlx5_0"), got.get(0).plan().hcas());
   }
 }
