@@ -9,7 +9,9 @@ import dev.tandem.topology.allocation.AllocationResult;
 /**
  * The allocator's answer for one node and one request shape, cached by the node's state version:
  * a burst of identical pods costs one computation per node, and any change to the node (new tree,
- * allocation, assumed plan) makes a new version, so no stale answer is served.
+ * allocation, assumed plan) makes a new version, so no stale answer is served. The node's
+ * {@link dev.tandem.extender.state.LastAnswer} is read first: a burst of one pod shape then costs
+ * no key per node.
  */
 public final class NodeEvaluator {
 
@@ -22,14 +24,18 @@ public final class NodeEvaluator {
   }
 
   public AllocationResult evaluate(NodeEntry node, AllocationRequest request) {
-    Key key = new Key(node.name(), node.version(), request);
-    AllocationResult hit = cache.getIfPresent(key);
-    if (hit != null) {
-      return hit;
+    AllocationResult last = node.lastAnswer().get(request);
+    if (last != null) {
+      return last;
     }
-    AllocationResult computed = node.allocator().allocate(request, node.free());
-    cache.put(key, computed);
-    return computed;
+    Key key = new Key(node.name(), node.version(), request);
+    AllocationResult answer = cache.getIfPresent(key);
+    if (answer == null) {
+      answer = node.allocator().allocate(request, node.free());
+      cache.put(key, answer);
+    }
+    node.lastAnswer().set(request, answer);
+    return answer;
   }
 
   public long size() {
