@@ -46,6 +46,8 @@ public final class Allocator {
   private final boolean[] gpu;
   private final int[][] groupOf;
   private final int[] groupCount;
+  /** members[level][group]: the devices of each group, in canonical order. */
+  private final int[][][] members;
   private final boolean hasGpu;
   private final boolean hasHca;
 
@@ -66,8 +68,29 @@ public final class Allocator {
       groupCount[level] = index.groupCount(LEVELS[level]);
     }
     groupCount[SYS] = 1;
+    this.members = new int[LEVELS.length][][];
+    for (int level = 0; level < LEVELS.length; level++) {
+      members[level] = membersByGroup(groupOf[level], groupCount[level]);
+    }
     this.hasGpu = devices.stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
     this.hasHca = devices.stream().anyMatch(d -> d.kind() == DeviceKind.HCA);
+  }
+
+  private static int[][] membersByGroup(int[] groupOfDevice, int groups) {
+    int[] sizes = new int[groups];
+    for (int g : groupOfDevice) {
+      sizes[g]++;
+    }
+    int[][] out = new int[groups][];
+    for (int g = 0; g < groups; g++) {
+      out[g] = new int[sizes[g]];
+      sizes[g] = 0;
+    }
+    for (int d = 0; d < groupOfDevice.length; d++) {
+      int g = groupOfDevice[d];
+      out[g][sizes[g]++] = d;
+    }
+    return out;
   }
 
   public LocalityIndex index() {
@@ -225,8 +248,8 @@ public final class Allocator {
         boolean progress = true;
         while (need > 0 && progress) {
           progress = false;
-          for (int g = 0; g < gpu.length && need > 0; g++) {
-            if (gpu[g] && taken[g] > 0 && groupOf[level][g] == group
+          for (int g : members[level][group]) {
+            if (need > 0 && gpu[g] && taken[g] > 0
                 && takeRound(finer, groupOf[finer][g], false, 1, true) == 0) {
               need--;
               progress = true;
@@ -270,10 +293,7 @@ public final class Allocator {
       Arrays.fill(hcaFree, 0, count, 0);
       Arrays.fill(present, 0, count, false);
       Arrays.fill(untouched, 0, count, true);
-      for (int d = 0; d < gpu.length; d++) {
-        if (groupOf[regionLevel][d] != region) {
-          continue;
-        }
+      for (int d : members[regionLevel][region]) {
         int g = groupOf[level][d];
         int units = free.free(d) - taken[d];
         present[g] = true;
@@ -288,9 +308,15 @@ public final class Allocator {
       }
       int[] usable = usableGroups(count, gpus, hcas);
       int maxK = Math.min(maxSets, usable.length);
+      int[] topGpus = largestFirst(usable, gpuFree);
+      int[] topHcas = largestFirst(usable, hcaFree);
+      int sumGpus = 0;
+      int sumHcas = 0;
       for (int k = 1; k <= maxK; k++) {
-        if (!canReach(usable, gpuFree, gpus, k) || !canReach(usable, hcaFree, hcas, k)) {
-          continue;
+        sumGpus += topGpus[k - 1];
+        sumHcas += topHcas[k - 1];
+        if (sumGpus < gpus || sumHcas < hcas) {
+          continue; // even the k largest groups cannot hold the request
         }
         GroupSet best = bestOfSize(usable, k, gpus, hcas, level);
         if (best != null) {
@@ -298,6 +324,19 @@ public final class Allocator {
         }
       }
       return null;
+    }
+
+    /** The free units of the usable groups, largest first. */
+    private int[] largestFirst(int[] usable, int[] units) {
+      int[] out = new int[usable.length];
+      for (int i = 0; i < usable.length; i++) {
+        out[i] = -units[usable[i]];
+      }
+      Arrays.sort(out);
+      for (int i = 0; i < out.length; i++) {
+        out[i] = -out[i];
+      }
+      return out;
     }
 
     private int[] usableGroups(int count, int gpus, int hcas) {
@@ -310,29 +349,6 @@ public final class Allocator {
         }
       }
       return Arrays.copyOf(out, n);
-    }
-
-    /** Whether the k largest values among the usable groups reach {@code need}. */
-    private boolean canReach(int[] usable, int[] values, int need, int k) {
-      if (need == 0) {
-        return true;
-      }
-      int[] top = new int[k];
-      for (int g : usable) {
-        int v = values[g];
-        for (int i = 0; i < k; i++) {
-          if (v > top[i]) {
-            int t = top[i];
-            top[i] = v;
-            v = t;
-          }
-        }
-      }
-      int sum = 0;
-      for (int v : top) {
-        sum += v;
-      }
-      return sum >= need;
     }
 
     private GroupSet bestOfSize(int[] usable, int k, int gpus, int hcas, int level) {
@@ -413,9 +429,11 @@ public final class Allocator {
 
     /** Takes one unit from each matching device in order until {@code need} is met; returns the rest. */
     private int takeRound(int level, int group, boolean gpus, int need, boolean untakenOnly) {
-      for (int d = 0; d < gpu.length && need > 0; d++) {
-        if (gpu[d] == gpus && groupOf[level][d] == group && free.free(d) - taken[d] > 0
-            && (!untakenOnly || taken[d] == 0)) {
+      for (int d : members[level][group]) {
+        if (need == 0) {
+          break;
+        }
+        if (gpu[d] == gpus && free.free(d) - taken[d] > 0 && (!untakenOnly || taken[d] == 0)) {
           taken[d]++;
           need--;
         }

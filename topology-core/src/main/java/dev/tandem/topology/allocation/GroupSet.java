@@ -1,6 +1,5 @@
 package dev.tandem.topology.allocation;
 
-import java.util.Arrays;
 
 /**
  * Groups chosen at one locality level and how many GPUs and HCA units each gives.
@@ -30,15 +29,7 @@ final class GroupSet {
   static GroupSet distribute(int[] groups, int[] gpuFree, int[] hcaFree, int gpus, int hcas,
       int broken, int leftover, int level) {
     int k = groups.length;
-    Integer[] order = new Integer[k];
-    for (int i = 0; i < k; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> {
-      int roomA = gpuFree[groups[a]] + hcaFree[groups[a]];
-      int roomB = gpuFree[groups[b]] + hcaFree[groups[b]];
-      return roomA != roomB ? Integer.compare(roomA, roomB) : Integer.compare(groups[a], groups[b]);
-    });
+    int[] order = leastRoomFirst(groups, gpuFree, hcaFree);
     boolean paired = gpus > 0 && hcas > 0;
     int[] g = new int[k];
     int[] h = new int[k];
@@ -61,5 +52,20 @@ final class GroupSet {
       restH -= addH;
     }
     return new GroupSet(groups, g, h, broken, leftover, level);
+  }
+
+  /** Positions of the groups ordered by free room, least first; ties keep group order (insertion sort: k is small). */
+  private static int[] leastRoomFirst(int[] groups, int[] gpuFree, int[] hcaFree) {
+    int[] order = new int[groups.length];
+    for (int i = 0; i < order.length; i++) {
+      int room = gpuFree[groups[i]] + hcaFree[groups[i]];
+      int j = i;
+      while (j > 0 && gpuFree[groups[order[j - 1]]] + hcaFree[groups[order[j - 1]]] > room) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = i;
+    }
+    return order;
   }
 }
