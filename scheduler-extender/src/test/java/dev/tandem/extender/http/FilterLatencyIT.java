@@ -1,7 +1,6 @@
 package dev.tandem.extender.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
@@ -18,16 +17,19 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("filter of 5,000 nodes by name stays fast once the per-node answers are cached")
+/**
+ * Filter of 5,000 nodes by name, repeated: the answers stay correct once the per-node answers are
+ * cached. Speed is measured by the load harness ({@code benchmarks/run-extender-load}), not here.
+ */
+@DisplayName("filter of 5,000 nodes by name answers every node, also from the per-node cache")
 class FilterLatencyIT {
 
   @Test
-  @DisplayName("5,000 names: p99 of sequential filters well under the scheduler's timeout")
+  @DisplayName("5,000 names, 20 sequential filters: every answer passes the same 2,500 nodes and fails the rest")
   void fiveThousandNodes() throws Exception {
     List<Machine> shapes = List.of(TestMachines.pixNode(), TestMachines.splitNode(), TestMachines.gpuOnly(),
         TestMachines.machine("big", new Switch(0, 2, 2), new Switch(0, 2, 2), new Switch(1, 2, 2),
@@ -47,22 +49,12 @@ class FilterLatencyIT {
       JsonObject args = new JsonObject(dev.tandem.extender.Http.golden("filter-names.json"));
       String body = args.put("NodeNames", names).encode();
       HttpClient client = vertx.createHttpClient();
-      long[] nanos = new long[100];
-      int passed = 0;
-      for (int i = -30; i < nanos.length; i++) {
-        long t0 = System.nanoTime();
-        Buffer reply = call(client, server.actualPort(), body);
-        if (i >= 0) {
-          nanos[i] = System.nanoTime() - t0;
-          passed = new JsonObject(reply).getJsonArray("NodeNames").size();
-        }
+      for (int i = 0; i < 20; i++) {
+        JsonObject reply = new JsonObject(call(client, server.actualPort(), body));
+        assertEquals(2500, reply.getJsonArray("NodeNames").size(), "passed nodes, call " + i);
+        assertEquals(2500, reply.getJsonObject("FailedNodes").size()
+            + reply.getJsonObject("FailedAndUnresolvableNodes").size(), "failed nodes, call " + i);
       }
-      Arrays.sort(nanos);
-      double p50 = nanos[nanos.length / 2] / 1e6;
-      double p99 = nanos[nanos.length * 99 / 100] / 1e6;
-      System.out.printf("filter 5000 names: p50 %.2f ms, p99 %.2f ms%n", p50, p99);
-      assertEquals(2500, passed);
-      assertTrue(p99 < 250, "p99 " + p99 + " ms");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();
     }
