@@ -55,7 +55,7 @@ public final class ExtenderServer {
     Router router = Router.router(vertx);
     new SchedulerRoutes(vertx, state, scheduling, binder, config.defaultPolicy(), metrics)
         .mount(router, config.prefix(), config.bodyLimit());
-    new InspectionRoutes(state, new Inspection(state, evaluator), metrics).mount(router);
+    new InspectionRoutes(vertx, state, new Inspection(state, evaluator), metrics).mount(router);
     router.get("/").handler(ctx -> redirect(ctx, "/ui/"));
     router.get("/ui").handler(ctx -> {
       if (ctx.request().path().equals("/ui")) {
