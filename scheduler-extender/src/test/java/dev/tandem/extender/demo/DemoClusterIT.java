@@ -35,7 +35,8 @@ class DemoClusterIT {
   @Test
   @DisplayName("--demo-topologies: node named after the XML file; NodeTopology YAML with its allocations")
   void directory(@TempDir Path dir) throws Exception {
-    Files.copy(Path.of("../../shared/topologies/penguin-relion-x1904gt-p100x2.xml"), dir.resolve("relion.xml"));
+    Files.copy(Path.of("../node-topology-agent/src/main/resources/fixtures/hwloc/penguin-relion-x1904gt-p100x2.xml"),
+        dir.resolve("relion.xml"));
     String gpu = TestMachines.pixNode().gpus().get(0).id();
     var resource = NodeTopologyMapper.toResource(TestMachines.pixNode(), new NodeTopologyStatus("2026-11-22T03:00:00Z",
         List.of(new AllocationEntry("u1", "ml", "p1", "main", "nvidia.com/gpu", List.of(gpu), true)),
