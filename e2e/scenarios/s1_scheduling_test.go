@@ -93,8 +93,9 @@ func TestPreferredPodStillSchedules(t *testing.T) {
 }
 
 func TestPodWithoutDevicesIsUntouched(t *testing.T) {
-	cl.submit(t, "aligned", podSpec{name: "cpu-only"})
-	p := cl.waitBound(t, "aligned", "cpu-only", 60*time.Second)
+	cl.group(t, "untouched", relion)
+	cl.submit(t, "untouched", podSpec{name: "cpu-only"})
+	p := cl.waitBound(t, "untouched", "cpu-only", 60*time.Second)
 	if raw, ok := p.Annotations["tandem.dev/plan"]; ok {
 		t.Fatalf("pod without GPUs or HCAs got a plan: %s", raw)
 	}
