@@ -3,6 +3,7 @@ package dev.tandem.benchmarks.extender;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -14,7 +15,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The floor: a verb that only decodes the ExtenderArgs body (into a Vert.x JSON tree, as the
- * extender does) and passes every node, answered as an ExtenderFilterResult. What the extender
+ * extender does) and passes every node, answered as an uncompressed ExtenderFilterResult (as the
+ * extender answers filter and prioritize). What the extender
  * costs beyond it is the cost of Tandem's own work.
  */
 final class FloorVerb {
@@ -36,7 +38,9 @@ final class FloorVerb {
       rc.response().setStatusCode(400).end("ExtenderArgs needs Pod and NodeNames");
       return;
     }
-    rc.response().putHeader("Content-Type", "application/json").end(allPass(names));
+    // uncompressed, as the extender answers its scheduler verbs
+    rc.response().putHeader("Content-Type", "application/json")
+        .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY).end(allPass(names));
   }
 
   private static Buffer allPass(JsonArray names) {

@@ -5,30 +5,94 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * The allocator's answer for one node and one request shape, cached by the node's state version:
  * a burst of identical pods costs one computation per node, and any change to the node (new tree,
  * allocation, assumed plan) makes a new version, so no stale answer is served. The node's
  * {@link dev.tandem.extender.state.LastAnswer} is read first: a burst of one pod shape then costs
- * no key per node.
+ * no key per node. A request's shape and its hash are computed once per request
+ * ({@link #shape}), not once per node.
  */
 public final class NodeEvaluator {
 
-  private record Key(String node, long version, AllocationRequest request) {}
+  /** Distinct request shapes kept canonical; pods beyond it still work, only compare slower. */
+  private static final int MAX_SHAPES = 4096;
+
+  /** One request shape, canonical while the shape table has room, with its hash. */
+  public static final class Shape {
+    private final AllocationRequest request;
+    private final int hash;
+
+    private Shape(AllocationRequest request) {
+      this.request = request;
+      this.hash = request.hashCode();
+    }
+
+    public AllocationRequest request() {
+      return request;
+    }
+  }
+
+  private static final class Key {
+    private final String node;
+    private final long version;
+    private final Shape shape;
+    private final int hash;
+
+    Key(String node, long version, Shape shape) {
+      this.node = node;
+      this.version = version;
+      this.shape = shape;
+      this.hash = (31 * node.hashCode() + Long.hashCode(version)) * 31 + shape.hash;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && k.version == version
+          && (k.shape == shape || k.shape.request.equals(shape.request)) && k.node.equals(node);
+    }
+  }
 
   private final Cache<Key, AllocationResult> cache;
+  private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
 
   public NodeEvaluator(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
   }
 
+  /** The request's shape: compute it once per request and pass it to every node's evaluation. */
+  public Shape shape(AllocationRequest request) {
+    Shape s = shapes.get(request);
+    if (s != null) {
+      return s;
+    }
+    s = new Shape(request);
+    if (shapes.size() >= MAX_SHAPES) {
+      return s;
+    }
+    Shape raced = shapes.putIfAbsent(request, s);
+    return raced == null ? s : raced;
+  }
+
   public AllocationResult evaluate(NodeEntry node, AllocationRequest request) {
+    return evaluate(node, shape(request));
+  }
+
+  public AllocationResult evaluate(NodeEntry node, Shape shape) {
+    AllocationRequest request = shape.request;
     AllocationResult last = node.lastAnswer().get(request);
     if (last != null) {
       return last;
     }
-    Key key = new Key(node.name(), node.version(), request);
+    Key key = new Key(node.name(), node.version(), shape);
     AllocationResult answer = cache.getIfPresent(key);
     if (answer == null) {
       answer = node.allocator().allocate(request, node.free());

@@ -25,6 +25,8 @@ public final class Scheduling {
   /** Which of the nodes can take the pod, and why the others cannot. */
   public FilterVerdict filter(PodRequest pod, List<String> nodes) {
     FilterVerdict v = FilterVerdict.sized(nodes.size());
+    NodeEvaluator.Shape shape = pod.interested() && pod.problem() == null
+        ? evaluator.shape(pod.request()) : null;
     for (int i = 0; i < nodes.size(); i++) {
       String name = nodes.get(i);
       if (!pod.interested()) {
@@ -34,20 +36,20 @@ public final class Scheduling {
         v.unresolvable().put(name, pod.problem());
         v.count(Outcome.INVALID_POLICY);
       } else {
-        judge(pod, name, i, v);
+        judge(shape, name, i, v);
       }
     }
     return v;
   }
 
-  private void judge(PodRequest pod, String name, int i, FilterVerdict v) {
+  private void judge(NodeEvaluator.Shape shape, String name, int i, FilterVerdict v) {
     NodeEntry node = state.node(name);
     if (node == null) {
       v.unresolvable().put(name, Outcome.NO_TOPOLOGY_REASON);
       v.count(Outcome.NO_TOPOLOGY);
       return;
     }
-    AllocationResult r = evaluator.evaluate(node, pod.request());
+    AllocationResult r = evaluator.evaluate(node, shape);
     if (r instanceof Infeasible no) {
       (no.resolvable() ? v.failed() : v.unresolvable()).put(name, no.reason());
       v.count(Outcome.of(no.shortfall()));
@@ -63,9 +65,10 @@ public final class Scheduling {
     if (!pod.interested() || pod.problem() != null) {
       return scores;
     }
+    NodeEvaluator.Shape shape = evaluator.shape(pod.request());
     for (int i = 0; i < scores.length; i++) {
       NodeEntry node = state.node(nodes.get(i));
-      if (node != null && evaluator.evaluate(node, pod.request()) instanceof Allocation a) {
+      if (node != null && evaluator.evaluate(node, shape) instanceof Allocation a) {
         scores[i] = Math.max(0, Math.min(10, a.score()));
       }
     }

@@ -14,10 +14,10 @@ public final class LastAnswer {
 
   private volatile Answer last;
 
-  /** The remembered answer for this request, or null. */
+  /** The remembered answer for this request, or null (same instance compares without equals). */
   public AllocationResult get(AllocationRequest request) {
     Answer a = last;
-    return a != null && a.request.equals(request) ? a.result : null;
+    return a != null && (a.request == request || a.request.equals(request)) ? a.result : null;
   }
 
   public void set(AllocationRequest request, AllocationResult result) {

@@ -1,0 +1,128 @@
+package dev.tandem.extender.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tandem.extender.scheduling.FilterVerdict;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("the hot answers' JSON writer writes the same bytes as Jackson")
+class JsonTextTest {
+
+  private static final List<String> TRICKY = List.of("", "node-1", "a\"b", "back\\slash", "tab\there",
+      "line\nbreak\r\n", "\b\f\u0000\u0001\u001f\u007f", "GPU-… via mlx5_0", "ünïcödé ✓", "emoji 😀 pair",
+      "slash / and <html> & 'quotes'");
+
+  @Test
+  @DisplayName("strings, plain and cached, are escaped as Jackson escapes them")
+  void stringsAsJackson() throws IOException {
+    for (String s : TRICKY) {
+      assertEquals(jackson(s), new String(new JsonText(4).string(s).toBuffer().getBytes(),
+          StandardCharsets.UTF_8), "string " + s);
+      JsonText twice = new JsonText(4).cachedString(s).raw(',').cachedString(s);
+      assertEquals(jackson(s) + "," + jackson(s), twice.toBuffer().toString(), "cached " + s);
+    }
+  }
+
+  @Test
+  @DisplayName("a HostPriorityList is the same bytes as Jackson's")
+  void prioritiesAsJackson() throws IOException {
+    List<String> hosts = List.of("n1", "n\"2", "ü3");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+      g.writeStartArray();
+      int score = 0;
+      for (String h : hosts) {
+        g.writeStartObject();
+        g.writeStringField("Host", h);
+        g.writeNumberField("Score", score++ * 5);
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+    assertEquals(out.toString(StandardCharsets.UTF_8),
+        Replies.priorities(hosts, new int[] {0, 5, 10}).toString());
+    assertEquals("[]", Replies.priorities(List.of(), new int[0]).toString());
+  }
+
+  @Test
+  @DisplayName("an ExtenderFilterResult, names or Node objects, is the same bytes as Jackson's")
+  void filterAsJackson() throws IOException {
+    List<String> names = List.of("n1", "n\"2", "n3", "ü4");
+    Map<String, String> failed = new LinkedHashMap<>();
+    failed.put("n\"2", "node has 1 free healthy HCA, pod needs 2");
+    Map<String, String> unresolvable = new LinkedHashMap<>();
+    unresolvable.put("n3", "best is NODE (GPU-… via mlx5_0)\n");
+    unresolvable.put("ü4", "best is NODE (GPU-… via mlx5_0)\n");
+    FilterVerdict v = new FilterVerdict(new boolean[] {true, false, false, false}, failed, unresolvable, new int[9]);
+    assertEquals(jacksonFilter(names, null, v),
+        Replies.filter(new ExtenderArgs(new JsonObject(), names, null), v).toString());
+    List<JsonObject> nodes = names.stream()
+        .map(n -> new JsonObject().put("metadata", new JsonObject().put("name", n).put("labels", new JsonObject())))
+        .toList();
+    assertEquals(jacksonFilter(names, nodes, v),
+        Replies.filter(new ExtenderArgs(new JsonObject(), names, nodes), v).toString());
+  }
+
+  /** The encoding the extender used before JsonText, written with Jackson's generator. */
+  private static String jacksonFilter(List<String> names, List<JsonObject> nodes, FilterVerdict v)
+      throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+      g.writeStartObject();
+      if (nodes == null) {
+        g.writeNullField("Nodes");
+        g.writeArrayFieldStart("NodeNames");
+        for (int i = 0; i < names.size(); i++) {
+          if (v.passed()[i]) {
+            g.writeString(names.get(i));
+          }
+        }
+        g.writeEndArray();
+      } else {
+        g.writeObjectFieldStart("Nodes");
+        g.writeObjectFieldStart("metadata");
+        g.writeEndObject();
+        g.writeArrayFieldStart("items");
+        for (int i = 0; i < nodes.size(); i++) {
+          if (v.passed()[i]) {
+            g.writeRawValue(nodes.get(i).encode());
+          }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeNullField("NodeNames");
+      }
+      reasons(g, "FailedNodes", v.failed());
+      reasons(g, "FailedAndUnresolvableNodes", v.unresolvable());
+      g.writeStringField("Error", "");
+      g.writeEndObject();
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private static void reasons(JsonGenerator g, String field, Map<String, String> m) throws IOException {
+    g.writeObjectFieldStart(field);
+    for (Map.Entry<String, String> e : m.entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
+    }
+    g.writeEndObject();
+  }
+
+  private static String jackson(String s) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+      g.writeString(s);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}
