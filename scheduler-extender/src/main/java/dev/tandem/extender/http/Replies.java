@@ -3,13 +3,13 @@ package dev.tandem.extender.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.scheduling.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
 
 /** Encodes the extender's answers with the Go field names kube-scheduler decodes. */
 final class Replies {
@@ -60,8 +60,8 @@ final class Replies {
       }
       out.raw("]},\"NodeNames\":null");
     }
-    map(out.raw(",\"FailedNodes\":"), v.failed());
-    map(out.raw(",\"FailedAndUnresolvableNodes\":"), v.unresolvable());
+    reasons(out.raw(",\"FailedNodes\":"), names, v, false);
+    reasons(out.raw(",\"FailedAndUnresolvableNodes\":"), names, v, true);
     return out.raw(",\"Error\":\"\"}").toBuffer();
   }
 
@@ -101,18 +101,22 @@ final class Replies {
     return new JsonObject().put("error", message).toBuffer();
   }
 
-  private static void map(JsonText out, Map<String, String> m) {
+  /** One map of FailedNodes or FailedAndUnresolvableNodes, in input order. */
+  private static void reasons(JsonText out, List<String> names, FilterVerdict v, boolean unresolvable) {
     out.raw('{');
     boolean first = true;
-    for (Map.Entry<String, String> e : m.entrySet()) {
-      (first ? out : out.raw(',')).string(e.getKey()).raw(':').cachedString(e.getValue());
-      first = false;
+    for (int i = 0; i < names.size(); i++) {
+      if (v.failedIn(i, unresolvable)) {
+        (first ? out : out.raw(',')).string(names.get(i)).raw(':').cachedString(v.reasons()[i]);
+        first = false;
+      }
     }
     out.raw('}');
   }
 
   /** A guess of the reasons' share of the answer, so that the writer rarely grows. */
   private static int reasonBytes(FilterVerdict v) {
-    return (v.failed().size() + v.unresolvable().size()) * 48;
+    return (v.passed().length - v.counts()[Outcome.PASSED.ordinal()]
+        - v.counts()[Outcome.NOT_INTERESTED.ordinal()]) * 48;
   }
 }

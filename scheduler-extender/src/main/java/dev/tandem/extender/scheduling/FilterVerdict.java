@@ -1,25 +1,35 @@
 package dev.tandem.extender.scheduling;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
- * The filter's answer for the nodes of one request, in input order.
+ * The filter's answer for the nodes of one request, by input index (no map per request: the
+ * answer is encoded straight from these arrays).
  *
  * @param passed {@code passed[i]} for the i-th input node
- * @param failed node to reason, where preemption may help
- * @param unresolvable node to reason, where preemption cannot help
+ * @param reasons why the i-th node failed; null where it passed
+ * @param unresolvable whether the i-th node's failure cannot be helped by preemption
+ *     ({@code FailedAndUnresolvableNodes}) rather than maybe ({@code FailedNodes})
  * @param counts nodes per {@link Outcome} ordinal, for metrics
  */
-public record FilterVerdict(boolean[] passed, Map<String, String> failed,
-    Map<String, String> unresolvable, int[] counts) {
+public record FilterVerdict(boolean[] passed, String[] reasons, boolean[] unresolvable, int[] counts) {
 
   static FilterVerdict sized(int nodes) {
-    return new FilterVerdict(new boolean[nodes], new LinkedHashMap<>(), new LinkedHashMap<>(),
+    return new FilterVerdict(new boolean[nodes], new String[nodes], new boolean[nodes],
         new int[Outcome.values().length]);
   }
 
-  void count(Outcome outcome) {
+  void pass(int i, Outcome outcome) {
+    passed[i] = true;
     counts[outcome.ordinal()]++;
+  }
+
+  void fail(int i, String reason, boolean cannotResolve, Outcome outcome) {
+    reasons[i] = reason;
+    unresolvable[i] = cannotResolve;
+    counts[outcome.ordinal()]++;
+  }
+
+  /** Whether the i-th node failed and belongs in the map asked for. */
+  public boolean failedIn(int i, boolean unresolvableMap) {
+    return reasons[i] != null && unresolvable[i] == unresolvableMap;
   }
 }

@@ -30,11 +30,9 @@ public final class Scheduling {
     for (int i = 0; i < nodes.size(); i++) {
       String name = nodes.get(i);
       if (!pod.interested()) {
-        v.passed()[i] = true;
-        v.count(Outcome.NOT_INTERESTED);
+        v.pass(i, Outcome.NOT_INTERESTED);
       } else if (pod.problem() != null) {
-        v.unresolvable().put(name, pod.problem());
-        v.count(Outcome.INVALID_POLICY);
+        v.fail(i, pod.problem(), true, Outcome.INVALID_POLICY);
       } else {
         judge(shape, name, i, v);
       }
@@ -45,17 +43,14 @@ public final class Scheduling {
   private void judge(NodeEvaluator.Shape shape, String name, int i, FilterVerdict v) {
     NodeEntry node = state.node(name);
     if (node == null) {
-      v.unresolvable().put(name, Outcome.NO_TOPOLOGY_REASON);
-      v.count(Outcome.NO_TOPOLOGY);
+      v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
       return;
     }
     AllocationResult r = evaluator.evaluate(node, shape);
     if (r instanceof Infeasible no) {
-      (no.resolvable() ? v.failed() : v.unresolvable()).put(name, no.reason());
-      v.count(Outcome.of(no.shortfall()));
+      v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
     } else {
-      v.passed()[i] = true;
-      v.count(Outcome.PASSED);
+      v.pass(i, Outcome.PASSED);
     }
   }
 

@@ -58,12 +58,10 @@ class JsonTextTest {
   @DisplayName("an ExtenderFilterResult, names or Node objects, is the same bytes as Jackson's")
   void filterAsJackson() throws IOException {
     List<String> names = List.of("n1", "n\"2", "n3", "ü4");
-    Map<String, String> failed = new LinkedHashMap<>();
-    failed.put("n\"2", "node has 1 free healthy HCA, pod needs 2");
-    Map<String, String> unresolvable = new LinkedHashMap<>();
-    unresolvable.put("n3", "best is NODE (GPU-… via mlx5_0)\n");
-    unresolvable.put("ü4", "best is NODE (GPU-… via mlx5_0)\n");
-    FilterVerdict v = new FilterVerdict(new boolean[] {true, false, false, false}, failed, unresolvable, new int[9]);
+    String reason = "best is NODE (GPU-… via mlx5_0)\n";
+    FilterVerdict v = new FilterVerdict(new boolean[] {true, false, false, false},
+        new String[] {null, "node has 1 free healthy HCA, pod needs 2", reason, new String(reason)},
+        new boolean[] {false, false, true, true}, new int[9]);
     assertEquals(jacksonFilter(names, null, v),
         Replies.filter(new ExtenderArgs(new JsonObject(), names, null), v).toString());
     List<JsonObject> nodes = names.stream()
@@ -102,15 +100,23 @@ class JsonTextTest {
         g.writeEndObject();
         g.writeNullField("NodeNames");
       }
-      reasons(g, "FailedNodes", v.failed());
-      reasons(g, "FailedAndUnresolvableNodes", v.unresolvable());
+      reasons(g, "FailedNodes", names, v, false);
+      reasons(g, "FailedAndUnresolvableNodes", names, v, true);
       g.writeStringField("Error", "");
       g.writeEndObject();
     }
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  private static void reasons(JsonGenerator g, String field, Map<String, String> m) throws IOException {
+  /** As the extender wrote them before: a LinkedHashMap per kind, in input order. */
+  private static void reasons(JsonGenerator g, String field, List<String> names, FilterVerdict v,
+      boolean unresolvable) throws IOException {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (v.reasons()[i] != null && v.unresolvable()[i] == unresolvable) {
+        m.put(names.get(i), v.reasons()[i]);
+      }
+    }
     g.writeObjectFieldStart(field);
     for (Map.Entry<String, String> e : m.entrySet()) {
       g.writeStringField(e.getKey(), e.getValue());
