@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"tandem.dev/e2e/internal/harness"
@@ -21,7 +24,8 @@ import (
 // TestNodeSide closes the loop on one fake node: the real kube-scheduler and extender bind pods to it
 // with plans, and the kubelet's own device manager admits them against Tandem's Java device plugin
 // (rdma/hca) next to a GPU plugin stand-in, with PodResources answered by the kubelet's own server.
-// The same pods are then admitted with a plain HCA plugin (no hints) for comparison.
+// The same pods are then admitted with a plain HCA plugin (no hints) for comparison, and finally with
+// Tandem's plugin in joint mode (serving nvidia.com/gpu as well, the GPU stand-in stopped).
 func TestNodeSide(t *testing.T) {
 	if os.Getenv("E2E_NODESIDE") != "1" {
 		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
@@ -49,13 +53,14 @@ func TestNodeSide(t *testing.T) {
 	defer kubelet.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if _, err := nodeside.StubPlugin(ctx, "nvidia.com/gpu", "gpu-standin.sock", gpus); err != nil {
+	gpuStub, err := nodeside.StubPlugin(ctx, "nvidia.com/gpu", "gpu-standin.sock", gpus)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := kubelet.WaitHealthy("nvidia.com/gpu", len(gpus), 20*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	plugin := cl.startPlugin(t, node, xe8640, hcas)
+	plugin := cl.startPlugin(t, node, xe8640, hcas, gpus, "device-plugin-"+node)
 	if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 60*time.Second); err != nil {
 		t.Fatalf("Tandem's plugin did not register with the kubelet's device manager: %v; see %s", err, plugin.Log)
 	}
@@ -76,7 +81,8 @@ func TestNodeSide(t *testing.T) {
 	const perSize = 60
 	with := cl.admitMany(t, kubelet, topo, "hint", perSize)
 	plugin.Stop(10 * time.Second)
-	if _, err := nodeside.StubPlugin(ctx, "rdma/hca", "plain-rdma.sock", hcas); err != nil {
+	plainStub, err := nodeside.StubPlugin(ctx, "rdma/hca", "plain-rdma.sock", hcas)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 30*time.Second); err != nil {
@@ -84,10 +90,43 @@ func TestNodeSide(t *testing.T) {
 	}
 	without := cl.admitMany(t, kubelet, topo, "plain", perSize)
 
-	report := fmt.Sprintf("Node side on %s (fixture %s), %d pods per size, kubelet device manager %s, random resource order:\n%s%s",
-		node, xe8640.file, perSize, "k8s.io/kubernetes "+os.Getenv("E2E_K8S_VERSION"), with.table("with Tandem's hints"), without.table("plain HCA plugin"))
+	// Joint mode: Tandem's plugin serves nvidia.com/gpu too. Two registrations of one resource replace
+	// each other, so both stand-ins stop first.
+	for _, s := range []*nodeside.Stub{gpuStub, plainStub} {
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jointCfg := filepath.Join(cl.env.Dir, "joint.json")
+	if err := os.WriteFile(jointCfg, []byte(`{"mode":"hca","gpu":{"enabled":true}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	joint := cl.startPlugin(t, node, xe8640, hcas, gpus, "device-plugin-joint-"+node, "--config", jointCfg)
+	for res, n := range map[string]int{"rdma/hca": len(hcas), "nvidia.com/gpu": len(gpus)} {
+		if err := kubelet.WaitHealthy(res, n, 60*time.Second); err != nil {
+			t.Fatalf("joint mode: %v; see %s", err, joint.Log)
+		}
+	}
+	together := cl.admitMany(t, kubelet, topo, "joint", perSize)
+	joint.Stop(10 * time.Second)
+
+	report := fmt.Sprintf("Node side on %s (fixture %s), %d pods per size, kubelet device manager %s, random resource order:\n%s%s%s",
+		node, xe8640.file, perSize, "k8s.io/kubernetes "+os.Getenv("E2E_K8S_VERSION"),
+		with.table("with Tandem's hints"), without.table("plain HCA plugin"), together.table("joint mode"))
 	t.Log(report)
 	_ = os.WriteFile(filepath.Join(cl.env.Dir, "node-side-figures.txt"), []byte(report), 0o644)
+	// Joint mode decides a container's GPUs and HCAs together: whenever an aligned set was free (the
+	// extender's plan is aligned), the admitted set must be aligned.
+	for _, s := range []int{1, 2, 4} {
+		if together.aligned[s] != together.alignable[s] {
+			t.Errorf("joint mode, %d GPU + %d HCA: %d of %d pods aligned, but an aligned set was free for %d",
+				s, s, together.aligned[s], together.admitted[s], together.alignable[s])
+		}
+	}
+	if together.alignable[1] == 0 || together.alignable[2] == 0 {
+		t.Errorf("joint mode: no aligned set was ever free for 1+1 (%d) or 2+2 (%d) pods on the XE8640",
+			together.alignable[1], together.alignable[2])
+	}
 	// The plugin steers HCAs only: when the kubelet happens to allocate rdma/hca first, the GPUs are
 	// the GPU plugin's choice. So hints cannot guarantee alignment; they must not do worse than none.
 	if sum(with.aligned) < sum(without.aligned) {
@@ -99,8 +138,10 @@ func TestNodeSide(t *testing.T) {
 }
 
 // tally counts, per pod size, the pods admitted and those whose GPUs and HCAs meet under a switch.
+// alignable counts the pods for which an aligned set was free: the extender's plan, chosen among the
+// node's free devices, is itself aligned.
 type tally struct {
-	admitted, aligned, followedPlan map[int]int
+	admitted, aligned, alignable, followedPlan map[int]int
 }
 
 func (t tally) table(label string) string {
@@ -111,8 +152,8 @@ func (t tally) table(label string) string {
 	sort.Ints(sizes)
 	var b strings.Builder
 	for _, s := range sizes {
-		fmt.Fprintf(&b, "  %-22s %d GPU + %d HCA: %3d/%3d aligned under a switch (%3.0f%%), %3d got exactly the planned devices\n",
-			label, s, s, t.aligned[s], t.admitted[s], 100*float64(t.aligned[s])/float64(t.admitted[s]), t.followedPlan[s])
+		fmt.Fprintf(&b, "  %-22s %d GPU + %d HCA: %3d/%3d aligned under a switch (%3.0f%%), aligned set free %3d times, %3d got exactly the planned devices\n",
+			label, s, s, t.aligned[s], t.admitted[s], 100*float64(t.aligned[s])/float64(t.admitted[s]), t.alignable[s], t.followedPlan[s])
 	}
 	return b.String()
 }
@@ -122,13 +163,12 @@ func (t tally) table(label string) string {
 // kubelet's device manager, measured, and deleted.
 func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harness.Topology, label string, perSize int) tally {
 	t.Helper()
-	res := tally{map[int]int{}, map[int]int{}, map[int]int{}}
+	res := tally{map[int]int{}, map[int]int{}, map[int]int{}, map[int]int{}}
 	sizes := []int{1, 2, 4}
 	for i := 0; i < perSize*len(sizes); i++ {
 		s := sizes[i%len(sizes)]
 		name := fmt.Sprintf("%s-%03d-g%d", label, i, s)
-		k.submit(t, "node", podSpec{name: name, gpus: s, hcas: s, mode: "preferred"})
-		pod := k.waitBound(t, "node", name, 60*time.Second)
+		pod := k.bindOne(t, podSpec{name: name, gpus: s, hcas: s, mode: "preferred"})
 		got, err := kubelet.Admit(pod)
 		if err != nil {
 			t.Fatal(err)
@@ -151,16 +191,64 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 			res.followedPlan[s]++
 		}
 		if pl != nil {
+			free, _, err := topo.Aligned(pl.GPUs, pl.HCAs, harness.PXB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if free {
+				res.alignable[s]++
+			}
+		}
+		if pl != nil {
 			k.detail(fmt.Sprintf("%s aligned=%v plan gpus=%v hcas=%v got gpus=%v hcas=%v hcasAsPlanned=%v\n",
 				name, ok, pl.GPUs, pl.HCAs, g, h, sameSet(pl.HCAs, h)))
 		}
-		zero := int64(0)
-		if err := k.c.Kube.CoreV1().Pods("node").Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
-			t.Fatal(err)
-		}
+		k.deleteNow(t, name)
 		kubelet.Forget(pod.UID)
 	}
 	return res
+}
+
+// bindOne submits the pod and waits for kube-scheduler to bind it. kube-scheduler retries an
+// unschedulable pod on the previous pod's deletion, which can reach it before the extender's informer
+// has seen that deletion (the extender then still counts the previous pod's devices and nothing retries
+// the pod for minutes): a pod not bound within 15 s is deleted and submitted again, at most 3 times.
+func (k *cluster) bindOne(t *testing.T, spec podSpec) *corev1.Pod {
+	t.Helper()
+	pods := k.c.Kube.CoreV1().Pods("node")
+	for attempt := 1; ; attempt++ {
+		k.submit(t, "node", spec)
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) {
+			p, err := pods.Get(context.Background(), spec.name, metav1.GetOptions{})
+			if err == nil && p.Spec.NodeName != "" {
+				return p
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if attempt == 3 {
+			t.Fatalf("pod node/%s not bound after %d submissions of 15 s; its events:\n%s", spec.name, attempt, k.events("node", spec.name))
+		}
+		t.Logf("pod node/%s not bound within 15 s (events: %s); submitting it again", spec.name, strings.TrimSpace(k.events("node", spec.name)))
+		k.deleteNow(t, spec.name)
+	}
+}
+
+// deleteNow deletes the pod with no grace period and waits until the API server no longer has it.
+func (k *cluster) deleteNow(t *testing.T, name string) {
+	t.Helper()
+	pods := k.c.Kube.CoreV1().Pods("node")
+	zero := int64(0)
+	if err := pods.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		if _, err := pods.Get(context.Background(), name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("pod node/%s still present 10 s after its deletion", name)
 }
 
 func sameSet(a, b []string) bool {
@@ -180,11 +268,12 @@ func sameSet(a, b []string) bool {
 }
 
 // startPlugin runs Tandem's device plugin jar for node with its ServiceAccount, against the device
-// manager's socket and the PodResources socket of the node side.
-func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas []nodeside.Device) *harness.Proc {
+// manager's socket and the PodResources socket of the node side; extra flags (joint mode's --config)
+// follow the usual ones. logName names its log file.
+func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas, gpus []nodeside.Device, logName string, extra ...string) *harness.Proc {
 	t.Helper()
 	sysfs := filepath.Join(k.env.Dir, "sysfs-"+node)
-	if err := fakeSysfs(sysfs, hcas); err != nil {
+	if err := fakeSysfs(sysfs, hcas, gpus); err != nil {
 		t.Fatal(err)
 	}
 	kc, err := k.c.ServiceAccountKubeconfig(context.Background(), k.env, "tandem-system", "tandem-device-plugin")
@@ -199,7 +288,8 @@ func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas []nodes
 		"--sysfs-root", sysfs,
 		"--plugin-dir", nodeside.PluginDir,
 		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"))...)
-	p, err := harness.Start(k.env.Logs(), "device-plugin-"+node, []string{"NODE_NAME=" + node}, argv...)
+	argv = append(argv, extra...)
+	p, err := harness.Start(k.env.Logs(), logName, []string{"NODE_NAME=" + node}, argv...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,9 +297,28 @@ func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas []nodes
 	return p
 }
 
-// fakeSysfs writes what a node with cabled, linked-up HCAs shows in sysfs: port 1 ACTIVE and a uverbs
-// character device name per HCA. The hwloc fixtures carry the tree but not the live port states.
-func fakeSysfs(root string, hcas []nodeside.Device) error {
+// fakeSysfs writes what a node with cabled, linked-up HCAs and driver-bound GPUs shows: port 1 ACTIVE
+// and a uverbs character device name per HCA; per GPU the NVIDIA driver's
+// proc/driver/nvidia/gpus/<pci>/information and the PCI device under sys/bus/pci/devices (what joint
+// mode's GPU health reads). The hwloc fixtures carry the tree but not the live states. GPU ids are PCI
+// addresses on the scrubbed fixtures (their UUIDs are all zero).
+func fakeSysfs(root string, hcas, gpus []nodeside.Device) error {
+	for _, g := range gpus {
+		if !pciAddress.MatchString(g.ID) {
+			return fmt.Errorf("GPU id %q is not a PCI address; the fake driver procfs needs one (fixture with real UUIDs?)", g.ID)
+		}
+		info := filepath.Join(root, "proc", "driver", "nvidia", "gpus", g.ID)
+		if err := os.MkdirAll(info, 0o755); err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Model: \t\t NVIDIA H100\nBus Location: \t %s\n", g.ID)
+		if err := os.WriteFile(filepath.Join(info, "information"), []byte(text), 0o644); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(root, "sys", "bus", "pci", "devices", g.ID), 0o755); err != nil {
+			return err
+		}
+	}
 	for i, h := range hcas {
 		ib := filepath.Join(root, "sys", "class", "infiniband", h.ID)
 		if err := os.MkdirAll(filepath.Join(ib, "ports", "1"), 0o755); err != nil {
@@ -224,6 +333,8 @@ func fakeSysfs(root string, hcas []nodeside.Device) error {
 	}
 	return nil
 }
+
+var pciAddress = regexp.MustCompile(`^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
 
 func sum(m map[int]int) int {
 	n := 0

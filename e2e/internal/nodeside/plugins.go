@@ -2,8 +2,11 @@ package nodeside
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"k8s.io/klog/v2"
 	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
@@ -16,10 +19,18 @@ type Device struct {
 	NUMA *int
 }
 
+// Stub is a running stand-in plugin.
+type Stub struct {
+	mu     sync.Mutex
+	stub   *plugin.Stub
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
 // StubPlugin serves resource with the kubelet's own device-plugin test stub (no preferred
 // allocation: the kubelet then picks among available devices in its own set order), registers it,
-// and re-registers when the kubelet restarts (the stub watches kubelet.sock).
-func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (*plugin.Stub, error) {
+// and re-registers when the kubelet restarts (a new kubelet.sock appears).
+func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (*Stub, error) {
 	var list []*pluginapi.Device
 	for _, d := range devs {
 		pd := &pluginapi.Device{ID: d.ID, Health: pluginapi.Healthy}
@@ -46,6 +57,49 @@ func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (
 	if err := stub.Register(ctx, pluginapi.KubeletSocket, resource, PluginDir+"/"); err != nil {
 		return nil, err
 	}
-	go stub.Watch(ctx, pluginapi.KubeletSocket, resource, PluginDir+"/")
-	return stub, nil
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Stub{stub: stub, cancel: cancel, done: make(chan struct{})}
+	go s.reregister(ctx, resource)
+	return s, nil
+}
+
+// reregister restarts the stub's server and registers again whenever kubelet.sock is a new file, as
+// the stub's own Watch does. (Watch cannot be stopped: once the stub is stopped it spins on its closed
+// fsnotify channels.)
+func (s *Stub) reregister(ctx context.Context, resource string) {
+	defer close(s.done)
+	seen, _ := os.Stat(pluginapi.KubeletSocket)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		now, err := os.Stat(pluginapi.KubeletSocket)
+		if err != nil || (seen != nil && os.SameFile(seen, now)) {
+			continue
+		}
+		seen = now
+		s.mu.Lock()
+		err = s.stub.Restart(ctx)
+		if err == nil {
+			err = s.stub.Register(ctx, pluginapi.KubeletSocket, resource, PluginDir+"/")
+		}
+		s.mu.Unlock()
+		if err != nil {
+			klog.Background().Error(err, "stand-in plugin could not register again after a kubelet restart", "resource", resource)
+			seen = nil
+		}
+	}
+}
+
+// Stop stops re-registering and serving; the kubelet sees the plugin disconnect.
+func (s *Stub) Stop() error {
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stub.Stop(klog.Background())
 }
