@@ -145,7 +145,8 @@ public final class ExtenderLoad {
         d.leaseName(), "extender-load", d.cacheSize());
     Router router = ExtenderServer.router(servers, config, state, new ExtenderMetrics(state));
     FloorVerb.mount(router, config.bodyLimit());
-    // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts gzip).
+    // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts gzip);
+    // filter, prioritize and the floor answer uncompressed all the same (content-encoding identity).
     return servers.createHttpServer(new HttpServerOptions().setCompressionSupported(true))
         .requestHandler(router).listen(config.port(), config.host());
   }
