@@ -55,9 +55,12 @@ final class Informers {
         metrics.informerEvent("pods");
         String uid = pod.getMetadata().getUid();
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        if ("Succeeded".equals(phase) || "Failed".equals(phase)
-            || pod.getMetadata().getDeletionTimestamp() != null) {
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
           state.podGone(uid);
+          return;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+          state.podTerminating(uid);
           return;
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations();

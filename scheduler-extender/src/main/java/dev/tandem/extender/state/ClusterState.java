@@ -1,5 +1,7 @@
 package dev.tandem.extender.state;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
@@ -28,6 +30,13 @@ public final class ClusterState {
 
   private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
   private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
+  private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
+  /**
+   * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
+   * poll after the kubelet lets them go; until then they would look taken. A UID is never reused,
+   * so forgetting one late only costs memory.
+   */
+  private final Cache<String, Boolean> gone;
   private final Clock clock;
   private final RecentPods pods;
   private final PodWriter writer;
@@ -46,6 +55,8 @@ public final class ClusterState {
     this.pods = new RecentPods(Duration.ofMinutes(10), 100_000, fallback);
     this.writer = writer;
     this.demo = demo;
+    this.gone = Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(30)).maximumSize(100_000)
+        .build();
   }
 
   public Clock clock() {
@@ -111,18 +122,33 @@ public final class ClusterState {
 
   /**
    * The agent published (or changed) a node's tree and allocations. An identical update (an
-   * informer resync) keeps the node's version, so cached answers stay valid.
+   * informer resync) keeps the node's version, so cached answers stay valid. Allocations of pods
+   * already gone are left out: the agent has not polled since they went.
    */
-  public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> allocations) {
-    Set<String> reported = allocations.stream().map(ReportedAllocation::uid).collect(Collectors.toSet());
+  public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> reported) {
     nodes.compute(machine.nodeName(), (name, old) -> {
+      // registered before the tombstones are read, so that a concurrent podGone finds this node
+      reported.forEach(a -> reportedNode.put(a.uid(), name));
+      List<ReportedAllocation> allocations = new ArrayList<>(reported.size());
+      for (ReportedAllocation a : reported) {
+        if (gone.getIfPresent(a.uid()) == null) {
+          allocations.add(a);
+        } else {
+          reportedNode.remove(a.uid(), name);
+        }
+      }
       if (old != null && old.slotsPerHca() == slotsPerHca && old.allocations().equals(allocations)
           && old.machine().equals(machine)) {
         return old;
       }
+      Set<String> uids = allocations.stream().map(ReportedAllocation::uid).collect(Collectors.toSet());
+      if (old != null) {
+        old.allocations().stream().filter(a -> !uids.contains(a.uid()))
+            .forEach(a -> reportedNode.remove(a.uid(), name));
+      }
       Map<String, AssumedPlan> plans = new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
       plans.keySet().removeIf(uid -> {
-        boolean drop = reported.contains(uid);
+        boolean drop = uids.contains(uid);
         if (drop) {
           assumedNode.remove(uid, name);
         }
@@ -137,12 +163,29 @@ public final class ClusterState {
     NodeEntry old = nodes.remove(name);
     if (old != null) {
       old.assumed().keySet().forEach(uid -> assumedNode.remove(uid, name));
+      old.allocations().forEach(a -> reportedNode.remove(a.uid(), name));
     }
   }
 
-  /** A pod was deleted or finished: its assumption ends. */
+  /**
+   * A pod is being deleted: its assumption ends (it will not start if it has not yet). Its reported
+   * devices stay taken: its containers may run for their grace period.
+   */
+  public void podTerminating(String uid) {
+    release(uid);
+  }
+
+  /**
+   * A pod was deleted or finished: its assumption ends and the devices the agent reported for it
+   * are free now, not at the agent's next report.
+   */
   public void podGone(String uid) {
     release(uid);
+    gone.put(uid, Boolean.TRUE);
+    String node = reportedNode.remove(uid);
+    if (node != null) {
+      nodes.computeIfPresent(node, (name, entry) -> entry.withoutReported(uid));
+    }
   }
 
   // ---- assumptions

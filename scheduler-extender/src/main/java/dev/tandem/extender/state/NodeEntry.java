@@ -66,6 +66,12 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
     return of(machine, slotsPerHca, allocations, plans, updatedAt, this);
   }
 
+  NodeEntry withoutReported(String uid) {
+    List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
+    return kept.size() == allocations.size() ? this
+        : of(machine, slotsPerHca, kept, assumed, updatedAt, this);
+  }
+
   NodeEntry without(Predicate<AssumedPlan> drop) {
     Map<String, AssumedPlan> kept = new LinkedHashMap<>(assumed);
     kept.values().removeIf(drop);

@@ -167,6 +167,24 @@ class KubeClusterMockTest {
   }
 
   @Test
+  @DisplayName("a deleted pod's devices are free as soon as the delete is watched, before the agent reports")
+  void deletedPodFreesDevices() throws Exception {
+    String uid = client.pods().inNamespace("ml").resource(pod("p4", "uid-4", "pix-node", Map.of())).create()
+        .getMetadata().getUid();
+    String gpu = TestMachines.pixNode().gpus().get(0).id();
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode(),
+        new NodeTopologyStatus(Instant.now().toString(), List.of(new AllocationEntry(uid, "ml", "p4",
+            "main", "nvidia.com/gpu", List.of(gpu), true)), List.of(), List.of()))).create();
+    ClusterState state = start(false);
+    await("the allocation", () -> state.synced() && state.node("pix-node") != null
+        && state.node("pix-node").free().free(gpu) == 0);
+    client.pods().inNamespace("ml").withName("p4").delete();
+    await("the freed GPU", () -> state.node("pix-node").free().free(gpu) == 1);
+    assertEquals(1, client.resources(NodeTopology.class).withName("pix-node").get().getStatus()
+        .allocations().size(), "the agent has not reported yet");
+  }
+
+  @Test
   @DisplayName("leader election on a Lease: the replica that holds it is Ready")
   void leaderElection() throws Exception {
     ClusterState state = start(true);

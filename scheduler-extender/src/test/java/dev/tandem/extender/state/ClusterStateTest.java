@@ -124,6 +124,51 @@ class ClusterStateTest {
     assertTrue(s.node("pix-node").assumed().isEmpty());
   }
 
+  private static List<ReportedAllocation> holds(String uid, String gpu) {
+    return List.of(new ReportedAllocation("ml", "p", uid, "main", Resources.GPU, List.of(gpu)));
+  }
+
+  @Test
+  @DisplayName("a deleted pod's reported devices are free at once, though the agent still reports them")
+  void goneFreesReportedDevices() {
+    ClusterState s = state();
+    String gpu = TestMachines.pixNode().gpus().get(0).id();
+    s.putTopology(TestMachines.pixNode(), 1, holds("uid-7", gpu));
+    assertEquals(0, s.node("pix-node").free().free(gpu));
+    long v = s.node("pix-node").version();
+    s.podGone("uid-7");
+    assertEquals(1, s.node("pix-node").free().free(gpu));
+    assertTrue(s.node("pix-node").version() > v, "cached answers must not outlive the change");
+    s.putTopology(TestMachines.pixNode(), 1, holds("uid-7", gpu));
+    assertEquals(1, s.node("pix-node").free().free(gpu), "the agent's stale report must not take it back");
+    s.putTopology(TestMachines.pixNode(), 1, List.of());
+    assertEquals(1, s.node("pix-node").free().free(gpu));
+  }
+
+  @Test
+  @DisplayName("a report that arrives after the pod went away does not take its devices")
+  void reportAfterGone() {
+    ClusterState s = state();
+    String gpu = TestMachines.pixNode().gpus().get(0).id();
+    s.podGone("uid-8");
+    s.putTopology(TestMachines.pixNode(), 1, holds("uid-8", gpu));
+    assertEquals(1, s.node("pix-node").free().free(gpu));
+    assertTrue(s.node("pix-node").allocations().isEmpty());
+  }
+
+  @Test
+  @DisplayName("a terminating pod keeps its reported devices (its containers may still run), loses its assumption")
+  void terminatingKeepsDevices() {
+    ClusterState s = state();
+    String gpu = TestMachines.pixNode().gpus().get(0).id();
+    s.putTopology(TestMachines.pixNode(), 1, holds("uid-7", gpu));
+    s.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(5));
+    s.podTerminating("uid-7");
+    s.podTerminating("uid-2");
+    assertEquals(0, s.node("pix-node").free().free(gpu));
+    assertEquals(0, s.assumedCount());
+  }
+
   @Test
   @DisplayName("unknown node: empty; a full node: Infeasible, nothing assumed")
   void unknownAndFull() {
