@@ -2,12 +2,13 @@ package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.gpu.DriverProcfs;
+import dev.tandem.deviceplugin.gpu.GpuAllocateResponder;
 import dev.tandem.deviceplugin.gpu.GpuHealthCheck;
 import dev.tandem.deviceplugin.gpu.GpuHealthProbe;
-import dev.tandem.deviceplugin.gpu.GpuResource;
 import dev.tandem.deviceplugin.gpu.GpuTable;
 import dev.tandem.deviceplugin.gpu.Nvml;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
+import dev.tandem.deviceplugin.grpc.TableResource;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.joint.JointPreferred;
 import dev.tandem.deviceplugin.joint.PodMatcher;
@@ -52,7 +53,8 @@ public final class GpuPlugin {
     PodMatcher matcher = new PodMatcher(s.machine().nodeName(), s.config().resourceName(), c.resourceName(),
         s.plans(), s.podResources(), s.lookupTimeoutMs());
     this.joint = new JointPreferred(hcaTable, table, c.resourceName(), matcher, s.clock(), c.reservation());
-    GpuResource resource = new GpuResource(c.resourceName(), table, c.cdi(), r -> joint.answer(Side.GPU, r),
+    TableResource resource = new TableResource(c.resourceName(), "GPUs", table,
+        new GpuAllocateResponder(table, c.cdi())::allocate, r -> joint.answer(Side.GPU, r),
         r -> joint.allocated(Side.GPU, r));
     this.lifecycle = new PluginLifecycle(vertx, s.gpuSocket(), registration, resource, s.backoff());
   }

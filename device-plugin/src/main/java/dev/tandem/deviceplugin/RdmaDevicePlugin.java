@@ -1,7 +1,8 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.deviceplugin.allocate.AllocateResponder;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
-import dev.tandem.deviceplugin.grpc.RdmaResource;
+import dev.tandem.deviceplugin.grpc.TableResource;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.HealthCheck;
 import dev.tandem.deviceplugin.inventory.Inventory;
@@ -38,17 +39,20 @@ public final class RdmaDevicePlugin {
     this.table = new DeviceTable(Inventory.of(s.machine(), s.config()));
     this.health = new HealthCheck(vertx, table, s.probe(), new UverbsLocator(s.sysfsRoot()));
     this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
-    RdmaResource resource;
+    AllocateResponder allocate = new AllocateResponder(table);
+    String name = s.config().resourceName();
+    TableResource resource;
     if (s.config().gpu().enabled()) {
       this.gpu = new GpuPlugin(vertx, s, table, registration);
       JointPreferred joint = gpu.joint();
-      resource = new RdmaResource(table, r -> joint.answer(Side.HCA, r), r -> joint.allocated(Side.HCA, r));
+      resource = new TableResource(name, "devices", table, allocate::allocate, r -> joint.answer(Side.HCA, r),
+          r -> joint.allocated(Side.HCA, r));
     } else {
       this.gpu = null;
       HintFinder hints = new HintFinder(s.machine(), s.config().resourceName(), s.plans(), s.podResources(),
           s.lookupTimeoutMs());
       PreferredAllocations preferred = new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
-      resource = new RdmaResource(table, preferred::answer, r -> { });
+      resource = new TableResource(name, "devices", table, allocate::allocate, preferred::answer, r -> { });
     }
     this.lifecycle = new PluginLifecycle(vertx, s.pluginSocket(), registration, resource, s.backoff());
   }

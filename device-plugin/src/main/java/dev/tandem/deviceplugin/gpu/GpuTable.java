@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.gpu;
 import dev.tandem.deviceplugin.api.ListAndWatchResponse;
 import dev.tandem.deviceplugin.api.NUMANode;
 import dev.tandem.deviceplugin.api.TopologyInfo;
+import dev.tandem.deviceplugin.grpc.DeviceListing;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
@@ -17,7 +18,7 @@ import java.util.function.Consumer;
  * The node's full GPUs as {@code nvidia.com/gpu} devices (id = the GPU's UUID, as NVIDIA's plugin
  * names them), with health and NUMA node. A change of health is pushed to the listeners as the full list.
  */
-public final class GpuTable {
+public final class GpuTable implements DeviceListing {
 
   private final Machine machine;
   private final List<Device> gpus;

@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.inventory;
 import dev.tandem.deviceplugin.api.ListAndWatchResponse;
 import dev.tandem.deviceplugin.api.NUMANode;
 import dev.tandem.deviceplugin.api.TopologyInfo;
+import dev.tandem.deviceplugin.grpc.DeviceListing;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.function.Consumer;
  * snapshots; a change of health is pushed to every listener (the open ListAndWatch streams) as the
  * full list.
  */
-public final class DeviceTable {
+public final class DeviceTable implements DeviceListing {
 
   public static final String HEALTHY = "Healthy";
   public static final String UNHEALTHY = "Unhealthy";
