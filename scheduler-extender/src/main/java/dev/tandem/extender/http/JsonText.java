@@ -71,8 +71,9 @@ final class JsonText {
     return append(escaped.computeIfAbsent(s, JsonText::escape));
   }
 
+  /** The text written so far (copied once: Buffer.buffer(byte[]) would copy a trimmed copy). */
   Buffer toBuffer() {
-    return Buffer.buffer(size == bytes.length ? bytes : Arrays.copyOf(bytes, size));
+    return Buffer.buffer(size).appendBytes(bytes, 0, size);
   }
 
   private JsonText append(byte[] b) {

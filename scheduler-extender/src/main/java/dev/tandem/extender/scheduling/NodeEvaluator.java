@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Infeasible;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -61,8 +62,12 @@ public final class NodeEvaluator {
     }
   }
 
+  /** Distinct refusals kept canonical; beyond it refusals still work, only encode slower. */
+  private static final int MAX_REFUSALS = 4096;
+
   private final Cache<Key, AllocationResult> cache;
   private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Infeasible, Infeasible> refusals = new ConcurrentHashMap<>();
 
   public NodeEvaluator(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
@@ -95,11 +100,30 @@ public final class NodeEvaluator {
     Key key = new Key(node.name(), node.version(), shape);
     AllocationResult answer = cache.getIfPresent(key);
     if (answer == null) {
-      answer = node.allocator().allocate(request, node.free());
+      answer = canonical(node.allocator().allocate(request, node.free()));
       cache.put(key, answer);
     }
     node.lastAnswer().set(request, answer);
     return answer;
+  }
+
+  /**
+   * Thousands of nodes refuse a pod for the same few reasons: sharing one instance per reason keeps
+   * a filter answer's reads on a few hot objects, and lets its encoder escape each reason once.
+   */
+  private AllocationResult canonical(AllocationResult answer) {
+    if (!(answer instanceof Infeasible no)) {
+      return answer;
+    }
+    Infeasible known = refusals.get(no);
+    if (known != null) {
+      return known;
+    }
+    if (refusals.size() >= MAX_REFUSALS) {
+      return no;
+    }
+    known = refusals.putIfAbsent(no, no);
+    return known == null ? no : known;
   }
 
   public long size() {
