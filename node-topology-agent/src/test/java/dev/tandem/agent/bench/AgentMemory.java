@@ -1,0 +1,114 @@
+package dev.tandem.agent.bench;
+
+import dev.tandem.agent.crd.CrdFile;
+import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.agent.crd.TestNodes;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's footprint in {@code run} mode: the agent jar as its own process on the XE8640
+ * fixture, publishing to the fabric8 mock API server (CRUD mode, CRD, Node and one pod on the node
+ * installed), no kubelet socket; after the object is published and {@code seconds} more, its RSS
+ * and peak RSS are read from {@code /proc}. The JVM options default to the DaemonSet's.
+ *
+ * <pre>
+ * mvn -q -ntp -pl node-topology-agent -am install -DskipTests
+ * cd node-topology-agent
+ * mvn -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+ * java -cp target/test-classes:target/classes:$(cat target/test.classpath) \
+ *     dev.tandem.agent.bench.AgentMemory [seconds] [agent JVM options...]
+ * </pre>
+ */
+public final class AgentMemory {
+
+  /** The DaemonSet's JAVA_TOOL_OPTIONS (manifests/base), as documented in docs/agent.md. */
+  static final List<String> DAEMONSET_OPTIONS = List.of("-Xmx24m", "-Xss256k", "-XX:+UseSerialGC",
+      "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:TieredStopAtLevel=1",
+      "-XX:CICompilerCount=1", "-Dio.netty.allocator.type=unpooled", "-XX:+ExitOnOutOfMemoryError");
+
+  private AgentMemory() {}
+
+  public static void main(String[] args) throws Exception {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+    List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
+    Path jar = Path.of(System.getProperty("agent.jar", "target/node-topology-agent.jar"));
+    Path fixture = Path.of(System.getProperty("fixture",
+        "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"));
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    server.init();
+    Path dir = Files.createTempDirectory("agent-memory");
+    Process agent = null;
+    try (KubernetesClient client = server.createClient()) {
+      CrdFile.install(client);
+      TestNodes.create(client, "xe8640-1");
+      client.pods().inNamespace("ml").resource(new PodBuilder().withNewMetadata().withName("trainer")
+          .withNamespace("ml").endMetadata().withNewSpec().withNodeName("xe8640-1").addNewContainer()
+          .withName("main").withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity("2"),
+              "rdma/hca", new Quantity("2"))).endResources().endContainer().endSpec().build()).create();
+      agent = start(jvm, jar, fixture, dir, client.getConfiguration().getMasterUrl());
+      long t0 = System.nanoTime();
+      while (client.resources(NodeTopology.class).withName("xe8640-1").get() == null) {
+        if (!agent.isAlive() || System.nanoTime() - t0 > 60_000_000_000L) {
+          throw new IllegalStateException("the agent published nothing; see " + dir.resolve("agent.log"));
+        }
+        Thread.sleep(200);
+      }
+      System.out.printf("published after %d ms; measuring in %d s%n", (System.nanoTime() - t0) / 1_000_000, seconds);
+      Thread.sleep(seconds * 1000L);
+      System.out.println("agent JVM options " + jvm);
+      System.out.printf("agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",
+          kib(agent.pid(), "VmRSS") / 1024.0, kib(agent.pid(), "VmHWM") / 1024.0, kib(agent.pid(), "Threads"),
+          agent.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0));
+    } finally {
+      if (agent != null) {
+        agent.destroy();
+        agent.waitFor();
+      }
+      server.destroy();
+    }
+  }
+
+  private static Process start(List<String> jvm, Path jar, Path fixture, Path dir, String master) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-jar", jar.toString(), "run"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(new File(dir.toFile(), "agent.log"));
+    Map<String, String> env = pb.environment();
+    env.put("MALLOC_ARENA_MAX", "1");
+    env.put("NODE_NAME", "xe8640-1");
+    env.put("TANDEM_HWLOC_XML", fixture.toAbsolutePath().toString());
+    env.put("TANDEM_POD_RESOURCES_SOCKET", dir.resolve("kubelet.sock").toString());
+    env.put("TANDEM_PORT", "0");
+    env.put("KUBERNETES_MASTER", master);
+    env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
+    env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+    env.remove("KUBECONFIG");
+    return pb.start();
+  }
+
+  private static long kib(long pid, String field) throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    return -1;
+  }
+}
