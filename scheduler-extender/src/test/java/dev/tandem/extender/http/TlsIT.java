@@ -10,6 +10,7 @@ import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -32,15 +33,17 @@ class TlsIT {
     try {
       HttpServer server = ExtenderServer.start(vertx, config, DemoCluster.of(TestMachines.golden()))
           .toCompletionStage().toCompletableFuture().get();
-      Buffer body = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true)
-              .setVerifyHost(false))
-          .request(HttpMethod.POST, server.actualPort(), "localhost", "/scheduler/filter")
+      // held until the end: Vert.x closes the pool of a client that is garbage collected
+      HttpClient client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true)
+          .setVerifyHost(false));
+      Buffer body = client.request(HttpMethod.POST, server.actualPort(), "localhost", "/scheduler/filter")
           .compose(req -> req.send(Http.golden("filter-names.json")))
           .compose(r -> r.body())
           .toCompletionStage().toCompletableFuture().get();
       JsonObject r = new JsonObject(body);
       assertEquals("pix-node", r.getJsonArray("NodeNames").getString(0));
       assertTrue(config.describe().contains("HTTPS"));
+      client.close().toCompletionStage().toCompletableFuture().get();
     } finally {
       cert.delete();
       vertx.close().toCompletionStage().toCompletableFuture().get();
