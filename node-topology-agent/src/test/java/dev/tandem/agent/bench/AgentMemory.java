@@ -36,7 +36,7 @@ import java.util.Map;
 public final class AgentMemory {
 
   /** The DaemonSet's JAVA_TOOL_OPTIONS (manifests/base), as documented in docs/agent.md. */
-  static final List<String> DAEMONSET_OPTIONS = List.of("-Xmx24m", "-Xss256k", "-XX:+UseSerialGC",
+  static final List<String> DAEMONSET_OPTIONS = List.of("-Xmx24m", "-Xmn4m", "-Xss256k", "-XX:+UseSerialGC",
       "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:TieredStopAtLevel=1",
       "-XX:CICompilerCount=1", "-Dio.netty.allocator.type=unpooled", "-XX:+ExitOnOutOfMemoryError");
 
