@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class NodeTopologyPublisherMockTest {
 
   static KubernetesClient client;
+  static KubernetesMockServer server;
 
   private final NodeTopologySpec spec = NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
   private final NodeTopologyStatus status = new NodeTopologyStatus("2026-11-22T03:00:00Z",
@@ -85,6 +88,34 @@ class NodeTopologyPublisherMockTest {
     String version = t.getMetadata().getResourceVersion();
     assertEquals(NodeTopologyPublisher.Outcome.UNCHANGED, publisher.publish(smaller, later));
     assertEquals(version, read("gpu-1").getMetadata().getResourceVersion());
+  }
+
+  @Test
+  @DisplayName("a 409 Conflict (someone wrote in between) is re-read and retried once; the update lands")
+  void retriesOnConflict() throws Exception {
+    node("gpu-1");
+    NodeTopologyPublisher publisher = new NodeTopologyPublisher(client, "gpu-1");
+    publisher.publish(spec, status);
+    String path = "/apis/" + NodeTopology.GROUP + "/" + NodeTopology.VERSION + "/nodetopologies/gpu-1";
+    server.expect().put().withPath(path).andReturn(409, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+        + "\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409,\"message\":\"Operation cannot be"
+        + " fulfilled on nodetopologies.tandem.dev \\\"gpu-1\\\": the object has been modified\"}").once();
+    drainRequests();
+
+    NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-1"));
+    assertEquals(NodeTopologyPublisher.Outcome.UPDATED, publisher.publish(smaller, status));
+    assertEquals(smaller, read("gpu-1").getSpec());
+    long puts = drainRequests().stream().filter(r -> "PUT".equals(r.getMethod()) && r.getPath().equals(path))
+        .count();
+    assertEquals(2, puts, "the refused PUT, then the retried one");
+  }
+
+  private static List<RecordedRequest> drainRequests() throws InterruptedException {
+    List<RecordedRequest> out = new java.util.ArrayList<>();
+    for (RecordedRequest r; (r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS)) != null; ) {
+      out.add(r);
+    }
+    return out;
   }
 
   @Test
