@@ -7,8 +7,10 @@ import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.scheduling.PlanAnnotation;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
 import java.util.Map;
@@ -28,7 +30,7 @@ final class Informers {
       public void onAdd(NodeTopology nt) {
         metrics.informerEvent("nodetopologies");
         try {
-          state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
+          state.putTopology(NodeTopologyMapper.toMachine(nt), NodeTopologies.allocations(nt));
         } catch (InvalidNodeTopologyException e) {
           LOG.warn("ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",
               nt.getMetadata().getName(), e.getMessage());
@@ -93,21 +95,39 @@ final class Informers {
     };
   }
 
+  /** The node's advertised {@code rdma/hca} capacity; 0 when absent or not a whole number. */
+  static long hcaCapacity(Node node) {
+    Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
+    Quantity q = capacity == null ? null : capacity.get(Resources.HCA);
+    if (q == null) {
+      return 0;
+    }
+    try {
+      return Quantity.getAmountInBytes(q).longValueExact();
+    } catch (ArithmeticException | IllegalArgumentException e) {
+      LOG.warn("node {}: {} capacity {} is not a whole number; counting one unit per HCA",
+          node.getMetadata().getName(), Resources.HCA, q);
+      return 0;
+    }
+  }
+
   static ResourceEventHandler<Node> nodes(ClusterState state, ExtenderMetrics metrics) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Node node) {
         metrics.informerEvent("nodes");
+        state.hcaCapacity(node.getMetadata().getName(), hcaCapacity(node));
       }
 
       @Override
       public void onUpdate(Node old, Node node) {
-        metrics.informerEvent("nodes");
+        onAdd(node);
       }
 
       @Override
       public void onDelete(Node node, boolean unknownFinalState) {
         metrics.informerEvent("nodes");
+        state.hcaCapacity(node.getMetadata().getName(), 0);
         state.removeTopology(node.getMetadata().getName());
       }
     };

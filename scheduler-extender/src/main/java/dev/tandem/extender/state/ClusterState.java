@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -31,6 +32,7 @@ public final class ClusterState {
   private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
   private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
+  private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
   /**
    * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
    * poll after the kubelet lets them go; until then they would look taken. A UID is never reused,
@@ -126,7 +128,20 @@ public final class ClusterState {
    * already gone are left out: the agent has not polled since they went.
    */
   public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> reported) {
+    put(machine, m -> slotsPerHca, reported);
+  }
+
+  /**
+   * Like {@link #putTopology(Machine, int, List)}, with the HCA units per HCA read from the node's
+   * advertised {@code rdma/hca} capacity ({@link #hcaCapacity}).
+   */
+  public void putTopology(Machine machine, List<ReportedAllocation> reported) {
+    put(machine, this::slotsOf, reported);
+  }
+
+  private void put(Machine machine, ToIntFunction<Machine> slotsOf, List<ReportedAllocation> reported) {
     nodes.compute(machine.nodeName(), (name, old) -> {
+      int slotsPerHca = slotsOf.applyAsInt(machine);
       // registered before the tombstones are read, so that a concurrent podGone finds this node
       reported.forEach(a -> reportedNode.put(a.uid(), name));
       List<ReportedAllocation> allocations = new ArrayList<>(reported.size());
@@ -156,6 +171,32 @@ public final class ClusterState {
       });
       return NodeEntry.of(machine, slotsPerHca, allocations, plans, clock.instant(), old);
     });
+  }
+
+  /**
+   * The {@code rdma/hca} capacity the kubelet advertises for the node (from its Node object; 0 when
+   * none). In the device plugin's {@code shared} and {@code sriov} modes a node advertises several
+   * units per HCA; the units per HCA follow from it (see {@link #slotsOf}).
+   */
+  public void hcaCapacity(String node, long units) {
+    Long old = units > 0 ? hcaCapacity.put(node, units) : hcaCapacity.remove(node);
+    if (old == null ? units > 0 : old != units) {
+      nodes.computeIfPresent(node, (name, entry) -> entry.withSlots(slotsOf(entry.machine())));
+    }
+  }
+
+  /**
+   * HCA units per HCA: the advertised capacity divided by the HCAs in the tree, when it divides
+   * evenly into more than one per HCA; else 1 (one device per HCA, or a plugin that offers only some
+   * of the node's HCAs, where the units per HCA cannot be told).
+   */
+  int slotsOf(Machine machine) {
+    Long units = hcaCapacity.get(machine.nodeName());
+    int hcas = machine.hcas().size();
+    if (units == null || hcas == 0 || units <= hcas || units % hcas != 0) {
+      return 1;
+    }
+    return (int) Math.min(Integer.MAX_VALUE, units / hcas);
   }
 
   /** The node's NodeTopology went away: its assumed plans go with it. */

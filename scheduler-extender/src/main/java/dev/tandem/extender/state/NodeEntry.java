@@ -66,6 +66,10 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
     return of(machine, slotsPerHca, allocations, plans, updatedAt, this);
   }
 
+  NodeEntry withSlots(int slots) {
+    return slots == slotsPerHca ? this : of(machine, slots, allocations, assumed, updatedAt, this);
+  }
+
   NodeEntry withoutReported(String uid) {
     List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
     return kept.size() == allocations.size() ? this

@@ -17,6 +17,9 @@ import dev.tandem.extender.scheduling.Binder;
 import dev.tandem.extender.scheduling.PlanAnnotation;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.Resources;
+import dev.tandem.topology.model.DeviceKind;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -182,6 +185,18 @@ class KubeClusterMockTest {
     await("the freed GPU", () -> state.node("pix-node").free().free(gpu) == 1);
     assertEquals(1, client.resources(NodeTopology.class).withName("pix-node").get().getStatus()
         .allocations().size(), "the agent has not reported yet");
+  }
+
+  @Test
+  @DisplayName("a Node advertising rdma/hca: 4k (shared mode) gives its HCAs 1,000 units each")
+  void sharedHcaUnitsFromNodeCapacity() throws Exception {
+    int hcas = TestMachines.pixNode().hcas().size();
+    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("pix-node").endMetadata()
+        .withNewStatus().withCapacity(Map.of(Resources.HCA, new Quantity(hcas + "k"))).endStatus().build()).create();
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    ClusterState state = start(false);
+    await("the units", () -> state.node("pix-node") != null && state.node("pix-node").slotsPerHca() == 1000);
+    assertEquals(1000 * hcas, state.node("pix-node").free().freeUnits(DeviceKind.HCA));
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
 import java.time.Clock;
@@ -167,6 +168,28 @@ class ClusterStateTest {
     s.podTerminating("uid-2");
     assertEquals(0, s.node("pix-node").free().free(gpu));
     assertEquals(0, s.assumedCount());
+  }
+
+  @Test
+  @DisplayName("shared HCAs: the node's advertised rdma/hca capacity gives the units per HCA, whichever comes first")
+  void slotsFromCapacity() {
+    ClusterState s = state();
+    int hcas = TestMachines.pixNode().hcas().size();
+    DeviceKind hca = DeviceKind.HCA;
+    assertEquals(hcas, s.node("pix-node").free().freeUnits(hca));
+    s.hcaCapacity("pix-node", 1000L * hcas);
+    assertEquals(1000, s.node("pix-node").slotsPerHca());
+    assertEquals(1000 * hcas, s.node("pix-node").free().freeUnits(hca));
+    s.putTopology(TestMachines.pixNode(), List.of());
+    assertEquals(1000, s.node("pix-node").slotsPerHca(), "a NodeTopology update keeps the units");
+    s.hcaCapacity("pix-node", hcas + 1);
+    assertEquals(1, s.node("pix-node").slotsPerHca(), "uneven capacity: the units per HCA cannot be told");
+    s.hcaCapacity("pix-2", 16);
+    s.putTopology(TestMachines.machine("pix-2", new TestMachines.Switch(0, 2, 2),
+        new TestMachines.Switch(1, 2, 2)), List.of());
+    assertEquals(4, s.node("pix-2").slotsPerHca(), "capacity seen before the topology");
+    s.hcaCapacity("pix-2", 0);
+    assertEquals(1, s.node("pix-2").slotsPerHca());
   }
 
   @Test
