@@ -36,6 +36,7 @@ func TestAlignedPodLandsWhereItCanBeAligned(t *testing.T) {
 	if pl.Locality != "PIX" && pl.Locality != "PXB" {
 		t.Errorf("plan says locality %q; the devices it names meet under a switch (PIX or PXB)", pl.Locality)
 	}
+	t.Run("OperatorDocCommands", func(t *testing.T) { testOperatorDocCommands(t, nodes[2], "gpu2-hca2") })
 }
 
 func TestUnalignablePodStaysPendingWithTheExtendersReason(t *testing.T) {
