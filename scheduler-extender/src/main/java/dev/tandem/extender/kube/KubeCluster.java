@@ -101,7 +101,9 @@ public final class KubeCluster implements AutoCloseable {
   private void startInformers(ExtenderMetrics metrics) {
     SharedIndexInformer<NodeTopology> topologies = client.resources(NodeTopology.class)
         .inform(Informers.topologies(state, metrics), RESYNC_MILLIS);
-    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace()
+    // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
+    // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
         .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
     pods.informer(podInformer);
     SharedIndexInformer<Node> nodes = client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS);
