@@ -65,7 +65,7 @@ final class HwlocXmlReader {
     notes.add(source + ": " + what + ": " + machine.gpus().size() + " GPUs, " + machine.hcas().size()
         + " HCAs, " + machine.switches().size() + " PCIe switches, NUMA nodes " + machine.numaNodes());
     notes.addAll(reader.builder.warnings());
-    return new Discovery(machine, source, notes);
+    return new Discovery(machine, source, notes, reader.builder.warnings());
   }
 
   /** Walks CPU-side objects; {@code ancestors} are the non-I/O objects above, nearest last. */

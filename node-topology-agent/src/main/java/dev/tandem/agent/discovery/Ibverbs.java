@@ -89,7 +89,7 @@ final class Ibverbs {
     List<String> notes = new ArrayList<>(d.notes());
     Map<String, Port> ports = ports(notes);
     if (ports.isEmpty() || d.machine().hcas().isEmpty()) {
-      return new Discovery(d.machine(), d.source(), notes);
+      return new Discovery(d.machine(), d.source(), notes, d.warnings());
     }
     List<Device> devices = d.machine().devices().stream().map(dev -> {
       Port p = dev.kind() == DeviceKind.HCA ? ports.get(dev.hca().ibDevice()) : null;
@@ -103,6 +103,7 @@ final class Ibverbs {
           dev.vendorId(), dev.deviceId(), dev.model(), dev.healthy(), updated);
     }).toList();
     Machine m = d.machine();
-    return new Discovery(new Machine(m.nodeName(), m.source(), m.pcie(), devices), d.source(), notes);
+    return new Discovery(new Machine(m.nodeName(), m.source(), m.pcie(), devices), d.source(), notes,
+        d.warnings());
   }
 }

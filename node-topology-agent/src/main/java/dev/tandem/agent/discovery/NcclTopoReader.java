@@ -55,7 +55,7 @@ final class NcclTopoReader {
       notes.add("nccl: " + loose + " <nic> element(s) directly under <cpu> have no PCI position and were left out");
     }
     notes.addAll(reader.builder.warnings());
-    return new Discovery(machine, "nccl", notes);
+    return new Discovery(machine, "nccl", notes, reader.builder.warnings());
   }
 
   private void cpu(Element cpu, int index) {

@@ -108,7 +108,7 @@ final class SysfsReader {
       notes.add("sysfs: unreadable PCI functions skipped: " + String.join(", ", skipped));
     }
     notes.addAll(builder.warnings());
-    return new Discovery(m, "sysfs", notes);
+    return new Discovery(m, "sysfs", notes, builder.warnings());
   }
 
   private void add(TopologyBuilder builder, Function f, int numaNode, List<String> ibNames) {

@@ -80,7 +80,7 @@ public final class TopologyDiscovery {
   }
 
   /**
-   * Logs the notes, each at INFO (duplicate ids at WARN) the first time this process sees it and at
+   * Logs the notes, each at INFO (warnings at WARN) the first time this process sees it and at
    * DEBUG when a periodic rediscovery repeats it; a machine without GPUs or HCAs becomes the empty
    * topology.
    */
@@ -88,14 +88,14 @@ public final class TopologyDiscovery {
     for (String n : d.notes()) {
       if (!LOGGED_NOTES.add(n)) {
         LOG.debug("{}", n);
-      } else if (n.startsWith("device id ")) {
+      } else if (d.warnings().contains(n)) {
         LOG.warn("{}", n);
       } else {
         LOG.info("{}", n);
       }
     }
     if (d.machine().devices().isEmpty() && !d.machine().pcie().isEmpty()) {
-      return new Discovery(Machine.empty(d.machine().nodeName(), d.machine().source()), d.source(), d.notes());
+      return new Discovery(Machine.empty(d.machine().nodeName(), d.machine().source()), d.source(), d.notes(), d.warnings());
     }
     return d;
   }
@@ -123,7 +123,8 @@ public final class TopologyDiscovery {
     Discovery chosen;
     if (hw != null && !hw.machine().devices().isEmpty()) {
       Machine m = NvidiaProc.withUuids(hw.machine(), options.sysfsRoot(), notes);
-      chosen = new Discovery(SysfsReader.withHcaDetails(m, options.sysfsRoot(), notes), "hwloc", notes);
+      chosen = new Discovery(SysfsReader.withHcaDetails(m, options.sysfsRoot(), notes), "hwloc", notes,
+          hw.warnings());
     } else {
       if (hw != null) {
         notes.add("hwloc found no GPU or HCA; reading sysfs under " + options.sysfsRoot());

@@ -106,6 +106,11 @@ class HwlocFixturesIT {
     assertEquals(List.of("0000:4e:00.0", "0000:5f:00.0", "0000:cb:00.0", "0000:db:00.0"),
         d.machine().gpus().stream().map(g -> g.id()).toList());
     assertEquals(4, d.notes().stream().filter(n -> n.contains("GPU-00000000-0000-0000-0000-000000000000")).count());
+    assertEquals(4, d.warnings().size(), "the duplicate ids are the warnings: " + d.warnings());
+    assertTrue(d.warnings().stream().allMatch(w -> w.contains("GPU-00000000") && d.notes().contains(w)),
+        "each warning is also a published note");
+    assertTrue(TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-b",
+        Fixtures.topology("penguin-relion-x1904gt-p100x2.xml"))).warnings().isEmpty());
   }
 
   @Test
