@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,8 @@ func TestAlignedPodLandsWhereItCanBeAligned(t *testing.T) {
 }
 
 func TestUnalignablePodStaysPendingWithTheExtendersReason(t *testing.T) {
-	cl.group(t, "pending", lassen, sl390s)
+	// Two Lassen nodes refuse for the same reason: kube-scheduler must count them as one line.
+	cl.group(t, "pending", lassen, lassen, sl390s)
 	cl.submit(t, "pending", podSpec{name: "gpu2-hca1", gpus: 2, hcas: 1})
 	deadline := time.Now().Add(45 * time.Second)
 	for {
@@ -54,6 +56,9 @@ func TestUnalignablePodStaysPendingWithTheExtendersReason(t *testing.T) {
 		ev := cl.events("pending", "gpu2-hca1")
 		if strings.Contains(ev, "FailedScheduling") && extenderReason(ev) {
 			t.Logf("pending with events:\n%s", ev)
+			if !twoLassens.MatchString(ev) {
+				t.Fatalf("the two Lassen nodes' reasons were not counted together (want %q); events:\n%s", twoLassens, ev)
+			}
 			break
 		}
 		if time.Now().After(deadline) {
@@ -67,6 +72,10 @@ func TestUnalignablePodStaysPendingWithTheExtendersReason(t *testing.T) {
 		t.Fatalf("pod left Pending: node %q phase %s", p.Spec.NodeName, p.Status.Phase)
 	}
 }
+
+// twoLassens is kube-scheduler's count of the two Lassen nodes' identical reason in its
+// "0/3 nodes are available: ..." message.
+var twoLassens = regexp.MustCompile(`\b2 2 GPUs \+ 1 HCA need under one PCIe switch \(PXB or better, tandem\.dev/alignment=switch\); best on this node now is [A-Z]+`)
 
 // extenderReason tells the extender's reason from kube-scheduler's own ones ("Insufficient rdma/hca"
 // and the like): the extender's reasons speak of GPUs and HCAs in capitals, and switches.

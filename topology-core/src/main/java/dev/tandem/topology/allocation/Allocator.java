@@ -146,7 +146,11 @@ public final class Allocator {
     return null;
   }
 
-  private String alignmentReason(AllocationRequest r, Allocation best) {
+  /**
+   * Names no device: kube-scheduler counts identical reasons across nodes ("0/N nodes are
+   * available: 4990 ..."), so a reason per node would list every node in the pod's event.
+   */
+  private static String alignmentReason(AllocationRequest r, Allocation best) {
     Alignment a = r.policy().alignment();
     String where = switch (a) {
       case SWITCH -> "under one PCIe switch";
@@ -155,31 +159,7 @@ public final class Allocator {
       case NONE -> "anywhere";
     };
     return r.describe() + " need " + where + " (" + a.worstAllowed() + " or better, "
-        + "tandem.dev/alignment=" + a.value() + "); best on this node now is " + best.worst()
-        + " (" + worstPair(best) + ")";
-  }
-
-  private String worstPair(Allocation a) {
-    Device worstGpu = null;
-    Device partner = null;
-    Locality worst = Locality.X;
-    for (Device g : a.gpus()) {
-      Device nearest = null;
-      Locality near = Locality.SYS;
-      for (Device h : a.hcas()) {
-        Locality l = index.locality(g.id(), h.id());
-        if (nearest == null || l.compareTo(near) < 0) {
-          nearest = h;
-          near = l;
-        }
-      }
-      if (worstGpu == null || near.compareTo(worst) > 0) {
-        worstGpu = g;
-        partner = nearest;
-        worst = near;
-      }
-    }
-    return worstGpu.id() + " via " + (partner.name() != null ? partner.name() : partner.id());
+        + "tandem.dev/alignment=" + a.value() + "); best on this node now is " + best.worst();
   }
 
   /** The state of one allocation: units taken so far, per device. */
