@@ -3,7 +3,6 @@ package dev.tandem.extender.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
@@ -38,7 +37,7 @@ final class Replies {
    */
   static Buffer filter(ExtenderArgs args, FilterVerdict v) {
     List<String> names = args.names();
-    JsonText out = new JsonText(64 + names.size() * 24 + reasonBytes(v));
+    JsonText out = new JsonText(filterBytes(names, v));
     if (args.nodes() == null) {
       out.raw("{\"Nodes\":null,\"NodeNames\":[");
       boolean first = true;
@@ -114,9 +113,16 @@ final class Replies {
     out.raw('}');
   }
 
-  /** A guess of the reasons' share of the answer, so that the writer rarely grows. */
-  private static int reasonBytes(FilterVerdict v) {
-    return (v.passed().length - v.counts()[Outcome.PASSED.ordinal()]
-        - v.counts()[Outcome.NOT_INTERESTED.ordinal()]) * 48;
+  /**
+   * The answer's size in names mode, a little over for escapes, so that the writer does not grow:
+   * growing copied the whole answer several times per request at thousands of nodes.
+   */
+  private static int filterBytes(List<String> names, FilterVerdict v) {
+    int bytes = 160;
+    String[] reasons = v.reasons();
+    for (int i = 0; i < reasons.length; i++) {
+      bytes += names.get(i).length() + 4 + (reasons[i] == null ? 0 : reasons[i].length() + 4);
+    }
+    return bytes + (bytes >> 4);
   }
 }

@@ -9,6 +9,7 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -59,11 +60,7 @@ final class SchedulerRoutes {
     Timer.Sample sample = Timer.start();
     ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
     PodRequest pod = podOf(args);
-    vertx.executeBlocking(() -> {
-      FilterVerdict verdict = scheduling.filter(pod, args.names());
-      metrics.filtered(verdict);
-      return Replies.filter(args, verdict);
-    }, false)
+    filterAnswer(pod, args)
         .onSuccess(answer -> {
           reply(ctx, answer);
           sample.stop(metrics.verb("filter"));
@@ -78,8 +75,7 @@ final class SchedulerRoutes {
     Timer.Sample sample = Timer.start();
     ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
     PodRequest pod = podOf(args);
-    vertx.executeBlocking(() -> Replies.priorities(args.names(), scheduling.prioritize(pod, args.names())),
-        false)
+    prioritizeAnswer(pod, args)
         .onSuccess(answer -> {
           reply(ctx, answer);
           sample.stop(metrics.verb("prioritize"));
@@ -88,6 +84,41 @@ final class SchedulerRoutes {
           LOG.warn("prioritize of {} failed", pod.pod(), e);
           reply(ctx, Replies.priorities(args.names(), new int[args.names().size()]));
         });
+  }
+
+  /**
+   * Decided on the event loop while few nodes need the allocator (a burst of one pod shape); else
+   * on a worker thread, so that a new shape at thousands of nodes does not hold the event loop.
+   */
+  private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
+    try {
+      FilterVerdict quick = scheduling.filter(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
+      if (quick != null) {
+        return Future.succeededFuture(filterReply(args, quick));
+      }
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+    return vertx.executeBlocking(() -> filterReply(args, scheduling.filter(pod, args.names())), false);
+  }
+
+  private Buffer filterReply(ExtenderArgs args, FilterVerdict verdict) {
+    metrics.filtered(verdict);
+    return Replies.filter(args, verdict);
+  }
+
+  /** Decided where {@link #filterAnswer} decides. */
+  private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
+    try {
+      int[] quick = scheduling.prioritize(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
+      if (quick != null) {
+        return Future.succeededFuture(Replies.priorities(args.names(), quick));
+      }
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+    return vertx.executeBlocking(
+        () -> Replies.priorities(args.names(), scheduling.prioritize(pod, args.names())), false);
   }
 
   private void bind(RoutingContext ctx) {

@@ -2,6 +2,7 @@ package dev.tandem.extender.scheduling;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
@@ -12,10 +13,10 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The allocator's answer for one node and one request shape, cached by the node's state version:
  * a burst of identical pods costs one computation per node, and any change to the node (new tree,
- * allocation, assumed plan) makes a new version, so no stale answer is served. The node's
- * {@link dev.tandem.extender.state.LastAnswer} is read first: a burst of one pod shape then costs
- * no key per node. A request's shape and its hash are computed once per request
- * ({@link #shape}), not once per node.
+ * allocation, assumed plan) makes a new version, so no stale answer is served. The answer
+ * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
+ * key per node. A request's shape and its hash are computed once per request ({@link #shape}), not
+ * once per node.
  */
 public final class NodeEvaluator {
 
@@ -91,19 +92,38 @@ public final class NodeEvaluator {
     return evaluate(node, shape(request));
   }
 
-  public AllocationResult evaluate(NodeEntry node, Shape shape) {
-    AllocationRequest request = shape.request;
-    AllocationResult last = node.lastAnswer().get(request);
-    if (last != null) {
-      return last;
+  /**
+   * The answer at the cell's entry {@code node} when it is remembered or cached; null when the
+   * allocator would have to run.
+   */
+  public AllocationResult known(NodeCell cell, NodeEntry node, Shape shape) {
+    AllocationResult answer = cell.remembered(node, shape.request);
+    if (answer == null) {
+      answer = cache.getIfPresent(new Key(node.name(), node.version(), shape));
+      if (answer != null) {
+        cell.remember(node, shape.request, answer);
+      }
     }
+    return answer;
+  }
+
+  /** The answer at the cell's entry {@code node}, remembered in the cell for the next request. */
+  public AllocationResult evaluate(NodeCell cell, NodeEntry node, Shape shape) {
+    AllocationResult answer = cell.remembered(node, shape.request);
+    if (answer == null) {
+      answer = evaluate(node, shape);
+      cell.remember(node, shape.request, answer);
+    }
+    return answer;
+  }
+
+  public AllocationResult evaluate(NodeEntry node, Shape shape) {
     Key key = new Key(node.name(), node.version(), shape);
     AllocationResult answer = cache.getIfPresent(key);
     if (answer == null) {
-      answer = canonical(node.allocator().allocate(request, node.free()));
+      answer = canonical(node.allocator().allocate(shape.request, node.free()));
       cache.put(key, answer);
     }
-    node.lastAnswer().set(request, answer);
     return answer;
   }
 

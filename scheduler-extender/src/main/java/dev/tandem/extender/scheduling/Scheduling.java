@@ -1,6 +1,8 @@
 package dev.tandem.extender.scheduling;
 
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeCell;
+import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationResult;
@@ -22,51 +24,104 @@ public final class Scheduling {
     return evaluator;
   }
 
+  /**
+   * How many nodes may need the allocator in a call made on an event loop ({@link #filter(PodRequest,
+   * List, int)}): about 0.1 ms of allocator time. A burst of one pod shape finds every other answer
+   * remembered; moving a request of thousands of nodes to a worker thread cost more than deciding it.
+   */
+  public static final int EVENT_LOOP_ALLOCATIONS = 64;
+
   /** Which of the nodes can take the pod, and why the others cannot. */
   public FilterVerdict filter(PodRequest pod, List<String> nodes) {
+    return filter(pod, nodes, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Like {@link #filter(PodRequest, List)}, or null as soon as more than {@code allocations} nodes
+   * need the allocator (their answers are neither remembered nor cached): ask again on a worker.
+   */
+  public FilterVerdict filter(PodRequest pod, List<String> nodes, int allocations) {
     FilterVerdict v = FilterVerdict.sized(nodes.size());
-    NodeEvaluator.Shape shape = pod.interested() && pod.problem() == null
-        ? evaluator.shape(pod.request()) : null;
-    for (int i = 0; i < nodes.size(); i++) {
-      String name = nodes.get(i);
-      if (!pod.interested()) {
+    if (!pod.interested()) {
+      for (int i = 0; i < nodes.size(); i++) {
         v.pass(i, Outcome.NOT_INTERESTED);
-      } else if (pod.problem() != null) {
+      }
+      return v;
+    }
+    if (pod.problem() != null) {
+      for (int i = 0; i < nodes.size(); i++) {
         v.fail(i, pod.problem(), true, Outcome.INVALID_POLICY);
+      }
+      return v;
+    }
+    Answers answers = new Answers(pod, allocations);
+    for (int i = 0; i < nodes.size(); i++) {
+      if (!answers.next(nodes.get(i))) {
+        return null;
+      }
+      if (answers.node == null) {
+        v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
+      } else if (answers.result instanceof Infeasible no) {
+        v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
       } else {
-        judge(shape, name, i, v);
+        v.pass(i, Outcome.PASSED);
       }
     }
     return v;
   }
 
-  private void judge(NodeEvaluator.Shape shape, String name, int i, FilterVerdict v) {
-    NodeEntry node = state.node(name);
-    if (node == null) {
-      v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
-      return;
-    }
-    AllocationResult r = evaluator.evaluate(node, shape);
-    if (r instanceof Infeasible no) {
-      v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
-    } else {
-      v.pass(i, Outcome.PASSED);
-    }
-  }
-
   /** 0..10 per node: the allocator's score where the pod fits, 0 elsewhere. */
   public int[] prioritize(PodRequest pod, List<String> nodes) {
+    return prioritize(pod, nodes, Integer.MAX_VALUE);
+  }
+
+  /** Like {@link #prioritize(PodRequest, List)}, or null as {@link #filter(PodRequest, List, int)}. */
+  public int[] prioritize(PodRequest pod, List<String> nodes, int allocations) {
     int[] scores = new int[nodes.size()];
     if (!pod.interested() || pod.problem() != null) {
       return scores;
     }
-    NodeEvaluator.Shape shape = evaluator.shape(pod.request());
+    Answers answers = new Answers(pod, allocations);
     for (int i = 0; i < scores.length; i++) {
-      NodeEntry node = state.node(nodes.get(i));
-      if (node != null && evaluator.evaluate(node, shape) instanceof Allocation a) {
+      if (!answers.next(nodes.get(i))) {
+        return null;
+      }
+      if (answers.result instanceof Allocation a) {
         scores[i] = Math.max(0, Math.min(10, a.score()));
       }
     }
     return scores;
+  }
+
+  /** The allocator's answers for one pod, node after node, within an allocation budget. */
+  private final class Answers {
+    private final NodeEvaluator.Shape shape;
+    private final NodeDirectory directory = state.directory();
+    private int allocations;
+    NodeEntry node;
+    AllocationResult result;
+
+    Answers(PodRequest pod, int allocations) {
+      this.shape = evaluator.shape(pod.request());
+      this.allocations = allocations;
+    }
+
+    /** Moves to the named node; false when its answer would exceed the allocation budget. */
+    boolean next(String name) {
+      NodeCell cell = directory.find(name);
+      node = cell == null ? null : cell.entry();
+      if (node == null) {
+        result = null;
+        return true;
+      }
+      result = evaluator.known(cell, node, shape);
+      if (result == null) {
+        if (allocations-- <= 0) {
+          return false;
+        }
+        result = evaluator.evaluate(cell, node, shape);
+      }
+      return true;
+    }
   }
 }

@@ -24,12 +24,12 @@ import java.util.stream.Collectors;
  * What the extender knows about the cluster: per node, the tree, reported allocations and assumed
  * plans. Sources (the informers, or the demo) write into it; the verbs and the inspection API read
  * it. Reads are lock-free. Every change to a node, and the allocate-and-assume step of a bind, runs
- * inside {@link ConcurrentHashMap#compute} on that node's key, so changes to one node are serialized
+ * inside {@link NodeTable#compute} on that node's key, so changes to one node are serialized
  * and two binds never get the same device.
  */
 public final class ClusterState {
 
-  private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
+  private final NodeTable nodes = new NodeTable();
   private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
@@ -104,6 +104,13 @@ public final class ClusterState {
 
   public NodeEntry node(String name) {
     return nodes.get(name);
+  }
+
+  /**
+   * The index for a loop over many node names (filter, prioritize): take it once per request.
+   */
+  public NodeDirectory directory() {
+    return nodes.directory();
   }
 
   public List<NodeEntry> nodes() {
@@ -293,7 +300,7 @@ public final class ClusterState {
   public int expire() {
     Instant now = clock.instant();
     int[] count = new int[1];
-    for (String name : nodes.keySet()) {
+    for (String name : nodes.names()) {
       nodes.computeIfPresent(name, (n, entry) -> entry.without(p -> {
         boolean drop = p.expiresAt().isBefore(now);
         if (drop) {

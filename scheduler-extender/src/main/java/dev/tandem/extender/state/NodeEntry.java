@@ -26,11 +26,10 @@ import java.util.function.Predicate;
  * @param free healthy devices minus reported allocations minus assumed plans
  * @param version unique per change
  * @param updatedAt when the agent's data last changed
- * @param lastAnswer the allocator's latest answer at this version (see {@link LastAnswer})
  */
 public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
     List<ReportedAllocation> allocations, Map<String, AssumedPlan> assumed, Availability free,
-    long version, Instant updatedAt, LastAnswer lastAnswer) {
+    long version, Instant updatedAt) {
 
   private static final AtomicLong VERSIONS = new AtomicLong();
 
@@ -59,7 +58,7 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
     }
     Availability free = Availability.allFree(allocator.index(), slots).without(taken);
     return new NodeEntry(machine, allocator, slots, List.copyOf(allocations), plans, free,
-        VERSIONS.incrementAndGet(), updatedAt, new LastAnswer());
+        VERSIONS.incrementAndGet(), updatedAt);
   }
 
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
