@@ -119,6 +119,7 @@ func (k *cluster) stopAll() {
 	wg.Wait()
 	if k.service != nil {
 		k.service.Close()
+		k.service = nil // stopAll may run twice: the uninstall scenario stops everything first
 	}
 }
 
