@@ -93,6 +93,7 @@ final class SchedulerRoutes {
   private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
     try {
       FilterVerdict quick = scheduling.filter(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
+      metrics.decided("filter", quick != null);
       if (quick != null) {
         return Future.succeededFuture(filterReply(args, quick));
       }
@@ -111,6 +112,7 @@ final class SchedulerRoutes {
   private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
     try {
       int[] quick = scheduling.prioritize(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
+      metrics.decided("prioritize", quick != null);
       if (quick != null) {
         return Future.succeededFuture(Replies.priorities(args.names(), quick));
       }

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +22,7 @@ public final class ExtenderMetrics {
   private final Map<String, Timer> latency = new ConcurrentHashMap<>();
   private final Counter[] outcomes = new Counter[Outcome.values().length];
   private final Map<String, Counter> binds = new ConcurrentHashMap<>();
+  private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
   private final Clock clock;
 
@@ -30,6 +32,13 @@ public final class ExtenderMetrics {
       outcomes[o.ordinal()] = Counter.builder("tandem_extender_filter_nodes")
           .description("Nodes judged by filter, by outcome").tag("outcome", o.label())
           .register(registry);
+    }
+    for (String verb : List.of("filter", "prioritize")) {
+      for (String thread : List.of("event_loop", "worker")) {
+        decisions.put(verb + "/" + thread, Counter.builder("tandem_extender_decisions")
+            .description("Filter and prioritize calls by the thread that decided them")
+            .tag("verb", verb).tag("thread", thread).register(registry));
+      }
     }
     Gauge.builder("tandem_extender_assumed_allocations", state, ClusterState::assumedCount)
         .description("Assumed plans holding devices until the agent reports them").register(registry);
@@ -58,6 +67,11 @@ public final class ExtenderMetrics {
         outcomes[i].increment(counts[i]);
       }
     }
+  }
+
+  /** A filter or prioritize call was decided on the event loop, or handed to a worker thread. */
+  public void decided(String verb, boolean onEventLoop) {
+    decisions.get(verb + "/" + (onEventLoop ? "event_loop" : "worker")).increment();
   }
 
   public void bound(String result) {

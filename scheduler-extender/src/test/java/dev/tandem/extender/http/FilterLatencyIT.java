@@ -1,6 +1,7 @@
 package dev.tandem.extender.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * Filter of 5,000 nodes by name, repeated: the answers stay correct once the per-node answers are
  * cached. Speed is measured by the load harness ({@code benchmarks/run-extender-load}), not here.
  */
-@DisplayName("filter of 5,000 nodes by name answers every node, also from the per-node cache")
+@DisplayName("filter of 5,000 nodes by name answers every node, also from the per-node cache, and on the event loop once warm")
 class FilterLatencyIT {
 
   @Test
@@ -55,11 +56,21 @@ class FilterLatencyIT {
         assertEquals(2500, reply.getJsonObject("FailedNodes").size()
             + reply.getJsonObject("FailedAndUnresolvableNodes").size(), "failed nodes, call " + i);
       }
+      String metrics = get(client, server.actualPort(), "/metrics").toString();
+      assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"worker\",verb=\"filter\"} 1.0"),
+          "the first call needs the allocator for 5,000 nodes: decided on a worker\n" + metrics);
+      assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"event_loop\",verb=\"filter\"} 19.0"),
+          "the 19 later calls find every answer remembered: decided on the event loop\n" + metrics);
       // closed only now: Vert.x closes the pool of a client that is garbage collected mid-flight
       client.close().toCompletionStage().toCompletableFuture().get();
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();
     }
+  }
+
+  private static Buffer get(HttpClient client, int port, String path) throws Exception {
+    return client.request(HttpMethod.GET, port, "localhost", path).compose(req -> req.send())
+        .compose(r -> r.body()).toCompletionStage().toCompletableFuture().get();
   }
 
   private static Buffer call(HttpClient client, int port, String body) throws Exception {
