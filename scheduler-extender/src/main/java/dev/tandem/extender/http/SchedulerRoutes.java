@@ -2,7 +2,6 @@ package dev.tandem.extender.http;
 
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.scheduling.PodRequest;
 import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
@@ -17,6 +16,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,41 +87,36 @@ final class SchedulerRoutes {
         });
   }
 
+  private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
+    return decide("filter", budget -> scheduling.filter(pod, args.names(), budget),
+        verdict -> {
+          metrics.filtered(verdict);
+          return Replies.filter(args, verdict);
+        });
+  }
+
+  private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
+    return decide("prioritize", budget -> scheduling.prioritize(pod, args.names(), budget),
+        scores -> Replies.priorities(args.names(), scores));
+  }
+
   /**
    * Decided on the event loop while few nodes need the allocator (a burst of one pod shape); else
    * on a worker thread, so that a new shape at thousands of nodes does not hold the event loop.
+   *
+   * @param decision the verb's decision within an allocation budget; null when over it
    */
-  private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
+  private <T> Future<Buffer> decide(String verb, IntFunction<T> decision, Function<T, Buffer> reply) {
     try {
-      FilterVerdict quick = scheduling.filter(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
-      metrics.decided("filter", quick != null);
+      T quick = decision.apply(Scheduling.EVENT_LOOP_ALLOCATIONS);
+      metrics.decided(verb, quick != null);
       if (quick != null) {
-        return Future.succeededFuture(filterReply(args, quick));
+        return Future.succeededFuture(reply.apply(quick));
       }
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    return vertx.executeBlocking(() -> filterReply(args, scheduling.filter(pod, args.names())), false);
-  }
-
-  private Buffer filterReply(ExtenderArgs args, FilterVerdict verdict) {
-    metrics.filtered(verdict);
-    return Replies.filter(args, verdict);
-  }
-
-  /** Decided where {@link #filterAnswer} decides. */
-  private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
-    try {
-      int[] quick = scheduling.prioritize(pod, args.names(), Scheduling.EVENT_LOOP_ALLOCATIONS);
-      metrics.decided("prioritize", quick != null);
-      if (quick != null) {
-        return Future.succeededFuture(Replies.priorities(args.names(), quick));
-      }
-    } catch (RuntimeException e) {
-      return Future.failedFuture(e);
-    }
-    return vertx.executeBlocking(
-        () -> Replies.priorities(args.names(), scheduling.prioritize(pod, args.names())), false);
+    return vertx.executeBlocking(() -> reply.apply(decision.apply(Integer.MAX_VALUE)), false);
   }
 
   private void bind(RoutingContext ctx) {

@@ -107,23 +107,25 @@ public final class NodeEvaluator {
     return answer;
   }
 
-  /** The answer at the cell's entry {@code node}, remembered in the cell for the next request. */
-  public AllocationResult evaluate(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult answer = cell.remembered(node, shape.request);
-    if (answer == null) {
-      answer = evaluate(node, shape);
-      cell.remember(node, shape.request, answer);
-    }
+  /**
+   * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
+   * caches the answer and remembers it in the cell for the next request.
+   */
+  public AllocationResult allocate(NodeCell cell, NodeEntry node, Shape shape) {
+    AllocationResult answer = allocate(new Key(node.name(), node.version(), shape), node, shape);
+    cell.remember(node, shape.request, answer);
     return answer;
   }
 
   public AllocationResult evaluate(NodeEntry node, Shape shape) {
     Key key = new Key(node.name(), node.version(), shape);
     AllocationResult answer = cache.getIfPresent(key);
-    if (answer == null) {
-      answer = canonical(node.allocator().allocate(shape.request, node.free()));
-      cache.put(key, answer);
-    }
+    return answer != null ? answer : allocate(key, node, shape);
+  }
+
+  private AllocationResult allocate(Key key, NodeEntry node, Shape shape) {
+    AllocationResult answer = canonical(node.allocator().allocate(shape.request, node.free()));
+    cache.put(key, answer);
     return answer;
   }
 

@@ -119,7 +119,7 @@ public final class Scheduling {
         if (allocations-- <= 0) {
           return false;
         }
-        result = evaluator.evaluate(cell, node, shape);
+        result = evaluator.allocate(cell, node, shape);
       }
       return true;
     }

@@ -114,7 +114,7 @@ public final class ClusterState {
   }
 
   public List<NodeEntry> nodes() {
-    List<NodeEntry> out = new ArrayList<>(nodes.values());
+    List<NodeEntry> out = nodes.values();
     out.sort((a, b) -> a.name().compareTo(b.name()));
     return out;
   }

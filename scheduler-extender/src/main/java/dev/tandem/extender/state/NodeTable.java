@@ -75,6 +75,7 @@ final class NodeTable {
     return now[0];
   }
 
+  /** The current entries, in a new list the caller may change. */
   List<NodeEntry> values() {
     List<NodeEntry> out = new ArrayList<>(cells.size());
     for (NodeCell c : cells.values()) {
