@@ -3,17 +3,14 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Http;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.topology.model.Machine;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,36 +44,22 @@ class FilterLatencyIT {
     try {
       HttpServer server = ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
           .toCompletionStage().toCompletableFuture().get();
-      JsonObject args = new JsonObject(dev.tandem.extender.Http.golden("filter-names.json"));
+      JsonObject args = new JsonObject(Http.golden("filter-names.json"));
       String body = args.put("NodeNames", names).encode();
-      HttpClient client = vertx.createHttpClient();
+      Http http = new Http(server.actualPort());
       for (int i = 0; i < 20; i++) {
-        JsonObject reply = new JsonObject(call(client, server.actualPort(), body));
+        JsonObject reply = new JsonObject(http.post("/scheduler/filter", body).body());
         assertEquals(2500, reply.getJsonArray("NodeNames").size(), "passed nodes, call " + i);
         assertEquals(2500, reply.getJsonObject("FailedNodes").size()
             + reply.getJsonObject("FailedAndUnresolvableNodes").size(), "failed nodes, call " + i);
       }
-      String metrics = get(client, server.actualPort(), "/metrics").toString();
+      String metrics = http.get("/metrics").body();
       assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"worker\",verb=\"filter\"} 1.0"),
           "the first call needs the allocator for 5,000 nodes: decided on a worker\n" + metrics);
       assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"event_loop\",verb=\"filter\"} 19.0"),
           "the 19 later calls find every answer remembered: decided on the event loop\n" + metrics);
-      // closed only now: Vert.x closes the pool of a client that is garbage collected mid-flight
-      client.close().toCompletionStage().toCompletableFuture().get();
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();
     }
-  }
-
-  private static Buffer get(HttpClient client, int port, String path) throws Exception {
-    return client.request(HttpMethod.GET, port, "localhost", path).compose(req -> req.send())
-        .compose(r -> r.body()).toCompletionStage().toCompletableFuture().get();
-  }
-
-  private static Buffer call(HttpClient client, int port, String body) throws Exception {
-    Future<Buffer> f = client.request(HttpMethod.POST, port, "localhost", "/scheduler/filter")
-        .compose(req -> req.putHeader("content-type", "application/json").send(body))
-        .compose(r -> r.body());
-    return f.toCompletionStage().toCompletableFuture().get();
   }
 }
