@@ -72,17 +72,25 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Retries after 1 s, then twice as long each time up to 10 s: a passing fault (an API server
+   * restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
+   */
   private void startInformersRetrying(ExtenderMetrics metrics) {
+    startInformersRetrying(metrics, 1_000);
+  }
+
+  private void startInformersRetrying(ExtenderMetrics metrics, long delayMs) {
     vertx.executeBlocking(() -> {
       startInformers(metrics);
       return null;
     }, false).onSuccess(v -> watchSync()).onFailure(e -> {
-      LOG.error("informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in 10s",
-          e.getMessage());
+      LOG.error("informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
+          e.getMessage(), delayMs / 1000);
       informers.forEach(SharedIndexInformer::stop);
       informers.clear();
       if (!closed) {
-        vertx.setTimer(10_000, id -> startInformersRetrying(metrics));
+        vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, Math.min(10_000, delayMs * 2)));
       }
     });
   }
