@@ -2,10 +2,11 @@ package dev.tandem.benchmarks.extender;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tandem.extender.http.ExtenderArgs;
+import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.NodeDirectory;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -14,10 +15,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The floor: a verb that only decodes the ExtenderArgs body (into a Vert.x JSON tree, as the
- * extender does) and passes every node, answered as an uncompressed ExtenderFilterResult (as the
- * extender answers filter and prioritize). What the extender
- * costs beyond it is the cost of Tandem's own work.
+ * The floor: a verb that only decodes the ExtenderArgs body, with the extender's own decoder
+ * ({@link ExtenderArgs#decode}: the pod as a JSON object, every node name as a string, since an
+ * answer must name them), and passes every node, answered as an uncompressed ExtenderFilterResult
+ * (as the extender answers filter and prioritize). What the extender costs beyond it is the cost of
+ * Tandem's own work.
  */
 final class FloorVerb {
 
@@ -33,24 +35,20 @@ final class FloorVerb {
   }
 
   private static void handle(RoutingContext rc) {
-    JsonObject args = rc.body().buffer().toJsonObject();
-    if (!(args.getValue("Pod") instanceof JsonObject) || !(args.getValue("NodeNames") instanceof JsonArray names)) {
-      rc.response().setStatusCode(400).end("ExtenderArgs needs Pod and NodeNames");
-      return;
-    }
+    CandidateNodes names = ExtenderArgs.decode(rc.body().buffer(), NodeDirectory.empty()).candidates();
     // uncompressed, as the extender answers its scheduler verbs
     rc.response().putHeader("Content-Type", "application/json")
         .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY).end(allPass(names));
   }
 
-  private static Buffer allPass(JsonArray names) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + names.size() * 24);
+  private static Buffer allPass(CandidateNodes names) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) (160 + names.nameChars() + names.size() * 3L));
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeNullField("Nodes");
       g.writeArrayFieldStart("NodeNames");
       for (int i = 0; i < names.size(); i++) {
-        g.writeString(names.getString(i));
+        g.writeString(names.name(i));
       }
       g.writeEndArray();
       g.writeObjectFieldStart("FailedNodes");

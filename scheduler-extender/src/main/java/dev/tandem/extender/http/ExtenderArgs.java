@@ -1,8 +1,16 @@
 package dev.tandem.extender.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.NodeDirectory;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,55 +18,151 @@ import java.util.List;
  * A decoded ExtenderArgs (filter and prioritize body): the pod and the candidate nodes, either as
  * names ({@code nodeCacheCapable: true}) or as Node objects.
  *
+ * <p>Decoded as a stream, not as a tree: {@code NodeNames} (thousands of entries) is read name by
+ * name and each is resolved to its directory slot from the parser's own buffer, so a known node
+ * costs no string and no tree node. Only the pod (a few KB) and a NodeList become JSON objects.
+ *
  * @param pod the v1.Pod
- * @param names node names, in input order
+ * @param candidates the nodes, in input order
  * @param nodes the Node objects when the scheduler sent a NodeList; null in names mode
  */
-record ExtenderArgs(JsonObject pod, List<String> names, List<JsonObject> nodes) {
+public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonObject> nodes) {
 
-  static ExtenderArgs decode(Buffer body) {
-    JsonObject args = JsonBodies.object(body);
-    Object pod = args.getValue("Pod");
-    if (!(pod instanceof JsonObject p)) {
-      throw new BadRequest("ExtenderArgs.Pod must be a v1.Pod object");
+  /** Room for the names before growing: kube-scheduler sends at least 100, most often a few hundred. */
+  private static final int EXPECTED_NAMES = 512;
+
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+
+  /**
+   * Decodes a filter or prioritize body, resolving node names against {@code directory}.
+   *
+   * @throws BadRequest when the body is not an ExtenderArgs, saying what is wrong
+   */
+  public static ExtenderArgs decode(Buffer body, NodeDirectory directory) {
+    if (body == null || body.length() == 0) {
+      throw new BadRequest("empty body; expected a JSON object");
     }
-    Object names = args.getValue("NodeNames");
-    if (names != null) {
-      return new ExtenderArgs(p, names(names), null);
+    try (JsonParser p = JSON.createParser(body.getBytes())) {
+      return new Reader(p, body, directory).read();
+    } catch (IOException | DecodeException e) {
+      throw new BadRequest("body is not a JSON object: " + JsonBodies.firstLine(e.getMessage()));
     }
-    Object list = args.getValue("Nodes");
-    if (list == null) {
-      return new ExtenderArgs(p, List.of(), null);
-    }
-    if (!(list instanceof JsonObject nodeList)) {
-      throw new BadRequest("ExtenderArgs.Nodes must be a v1.NodeList object or null");
-    }
-    return fromNodeList(p, nodeList);
   }
 
-  private static List<String> names(Object value) {
-    if (!(value instanceof JsonArray array)) {
-      throw new BadRequest("ExtenderArgs.NodeNames must be an array of strings or null");
+  /** One pass over the body's tokens. */
+  private static final class Reader {
+    private final JsonParser p;
+    private final Buffer body;
+    private final NodeDirectory directory;
+    private JsonObject pod;
+    private CandidateNodes names;
+    private JsonObject nodeList;
+
+    Reader(JsonParser p, Buffer body, NodeDirectory directory) {
+      this.p = p;
+      this.body = body;
+      this.directory = directory;
     }
-    List<String> out = new ArrayList<>(array.size());
-    for (int i = 0; i < array.size(); i++) {
-      if (!(array.getValue(i) instanceof String s)) {
-        throw new BadRequest("ExtenderArgs.NodeNames[" + i + "] is not a string");
+
+    ExtenderArgs read() throws IOException {
+      JsonToken first = p.nextToken();
+      if (first == JsonToken.VALUE_NULL) {
+        throw new BadRequest("expected a JSON object, got null");
       }
-      out.add(s);
+      if (first != JsonToken.START_OBJECT) {
+        throw new BadRequest("body is not a JSON object but " + kind(first));
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "Pod" -> pod = pod(value);
+          case "NodeNames" -> names = value == JsonToken.VALUE_NULL ? null : names(value);
+          case "Nodes" -> nodeList = nodeList(value);
+          default -> p.skipChildren();
+        }
+      }
+      if (p.nextToken() != null) {
+        throw new BadRequest("body is not a JSON object: data after the object's end");
+      }
+      if (pod == null) {
+        throw new BadRequest("ExtenderArgs.Pod must be a v1.Pod object");
+      }
+      if (names != null) {
+        return new ExtenderArgs(pod, names, null);
+      }
+      if (nodeList == null) {
+        return new ExtenderArgs(pod, CandidateNodes.in(directory, 0), null);
+      }
+      return fromNodeList(pod, nodeList, directory);
     }
-    return out;
+
+    private CandidateNodes names(JsonToken value) throws IOException {
+      if (value != JsonToken.START_ARRAY) {
+        throw new BadRequest("ExtenderArgs.NodeNames must be an array of strings or null");
+      }
+      CandidateNodes out = CandidateNodes.in(directory, EXPECTED_NAMES);
+      JsonToken t;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t != JsonToken.VALUE_STRING) {
+          throw new BadRequest("ExtenderArgs.NodeNames[" + out.size() + "] is not a string");
+        }
+        out.add(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+      }
+      return out;
+    }
+
+    private JsonObject nodeList(JsonToken value) throws IOException {
+      if (value == JsonToken.VALUE_NULL) {
+        return null;
+      }
+      if (value != JsonToken.START_OBJECT) {
+        throw new BadRequest("ExtenderArgs.Nodes must be a v1.NodeList object or null");
+      }
+      return object();
+    }
+
+    /** The object that starts at the current token, decoded from its own bytes. */
+    private JsonObject object() throws IOException {
+      int start = (int) p.currentTokenLocation().getByteOffset();
+      p.skipChildren();
+      int end = (int) p.currentLocation().getByteOffset();
+      return new JsonObject(body.slice(start, end));
+    }
+
+    /** The pod, or null (reported once the whole body is read) when it is not an object. */
+    private JsonObject pod(JsonToken value) throws IOException {
+      if (value == JsonToken.START_OBJECT) {
+        return object();
+      }
+      p.skipChildren();
+      return null;
+    }
   }
 
-  private static ExtenderArgs fromNodeList(JsonObject pod, JsonObject nodeList) {
+  private static String kind(JsonToken t) {
+    if (t == null) {
+      return "nothing";
+    }
+    return switch (t) {
+      case START_ARRAY -> "an array";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      default -> String.valueOf(t);
+    };
+  }
+
+  private static ExtenderArgs fromNodeList(JsonObject pod, JsonObject nodeList, NodeDirectory directory) {
     Object items = nodeList.getValue("items");
     if (items == null) {
-      return new ExtenderArgs(pod, List.of(), List.of());
+      return new ExtenderArgs(pod, CandidateNodes.in(directory, 0), List.of());
     }
     if (!(items instanceof JsonArray array)) {
       throw new BadRequest("ExtenderArgs.Nodes.items must be an array");
     }
-    List<String> names = new ArrayList<>(array.size());
+    CandidateNodes names = CandidateNodes.in(directory, array.size());
     List<JsonObject> nodes = new ArrayList<>(array.size());
     for (int i = 0; i < array.size(); i++) {
       if (!(array.getValue(i) instanceof JsonObject node)

@@ -25,7 +25,8 @@ final class JsonBodies {
     }
   }
 
-  private static String firstLine(String s) {
+  /** The first line of a parser's message, at most 200 characters. */
+  static String firstLine(String s) {
     if (s == null) {
       return "unreadable";
     }

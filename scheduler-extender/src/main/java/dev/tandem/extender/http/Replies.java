@@ -3,12 +3,12 @@ package dev.tandem.extender.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.state.CandidateNodes;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 
 /** Encodes the extender's answers with the Go field names kube-scheduler decodes. */
 final class Replies {
@@ -36,14 +36,14 @@ final class Replies {
    * {@link JsonText}: the same bytes Jackson writes, with each distinct reason escaped once.
    */
   static Buffer filter(ExtenderArgs args, FilterVerdict v) {
-    List<String> names = args.names();
+    CandidateNodes names = args.candidates();
     JsonText out = new JsonText(filterBytes(names, v));
     if (args.nodes() == null) {
       out.raw("{\"Nodes\":null,\"NodeNames\":[");
       boolean first = true;
       for (int i = 0; i < names.size(); i++) {
         if (v.passed()[i]) {
-          (first ? out : out.raw(',')).string(names.get(i));
+          (first ? out : out.raw(',')).string(names.name(i));
           first = false;
         }
       }
@@ -78,10 +78,10 @@ final class Replies {
   }
 
   /** HostPriorityList: a bare array of {Host, Score}. */
-  static Buffer priorities(List<String> hosts, int[] scores) {
-    JsonText out = new JsonText(16 + hosts.size() * 40).raw('[');
+  static Buffer priorities(CandidateNodes hosts, int[] scores) {
+    JsonText out = new JsonText((int) (16 + hosts.nameChars() + hosts.size() * 24L)).raw('[');
     for (int i = 0; i < scores.length; i++) {
-      (i == 0 ? out : out.raw(',')).raw("{\"Host\":").string(hosts.get(i))
+      (i == 0 ? out : out.raw(',')).raw("{\"Host\":").string(hosts.name(i))
           .raw(",\"Score\":").number(scores[i]).raw('}');
     }
     return out.raw(']').toBuffer();
@@ -101,12 +101,12 @@ final class Replies {
   }
 
   /** One map of FailedNodes or FailedAndUnresolvableNodes, in input order. */
-  private static void reasons(JsonText out, List<String> names, FilterVerdict v, boolean unresolvable) {
+  private static void reasons(JsonText out, CandidateNodes names, FilterVerdict v, boolean unresolvable) {
     out.raw('{');
     boolean first = true;
     for (int i = 0; i < names.size(); i++) {
       if (v.failedIn(i, unresolvable)) {
-        (first ? out : out.raw(',')).string(names.get(i)).raw(':').cachedString(v.reasons()[i]);
+        (first ? out : out.raw(',')).string(names.name(i)).raw(':').cachedString(v.reasons()[i]);
         first = false;
       }
     }
@@ -117,12 +117,11 @@ final class Replies {
    * The answer's size in names mode, a little over for escapes, so that the writer does not grow:
    * growing copied the whole answer several times per request at thousands of nodes.
    */
-  private static int filterBytes(List<String> names, FilterVerdict v) {
-    int bytes = 160;
-    String[] reasons = v.reasons();
-    for (int i = 0; i < reasons.length; i++) {
-      bytes += names.get(i).length() + 4 + (reasons[i] == null ? 0 : reasons[i].length() + 4);
+  private static int filterBytes(CandidateNodes names, FilterVerdict v) {
+    long bytes = 160 + names.nameChars() + names.size() * 4L;
+    for (String reason : v.reasons()) {
+      bytes += reason == null ? 0 : reason.length() + 4;
     }
-    return bytes + (bytes >> 4);
+    return (int) Math.min(Integer.MAX_VALUE - 8, bytes + (bytes >> 4));
   }
 }

@@ -59,7 +59,7 @@ final class SchedulerRoutes {
 
   private void filter(RoutingContext ctx) {
     Timer.Sample sample = Timer.start();
-    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
+    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer(), state.directory());
     PodRequest pod = podOf(args);
     filterAnswer(pod, args)
         .onSuccess(answer -> {
@@ -74,7 +74,7 @@ final class SchedulerRoutes {
 
   private void prioritize(RoutingContext ctx) {
     Timer.Sample sample = Timer.start();
-    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer());
+    ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer(), state.directory());
     PodRequest pod = podOf(args);
     prioritizeAnswer(pod, args)
         .onSuccess(answer -> {
@@ -83,12 +83,12 @@ final class SchedulerRoutes {
         })
         .onFailure(e -> {
           LOG.warn("prioritize of {} failed", pod.pod(), e);
-          reply(ctx, Replies.priorities(args.names(), new int[args.names().size()]));
+          reply(ctx, Replies.priorities(args.candidates(), new int[args.candidates().size()]));
         });
   }
 
   private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
-    return decide("filter", budget -> scheduling.filter(pod, args.names(), budget),
+    return decide("filter", budget -> scheduling.filter(pod, args.candidates(), budget),
         verdict -> {
           metrics.filtered(verdict);
           return Replies.filter(args, verdict);
@@ -96,8 +96,8 @@ final class SchedulerRoutes {
   }
 
   private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
-    return decide("prioritize", budget -> scheduling.prioritize(pod, args.names(), budget),
-        scores -> Replies.priorities(args.names(), scores));
+    return decide("prioritize", budget -> scheduling.prioritize(pod, args.candidates(), budget),
+        scores -> Replies.priorities(args.candidates(), scores));
   }
 
   /**

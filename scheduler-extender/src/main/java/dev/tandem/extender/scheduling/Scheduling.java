@@ -1,8 +1,8 @@
 package dev.tandem.extender.scheduling;
 
+import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeCell;
-import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationResult;
@@ -33,14 +33,20 @@ public final class Scheduling {
 
   /** Which of the nodes can take the pod, and why the others cannot. */
   public FilterVerdict filter(PodRequest pod, List<String> nodes) {
-    return filter(pod, nodes, Integer.MAX_VALUE);
+    return filter(pod, candidates(nodes), Integer.MAX_VALUE);
+  }
+
+  /** Like {@link #filter(PodRequest, CandidateNodes, int)}, for names not yet resolved. */
+  public FilterVerdict filter(PodRequest pod, List<String> nodes, int allocations) {
+    return filter(pod, candidates(nodes), allocations);
   }
 
   /**
-   * Like {@link #filter(PodRequest, List)}, or null as soon as more than {@code allocations} nodes
-   * need the allocator (their answers are neither remembered nor cached): ask again on a worker.
+   * Which of the nodes can take the pod, and why the others cannot; or null as soon as more than
+   * {@code allocations} nodes need the allocator (their answers are neither remembered nor
+   * cached): ask again on a worker.
    */
-  public FilterVerdict filter(PodRequest pod, List<String> nodes, int allocations) {
+  public FilterVerdict filter(PodRequest pod, CandidateNodes nodes, int allocations) {
     FilterVerdict v = FilterVerdict.sized(nodes.size());
     if (!pod.interested()) {
       for (int i = 0; i < nodes.size(); i++) {
@@ -56,7 +62,7 @@ public final class Scheduling {
     }
     Answers answers = new Answers(pod, allocations);
     for (int i = 0; i < nodes.size(); i++) {
-      if (!answers.next(nodes.get(i))) {
+      if (!answers.next(nodes.cell(i))) {
         return null;
       }
       if (answers.node == null) {
@@ -72,18 +78,26 @@ public final class Scheduling {
 
   /** 0..10 per node: the allocator's score where the pod fits, 0 elsewhere. */
   public int[] prioritize(PodRequest pod, List<String> nodes) {
-    return prioritize(pod, nodes, Integer.MAX_VALUE);
+    return prioritize(pod, candidates(nodes), Integer.MAX_VALUE);
   }
 
-  /** Like {@link #prioritize(PodRequest, List)}, or null as {@link #filter(PodRequest, List, int)}. */
+  /** Like {@link #prioritize(PodRequest, CandidateNodes, int)}, for names not yet resolved. */
   public int[] prioritize(PodRequest pod, List<String> nodes, int allocations) {
+    return prioritize(pod, candidates(nodes), allocations);
+  }
+
+  /**
+   * 0..10 per node: the allocator's score where the pod fits, 0 elsewhere; or null as
+   * {@link #filter(PodRequest, CandidateNodes, int)}.
+   */
+  public int[] prioritize(PodRequest pod, CandidateNodes nodes, int allocations) {
     int[] scores = new int[nodes.size()];
     if (!pod.interested() || pod.problem() != null) {
       return scores;
     }
     Answers answers = new Answers(pod, allocations);
     for (int i = 0; i < scores.length; i++) {
-      if (!answers.next(nodes.get(i))) {
+      if (!answers.next(nodes.cell(i))) {
         return null;
       }
       if (answers.result instanceof Allocation a) {
@@ -93,10 +107,13 @@ public final class Scheduling {
     return scores;
   }
 
+  private CandidateNodes candidates(List<String> names) {
+    return CandidateNodes.of(state.directory(), names);
+  }
+
   /** The allocator's answers for one pod, node after node, within an allocation budget. */
   private final class Answers {
     private final NodeEvaluator.Shape shape;
-    private final NodeDirectory directory = state.directory();
     private int allocations;
     NodeEntry node;
     AllocationResult result;
@@ -106,9 +123,8 @@ public final class Scheduling {
       this.allocations = allocations;
     }
 
-    /** Moves to the named node; false when its answer would exceed the allocation budget. */
-    boolean next(String name) {
-      NodeCell cell = directory.find(name);
+    /** Moves to the node's cell (null: unknown); false when its answer would exceed the budget. */
+    boolean next(NodeCell cell) {
       node = cell == null ? null : cell.entry();
       if (node == null) {
         result = null;

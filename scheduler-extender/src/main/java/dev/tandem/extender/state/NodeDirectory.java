@@ -1,16 +1,18 @@
 package dev.tandem.extender.state;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 
 /**
  * A read-only index from node name to {@link NodeCell}, laid out flat for the filter's loop over
- * thousands of freshly decoded names: open addressing over int arrays, a hash of the name's ends
- * (node names share long prefixes and differ at the end; a full {@link String#hashCode} of every
- * decoded name cost more than the rest of the lookup), and key strings copied at build time so
- * that they sit together in memory. Built when nodes come or go; between builds, a name it does
- * not hold (or whose node went and came back) is looked up in the live map, so a directory is
- * never wrong, only slower.
+ * thousands of names: open addressing over int arrays, a hash of the name's ends (node names
+ * share long prefixes and differ at the end; a full {@link String#hashCode} of every name cost
+ * more than the rest of the lookup), and the names' characters packed into one array. The request
+ * decoder resolves each name to a slot straight from its own character buffer ({@link #slotOf}),
+ * so a known node costs no string per request. Built when nodes come or go; between builds, a
+ * name it does not hold (or whose node went and came back) is looked up in the live map, so a
+ * directory is never wrong, only slower.
  */
 public final class NodeDirectory {
 
@@ -18,6 +20,9 @@ public final class NodeDirectory {
   private final NodeCell[] cells;
   private final int[] hashes;
   private final String[] keys;
+  /** Every key's characters, one after another: key {@code s} is {@code [start[s], start[s + 1])}. */
+  private final char[] chars;
+  private final int[] start;
   private final int[] table;
   private final int mask;
   private final Map<String, NodeCell> live;
@@ -28,6 +33,8 @@ public final class NodeDirectory {
     this.live = live;
     this.hashes = new int[cells.length];
     this.keys = new String[cells.length];
+    this.start = new int[cells.length + 1];
+    this.chars = pack(cells, start);
     this.table = new int[Math.max(16, Integer.highestOneBit(Math.max(1, cells.length)) << 2)];
     this.mask = table.length - 1;
     for (int s = 0; s < cells.length; s++) {
@@ -40,8 +47,49 @@ public final class NodeDirectory {
     return new NodeDirectory(generation, cells.toArray(NodeCell[]::new), live);
   }
 
+  /** A directory of no nodes: every name decoded against it is kept as a string. */
+  public static NodeDirectory empty() {
+    return new NodeDirectory(-1, new NodeCell[0], Map.of());
+  }
+
   long generation() {
     return generation;
+  }
+
+  /** How many nodes the directory was built with; slots are {@code 0..size()-1}. */
+  public int size() {
+    return cells.length;
+  }
+
+  /**
+   * The slot of the name in {@code text[offset, offset + length)}, or -1 when the directory was
+   * built without it. Reads the characters in place: nothing is allocated.
+   */
+  public int slotOf(char[] text, int offset, int length) {
+    int h = hashOf(text, offset, length);
+    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+      int slot = table[i] - 1;
+      if (slot < 0) {
+        return -1;
+      }
+      if (hashes[slot] == h && sameKey(slot, text, offset, length)) {
+        return slot;
+      }
+    }
+  }
+
+  /** The name at a slot, as the directory holds it. */
+  public String nameAt(int slot) {
+    return keys[slot];
+  }
+
+  /**
+   * The cell at a slot with a current entry; when that node has gone since the build (maybe to
+   * come back in a new cell), its cell in the live map, or null.
+   */
+  public NodeCell cellAt(int slot) {
+    NodeCell c = cells[slot];
+    return c.entry() != null ? c : live.get(keys[slot]);
   }
 
   /** The node's cell with a current entry, or null when the state does not know the node. */
@@ -50,9 +98,29 @@ public final class NodeDirectory {
     return c != null && c.entry() != null ? c : live.get(name);
   }
 
+  private static char[] pack(NodeCell[] cells, int[] start) {
+    int total = 0;
+    for (NodeCell c : cells) {
+      total += c.name().length();
+    }
+    char[] out = new char[total];
+    for (int s = 0; s < cells.length; s++) {
+      String name = cells[s].name();
+      name.getChars(0, name.length(), out, start[s]);
+      start[s + 1] = start[s] + name.length();
+    }
+    return out;
+  }
+
+  private boolean sameKey(int slot, char[] text, int offset, int length) {
+    int from = start[slot];
+    return start[slot + 1] - from == length
+        && Arrays.equals(chars, from, from + length, text, offset, offset + length);
+  }
+
   private void place(int slot) {
     String name = cells[slot].name();
-    keys[slot] = new String(name.toCharArray());
+    keys[slot] = name;
     int h = hashOf(name);
     hashes[slot] = h;
     int i = spread(h) & mask;
@@ -81,6 +149,15 @@ public final class NodeDirectory {
     int h = n == 0 ? 0 : 31 * n + name.charAt(0);
     for (int i = Math.max(1, n - 12); i < n; i++) {
       h = 31 * h + name.charAt(i);
+    }
+    return h;
+  }
+
+  /** {@link #hashOf(String)} of the name in {@code text[offset, offset + length)}. */
+  static int hashOf(char[] text, int offset, int length) {
+    int h = length == 0 ? 0 : 31 * length + text[offset];
+    for (int i = Math.max(1, length - 12); i < length; i++) {
+      h = 31 * h + text[offset + i];
     }
     return h;
   }

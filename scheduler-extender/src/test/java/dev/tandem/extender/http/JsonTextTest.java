@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tandem.extender.TestMachines;
+import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.RecentPods;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +56,8 @@ class JsonTextTest {
       g.writeEndArray();
     }
     assertEquals(out.toString(StandardCharsets.UTF_8),
-        Replies.priorities(hosts, new int[] {0, 5, 10}).toString());
-    assertEquals("[]", Replies.priorities(List.of(), new int[0]).toString());
+        Replies.priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
+    assertEquals("[]", Replies.priorities(candidates(List.of()), new int[0]).toString());
   }
 
   @Test
@@ -63,12 +69,24 @@ class JsonTextTest {
         new String[] {null, "node has 1 free healthy HCA, pod needs 2", reason, new String(reason)},
         new boolean[] {false, false, true, true}, new int[9]);
     assertEquals(jacksonFilter(names, null, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), names, null), v).toString());
+        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v).toString());
     List<JsonObject> nodes = names.stream()
         .map(n -> new JsonObject().put("metadata", new JsonObject().put("name", n).put("labels", new JsonObject())))
         .toList();
     assertEquals(jacksonFilter(names, nodes, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), names, nodes), v).toString());
+        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v).toString());
+  }
+
+  /**
+   * The names resolved against a cluster that knows "n1" and "n3" (written from the directory)
+   * but not the others (written from the strings as sent).
+   */
+  private static CandidateNodes candidates(List<String> names) {
+    ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+    for (String known : List.of("n1", "n3")) {
+      state.putTopology(TestMachines.machine(known, new Switch(0, 1, 1)), 1, List.of());
+    }
+    return CandidateNodes.of(state.directory(), names);
   }
 
   /** The encoding the extender used before JsonText, written with Jackson's generator. */
