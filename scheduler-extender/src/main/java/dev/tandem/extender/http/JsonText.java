@@ -1,6 +1,8 @@
 package dev.tandem.extender.http;
 
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -20,6 +22,9 @@ final class JsonText {
   private byte[] bytes;
   private int size;
   private final Map<String, byte[]> escaped = new HashMap<>();
+  /** The last string {@link #cachedString} wrote: runs of nodes share a reason. */
+  private String lastCached;
+  private byte[] lastEscaped;
 
   JsonText(int sizeHint) {
     bytes = new byte[Math.max(64, sizeHint)];
@@ -68,12 +73,34 @@ final class JsonText {
 
   /** Like {@link #string}, escaping each distinct string once per writer. */
   JsonText cachedString(String s) {
-    return append(escaped.computeIfAbsent(s, JsonText::escape));
+    if (s != lastCached) {
+      lastEscaped = escaped.computeIfAbsent(s, JsonText::escape);
+      lastCached = s;
+    }
+    return append(lastEscaped);
   }
 
-  /** The text written so far (copied once: Buffer.buffer(byte[]) would copy a trimmed copy). */
+  /**
+   * {@code text[from, to)} in quotes: bytes that are already JSON string content (printable ASCII
+   * without a quote or backslash), such as a {@link dev.tandem.extender.state.NodeDirectory}
+   * plain name.
+   */
+  JsonText quoted(byte[] text, int from, int to) {
+    int n = to - from;
+    ensure(n + 2);
+    bytes[size++] = '"';
+    System.arraycopy(text, from, bytes, size, n);
+    size += n;
+    bytes[size++] = '"';
+    return this;
+  }
+
+  /**
+   * The text written so far, not copied: the buffer wraps this writer's array (an answer of
+   * thousands of nodes is hundreds of KB), so write nothing more after this.
+   */
   Buffer toBuffer() {
-    return Buffer.buffer(size).appendBytes(bytes, 0, size);
+    return BufferInternal.buffer(Unpooled.wrappedBuffer(bytes, 0, size));
   }
 
   private JsonText append(byte[] b) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.NodeDirectory;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
@@ -11,7 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** Encodes the extender's answers with the Go field names kube-scheduler decodes. */
-final class Replies {
+public final class Replies {
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -35,7 +36,7 @@ final class Replies {
    * ExtenderFilterResult; answers in the mode of the request (names or Node objects). Written by
    * {@link JsonText}: the same bytes Jackson writes, with each distinct reason escaped once.
    */
-  static Buffer filter(ExtenderArgs args, FilterVerdict v) {
+  public static Buffer filter(ExtenderArgs args, FilterVerdict v) {
     CandidateNodes names = args.candidates();
     JsonText out = new JsonText(filterBytes(names, v));
     if (args.nodes() == null) {
@@ -43,7 +44,7 @@ final class Replies {
       boolean first = true;
       for (int i = 0; i < names.size(); i++) {
         if (v.passed()[i]) {
-          (first ? out : out.raw(',')).string(names.name(i));
+          name(first ? out : out.raw(','), names, i);
           first = false;
         }
       }
@@ -81,7 +82,7 @@ final class Replies {
   static Buffer priorities(CandidateNodes hosts, int[] scores) {
     JsonText out = new JsonText((int) (16 + hosts.nameChars() + hosts.size() * 24L)).raw('[');
     for (int i = 0; i < scores.length; i++) {
-      (i == 0 ? out : out.raw(',')).raw("{\"Host\":").string(hosts.name(i))
+      name((i == 0 ? out : out.raw(',')).raw("{\"Host\":"), hosts, i)
           .raw(",\"Score\":").number(scores[i]).raw('}');
     }
     return out.raw(']').toBuffer();
@@ -106,11 +107,19 @@ final class Replies {
     boolean first = true;
     for (int i = 0; i < names.size(); i++) {
       if (v.failedIn(i, unresolvable)) {
-        (first ? out : out.raw(',')).string(names.name(i)).raw(':').cachedString(v.reasons()[i]);
+        name(first ? out : out.raw(','), names, i).raw(':').cachedString(v.reasons()[i]);
         first = false;
       }
     }
     out.raw('}');
+  }
+
+  /** The i-th name: copied from the directory when it holds it as plain bytes, else escaped. */
+  private static JsonText name(JsonText out, CandidateNodes names, int i) {
+    int slot = names.slot(i);
+    NodeDirectory d = names.directory();
+    return slot >= 0 && d.plainName(slot) ? out.quoted(d.asciiNames(), d.nameStart(slot), d.nameEnd(slot))
+        : out.string(names.name(i));
   }
 
   /**

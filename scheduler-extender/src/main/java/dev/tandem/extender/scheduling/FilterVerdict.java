@@ -1,5 +1,7 @@
 package dev.tandem.extender.scheduling;
 
+import java.util.Arrays;
+
 /**
  * The filter's answer for the nodes of one request, by input index (no map per request: the
  * answer is encoded straight from these arrays).
@@ -11,6 +13,14 @@ package dev.tandem.extender.scheduling;
  * @param counts nodes per {@link Outcome} ordinal, for metrics
  */
 public record FilterVerdict(boolean[] passed, String[] reasons, boolean[] unresolvable, int[] counts) {
+
+  /** Every one of the nodes passes. */
+  public static FilterVerdict allPassed(int nodes) {
+    FilterVerdict v = sized(nodes);
+    Arrays.fill(v.passed, true);
+    v.counts[Outcome.PASSED.ordinal()] = nodes;
+    return v;
+  }
 
   static FilterVerdict sized(int nodes) {
     return new FilterVerdict(new boolean[nodes], new String[nodes], new boolean[nodes],

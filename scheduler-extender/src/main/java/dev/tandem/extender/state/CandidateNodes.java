@@ -63,6 +63,16 @@ public final class CandidateNodes {
     return size;
   }
 
+  /** The directory the names were resolved against. */
+  public NodeDirectory directory() {
+    return directory;
+  }
+
+  /** The i-th node's slot in {@link #directory()}, or -1 when the directory does not hold it. */
+  public int slot(int i) {
+    return slots[i];
+  }
+
   /** The i-th name, as sent. */
   public String name(int i) {
     String n = names[i];

@@ -23,6 +23,9 @@ public final class NodeDirectory {
   /** Every key's characters, one after another: key {@code s} is {@code [start[s], start[s + 1])}. */
   private final char[] chars;
   private final int[] start;
+  /** The same characters as bytes, valid for the keys that are {@link #plainName plain}. */
+  private final byte[] ascii;
+  private final boolean[] plain;
   private final int[] table;
   private final int mask;
   private final Map<String, NodeCell> live;
@@ -35,6 +38,11 @@ public final class NodeDirectory {
     this.keys = new String[cells.length];
     this.start = new int[cells.length + 1];
     this.chars = pack(cells, start);
+    this.ascii = new byte[chars.length];
+    this.plain = new boolean[cells.length];
+    for (int s = 0; s < cells.length; s++) {
+      plain[s] = toAscii(s);
+    }
     this.table = new int[Math.max(16, Integer.highestOneBit(Math.max(1, cells.length)) << 2)];
     this.mask = table.length - 1;
     for (int s = 0; s < cells.length; s++) {
@@ -78,6 +86,27 @@ public final class NodeDirectory {
     }
   }
 
+  /**
+   * Whether the name at a slot is printable ASCII without a quote or backslash (as Kubernetes
+   * node names are): its bytes in {@link #asciiNames} are then its JSON text, unescaped.
+   */
+  public boolean plainName(int slot) {
+    return plain[slot];
+  }
+
+  /** The names' bytes, one after another; a plain name's are {@code [nameStart, nameEnd)}. */
+  public byte[] asciiNames() {
+    return ascii;
+  }
+
+  public int nameStart(int slot) {
+    return start[slot];
+  }
+
+  public int nameEnd(int slot) {
+    return start[slot + 1];
+  }
+
   /** The name at a slot, as the directory holds it. */
   public String nameAt(int slot) {
     return keys[slot];
@@ -110,6 +139,17 @@ public final class NodeDirectory {
       start[s + 1] = start[s] + name.length();
     }
     return out;
+  }
+
+  private boolean toAscii(int slot) {
+    for (int i = start[slot]; i < start[slot + 1]; i++) {
+      char c = chars[i];
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return false;
+      }
+      ascii[i] = (byte) c;
+    }
+    return true;
   }
 
   private boolean sameKey(int slot, char[] text, int offset, int length) {

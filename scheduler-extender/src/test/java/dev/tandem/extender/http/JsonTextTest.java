@@ -78,12 +78,13 @@ class JsonTextTest {
   }
 
   /**
-   * The names resolved against a cluster that knows "n1" and "n3" (written from the directory)
-   * but not the others (written from the strings as sent).
+   * The names resolved against a cluster that knows "n1" and "n3" (plain: copied from the
+   * directory's bytes) and {@code n"2} (held, but escaped all the same), but not the others
+   * (escaped from the strings as sent).
    */
   private static CandidateNodes candidates(List<String> names) {
     ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
-    for (String known : List.of("n1", "n3")) {
+    for (String known : List.of("n1", "n\"2", "n3")) {
       state.putTopology(TestMachines.machine(known, new Switch(0, 1, 1)), 1, List.of());
     }
     return CandidateNodes.of(state.directory(), names);
