@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -27,18 +31,42 @@ class NodeDirectoryTest {
   }
 
   @Test
-  @DisplayName("names that share length, first character and last twelve (one hash) are told apart")
+  @DisplayName("names with one hash are told apart, read from strings or from a decoder's characters")
   void sameHashDifferentNames() {
-    List<String> names = List.of("gpu-rack-a-node-000000000001", "gpu-rack-b-node-000000000001",
-        "gpu-rack-c-node-000000000001", "gpu-rack-a-node-000000000002");
+    // Characters four apart share a lane: one up by 1 and the next down by 31 keep the hash.
+    List<String> names = List.of("gpu-a-node-1", "hpu-B-node-1", "gpu-a-node-2");
     names.forEach(this::put);
     assertEquals(NodeDirectory.hashOf(names.get(0)), NodeDirectory.hashOf(names.get(1)));
     NodeDirectory d = state.directory();
     for (String n : names) {
       assertSame(state.node(n), d.find(decoded(n)).entry(), n);
+      char[] text = ("[\"" + n + "\"]").toCharArray();
+      int slot = d.slotOf(text, 2, n.length());
+      assertEquals(n, d.nameAt(slot));
+      assertEquals(NodeDirectory.hashOf(n), NodeDirectory.hashOf(text, 2, n.length()), n);
     }
-    assertNull(d.find("gpu-rack-d-node-000000000001"));
+    assertNull(d.find("hpu-B-node-2"));
+    assertEquals(-1, d.slotOf("gpu-a-node-3".toCharArray(), 0, 12));
     assertNull(d.find(""));
+    assertEquals(-1, d.slotOf(new char[0], 0, 0));
+  }
+
+  @Test
+  @DisplayName("cloud node names that differ only in the middle (ip-10-0-12-34.ec2.internal) spread over the table")
+  void namesDifferingInTheMiddle() {
+    Set<Integer> hashes = new HashSet<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 5000; i++) {
+      String n = String.format("ip-10-%d-%d-%d.ec2.internal", i / 2000, (i / 250) % 8, i % 250);
+      names.add(n);
+      hashes.add(NodeDirectory.hashOf(n));
+    }
+    assertTrue(hashes.size() > 4990, "distinct hashes of 5,000 names: " + hashes.size());
+    names.subList(0, 200).forEach(this::put);
+    NodeDirectory d = state.directory();
+    for (String n : names.subList(0, 200)) {
+      assertEquals(n, d.nameAt(d.slotOf(n.toCharArray(), 0, n.length())));
+    }
   }
 
   @Test
