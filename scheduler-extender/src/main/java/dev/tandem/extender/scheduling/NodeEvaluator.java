@@ -96,25 +96,22 @@ public final class NodeEvaluator {
    * The answer at the cell's entry {@code node} when it is remembered or cached; null when the
    * allocator would have to run.
    */
-  public AllocationResult known(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult answer = cell.remembered(node, shape.request);
-    if (answer == null) {
-      answer = cache.getIfPresent(new Key(node.name(), node.version(), shape));
-      if (answer != null) {
-        cell.remember(node, shape.request, answer);
-      }
+  public NodeCell.Answer known(NodeCell cell, NodeEntry node, Shape shape) {
+    NodeCell.Answer remembered = cell.remembered(node, shape.request);
+    if (remembered != null) {
+      return remembered;
     }
-    return answer;
+    AllocationResult cached = cache.getIfPresent(new Key(node.name(), node.version(), shape));
+    return cached == null ? null : cell.remember(node, shape.request, cached);
   }
 
   /**
    * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
    * caches the answer and remembers it in the cell for the next request.
    */
-  public AllocationResult allocate(NodeCell cell, NodeEntry node, Shape shape) {
+  public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
     AllocationResult answer = allocate(new Key(node.name(), node.version(), shape), node, shape);
-    cell.remember(node, shape.request, answer);
-    return answer;
+    return cell.remember(node, shape.request, answer);
   }
 
   public AllocationResult evaluate(NodeEntry node, Shape shape) {

@@ -4,8 +4,6 @@ import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
-import dev.tandem.topology.allocation.Allocation;
-import dev.tandem.topology.allocation.AllocationResult;
 import dev.tandem.topology.allocation.Infeasible;
 import java.util.List;
 
@@ -65,9 +63,10 @@ public final class Scheduling {
       if (!answers.next(nodes.cell(i))) {
         return null;
       }
-      if (answers.node == null) {
+      Infeasible no;
+      if (answers.answer == null) {
         v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
-      } else if (answers.result instanceof Infeasible no) {
+      } else if ((no = answers.answer.refusal()) != null) {
         v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
       } else {
         v.pass(i, Outcome.PASSED);
@@ -100,7 +99,8 @@ public final class Scheduling {
       if (!answers.next(nodes.cell(i))) {
         return null;
       }
-      if (answers.result instanceof Allocation a) {
+      NodeCell.Answer a = answers.answer;
+      if (a != null && a.refusal() == null) {
         scores[i] = Math.max(0, Math.min(10, a.score()));
       }
     }
@@ -115,8 +115,8 @@ public final class Scheduling {
   private final class Answers {
     private final NodeEvaluator.Shape shape;
     private int allocations;
-    NodeEntry node;
-    AllocationResult result;
+    /** The current node's answer; null when the cluster state does not know the node. */
+    NodeCell.Answer answer;
 
     Answers(PodRequest pod, int allocations) {
       this.shape = evaluator.shape(pod.request());
@@ -125,17 +125,17 @@ public final class Scheduling {
 
     /** Moves to the node's cell (null: unknown); false when its answer would exceed the budget. */
     boolean next(NodeCell cell) {
-      node = cell == null ? null : cell.entry();
+      NodeEntry node = cell == null ? null : cell.entry();
       if (node == null) {
-        result = null;
+        answer = null;
         return true;
       }
-      result = evaluator.known(cell, node, shape);
-      if (result == null) {
+      answer = evaluator.known(cell, node, shape);
+      if (answer == null) {
         if (allocations-- <= 0) {
           return false;
         }
-        result = evaluator.allocate(cell, node, shape);
+        answer = evaluator.allocate(cell, node, shape);
       }
       return true;
     }

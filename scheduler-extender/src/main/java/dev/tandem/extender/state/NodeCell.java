@@ -1,7 +1,9 @@
 package dev.tandem.extender.state;
 
+import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Infeasible;
 
 /**
  * One node's place in the cluster state: its current entry, and the allocator's latest answer for
@@ -10,13 +12,27 @@ import dev.tandem.topology.allocation.AllocationResult;
  */
 public final class NodeCell {
 
-  /** An answer, valid while its entry is the node's current one. */
-  private record Memo(NodeEntry entry, AllocationRequest request, AllocationResult result) {}
+  /**
+   * The allocator's answer to a request at an entry, valid while that entry is the node's current
+   * one. Its refusal and score are read once, when it is remembered: the filter's loop then reads
+   * no per-node result object (a feasible answer is a fresh allocation per node, cold in cache).
+   *
+   * @param refusal the answer when infeasible; null when the pod fits
+   * @param score the allocation's score when the pod fits; 0 otherwise
+   */
+  public record Answer(NodeEntry entry, AllocationRequest request, AllocationResult result,
+      Infeasible refusal, int score) {
+
+    Answer(NodeEntry entry, AllocationRequest request, AllocationResult result) {
+      this(entry, request, result, result instanceof Infeasible no ? no : null,
+          result instanceof Allocation a ? a.score() : 0);
+    }
+  }
 
   private final String name;
   private volatile NodeEntry entry;
-  /** Racy by design (last writer wins): every memo is correct for the entry it names. */
-  private volatile Memo memo;
+  /** Racy by design (last writer wins): every answer is correct for the entry it names. */
+  private volatile Answer memo;
 
   NodeCell(String name) {
     this.name = name;
@@ -39,13 +55,15 @@ public final class NodeCell {
    * The remembered answer to this request at this entry, or null. A burst of one pod shape asks
    * with the same request instance, which compares without {@code equals}.
    */
-  public AllocationResult remembered(NodeEntry at, AllocationRequest request) {
-    Memo m = memo;
-    return m != null && m.entry == at && (m.request == request || m.request.equals(request))
-        ? m.result : null;
+  public Answer remembered(NodeEntry at, AllocationRequest request) {
+    Answer m = memo;
+    return m != null && m.entry == at && (m.request == request || m.request.equals(request)) ? m : null;
   }
 
-  public void remember(NodeEntry at, AllocationRequest request, AllocationResult result) {
-    memo = new Memo(at, request, result);
+  /** Remembers the answer to the request at this entry, and returns it. */
+  public Answer remember(NodeEntry at, AllocationRequest request, AllocationResult result) {
+    Answer m = new Answer(at, request, result);
+    memo = m;
+    return m;
   }
 }
