@@ -79,7 +79,7 @@ public final class ExtenderLoad {
 
   private void measureSize(int size, ResultTable table) throws Exception {
     long t0 = System.nanoTime();
-    ClusterState state = LoadCluster.build(size, options.seed());
+    ClusterState state = LoadCluster.build(size, options.seed(), options.names());
     long heap = usedHeapMiB();
     System.out.printf("%,d nodes: cluster built in %d ms, heap in use %d MiB, load average %.1f%n", size,
         (System.nanoTime() - t0) / 1_000_000, heap, loadAverage());

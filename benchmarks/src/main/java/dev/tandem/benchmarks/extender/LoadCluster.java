@@ -25,15 +25,48 @@ final class LoadCluster {
 
   private LoadCluster() {}
 
-  /** A ready cluster state of {@code nodes} nodes; the same seed gives the same cluster. */
+  /** How the nodes are named. */
+  enum Naming {
+    /** After the fixture: {@code <fixture>-<i>}, names that differ at the end. */
+    FIXTURE,
+    /** As EKS names nodes, {@code ip-10-<a>-<b>-<c>.ec2.internal}: names that differ in the middle. */
+    CLOUD;
+
+    static Naming parse(String value) {
+      return switch (value) {
+        case "fixture" -> FIXTURE;
+        case "cloud" -> CLOUD;
+        default -> throw new IllegalArgumentException("--names must be fixture or cloud, got " + value);
+      };
+    }
+  }
+
+  /** A ready cluster state of {@code nodes} nodes named after the fixtures. */
   static ClusterState build(int nodes, long seed) {
-    ClusterState state = DemoCluster.fromBundledFixtures(nodes);
+    return build(nodes, seed, Naming.FIXTURE);
+  }
+
+  /** A ready cluster state of {@code nodes} nodes; the same seed gives the same cluster. */
+  static ClusterState build(int nodes, long seed, Naming naming) {
+    ClusterState demo = DemoCluster.fromBundledFixtures(nodes);
+    ClusterState state = naming == Naming.FIXTURE ? demo : DemoCluster.of(renamed(demo));
     Random random = new Random(seed);
     int index = 0;
     for (NodeEntry e : state.nodes()) {
       state.putTopology(e.machine(), e.slotsPerHca(), taken(e.machine(), index++, random));
     }
     return state;
+  }
+
+  private static List<Machine> renamed(ClusterState demo) {
+    List<Machine> out = new ArrayList<>();
+    for (NodeEntry e : demo.nodes()) {
+      int i = out.size();
+      Machine m = e.machine();
+      String name = "ip-10-" + (i >> 16) + "-" + ((i >> 8) & 0xff) + "-" + (i & 0xff) + ".ec2.internal";
+      out.add(new Machine(name, m.source(), m.pcie(), m.devices()));
+    }
+    return out;
   }
 
   /** The node names, in the cluster's order: what a request naming every node lists. */

@@ -18,9 +18,10 @@ import java.util.List;
  * @param rounds rounds that interleave the verbs, so that noise weighs on all of them alike
  * @param cap longest measurement per verb and size; each warm-up is capped at half of it
  * @param seed seed of the cluster's allocated devices
+ * @param names how the nodes are named
  */
 record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boolean gzip, int warmup,
-    int requests, int rounds, Duration cap, long seed) {
+    int requests, int rounds, Duration cap, long seed, LoadCluster.Naming names) {
 
   static final List<String> VERBS = List.of("filter", "filter-mixed", "prioritize", "prioritize-mixed");
 
@@ -28,10 +29,12 @@ record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boo
       usage: run-extender-load [--sizes 1000,5000,15000] [--concurrency 4] [--warmup 300]
                                [--requests 2000] [--rounds 4] [--max-seconds 20] [--seed 42]
                                [--verbs filter,filter-mixed,prioritize,prioritize-mixed] [--gzip true]
+                               [--names fixture|cloud]
       Drives the scheduler extender's /filter and /prioritize on 127.0.0.1 with kube-scheduler
       requests (nodeCacheCapable: true) naming every node of a cluster of each size, and a no-op
       verb that only decodes the request (the floor). Prints p50/p99 latency, throughput and the
-      ratio to the floor.""";
+      ratio to the floor. --names cloud names the nodes as EKS does (ip-10-0-12-34.ec2.internal:
+      names that differ in the middle) instead of after the fixture (xe8640-h100x4-17).""";
 
   LoadOptions {
     if (sizes.isEmpty() || sizes.stream().anyMatch(s -> s < 1 || s > 100_000)) {
@@ -64,6 +67,7 @@ record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boo
     int rounds = 4;
     long seconds = 20;
     long seed = 42;
+    LoadCluster.Naming names = LoadCluster.Naming.FIXTURE;
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -83,9 +87,11 @@ record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boo
         case "--rounds" -> rounds = Integer.parseInt(value);
         case "--max-seconds" -> seconds = Long.parseLong(value);
         case "--seed" -> seed = Long.parseLong(value);
+        case "--names" -> names = LoadCluster.Naming.parse(value);
         default -> throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
       }
     }
-    return new LoadOptions(sizes, verbs, concurrency, gzip, warmup, requests, rounds, Duration.ofSeconds(seconds), seed);
+    return new LoadOptions(sizes, verbs, concurrency, gzip, warmup, requests, rounds, Duration.ofSeconds(seconds), seed,
+        names);
   }
 }
