@@ -186,22 +186,7 @@ public final class NodeDirectory {
    * cloud node names such as {@code ip-10-0-12-34.ec2.internal} differ in the middle.)
    */
   static int hashOf(String name) {
-    int n = name.length();
-    int a = n;
-    int b = 0;
-    int c = 0;
-    int d = 0;
-    int i = 0;
-    for (; i + 3 < n; i += 4) {
-      a = 31 * a + name.charAt(i);
-      b = 31 * b + name.charAt(i + 1);
-      c = 31 * c + name.charAt(i + 2);
-      d = 31 * d + name.charAt(i + 3);
-    }
-    for (; i < n; i++) {
-      a = 31 * a + name.charAt(i);
-    }
-    return mix(a, b, c, d);
+    return hashOf(name.toCharArray(), 0, name.length());
   }
 
   /** {@link #hashOf(String)} of the name in {@code text[offset, offset + length)}. */
