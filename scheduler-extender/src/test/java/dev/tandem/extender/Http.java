@@ -43,6 +43,13 @@ public final class Http {
     return join(postAsync(path, body));
   }
 
+  /** Posts these bytes as they are (for bodies that are not UTF-8). */
+  public HttpResponse<String> post(String path, byte[] body) {
+    return join(client.sendAsync(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString()));
+  }
+
   public CompletableFuture<HttpResponse<String>> postAsync(String path, String body) {
     return client.sendAsync(HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/json")

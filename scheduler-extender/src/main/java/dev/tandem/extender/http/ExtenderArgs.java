@@ -6,8 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.NodeDirectory;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -43,11 +44,27 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     if (body == null || body.length() == 0) {
       throw new BadRequest("empty body; expected a JSON object");
     }
-    try (JsonParser p = JSON.createParser(body.getBytes())) {
+    try (JsonParser p = parser(body)) {
       return new Reader(p, body, directory).read();
-    } catch (IOException | DecodeException e) {
+    } catch (BadRequest e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
       throw new BadRequest("body is not a JSON object: " + JsonBodies.firstLine(e.getMessage()));
     }
+  }
+
+  /**
+   * A parser over the body's own bytes where they are one array (not copied), else over a copy.
+   * Either way its byte offsets are the body's positions, which {@link Reader#object} slices by.
+   */
+  private static JsonParser parser(Buffer body) throws IOException {
+    if (body instanceof BufferInternal internal) {
+      ByteBuf bytes = internal.getByteBuf();
+      if (bytes.hasArray() && bytes.readerIndex() == 0 && bytes.readableBytes() == body.length()) {
+        return JSON.createParser(bytes.array(), bytes.arrayOffset(), body.length());
+      }
+    }
+    return JSON.createParser(body.getBytes());
   }
 
   /** One pass over the body's tokens. */
@@ -58,6 +75,8 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     private JsonObject pod;
     private CandidateNodes names;
     private JsonObject nodeList;
+    /** Set when Nodes is neither null nor an object: wrong only if NodeNames is null too. */
+    private boolean nodesMalformed;
 
     Reader(JsonParser p, Buffer body, NodeDirectory directory) {
       this.p = p;
@@ -92,6 +111,9 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
       if (names != null) {
         return new ExtenderArgs(pod, names, null);
       }
+      if (nodesMalformed) {
+        throw new BadRequest("ExtenderArgs.Nodes must be a v1.NodeList object or null");
+      }
       if (nodeList == null) {
         return new ExtenderArgs(pod, CandidateNodes.in(directory, 0), null);
       }
@@ -114,11 +136,10 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     }
 
     private JsonObject nodeList(JsonToken value) throws IOException {
-      if (value == JsonToken.VALUE_NULL) {
-        return null;
-      }
+      nodesMalformed = value != JsonToken.VALUE_NULL && value != JsonToken.START_OBJECT;
       if (value != JsonToken.START_OBJECT) {
-        throw new BadRequest("ExtenderArgs.Nodes must be a v1.NodeList object or null");
+        p.skipChildren();
+        return null;
       }
       return object();
     }
@@ -126,6 +147,10 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     /** The object that starts at the current token, decoded from its own bytes. */
     private JsonObject object() throws IOException {
       int start = (int) p.currentTokenLocation().getByteOffset();
+      if (start < 0) {
+        // Jackson reads UTF-16 and UTF-32 as characters, without byte offsets
+        throw new BadRequest("the body must be JSON in UTF-8, as kube-scheduler sends it");
+      }
       p.skipChildren();
       int end = (int) p.currentLocation().getByteOffset();
       return new JsonObject(body.slice(start, end));

@@ -15,6 +15,8 @@ import dev.tandem.extender.state.RecentPods;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +90,29 @@ class ExtenderArgsTest {
     assertEquals(0, args.candidates().size());
     assertEquals(new JsonObject().put("x", new JsonArray().add(1).add(new JsonObject().putNull("y"))),
         args.pod(), "the pod object exactly, nested values included");
+  }
+
+  @Test
+  @DisplayName("a UTF-8 byte order mark is read past; Nodes is checked only when NodeNames is null")
+  void bomAndUnusedNodes() {
+    byte[] json = "{\"Pod\":{\"a\":\"é\"},\"NodeNames\":[\"pix-node\"]}".getBytes(StandardCharsets.UTF_8);
+    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    ExtenderArgs args = ExtenderArgs.decode(Buffer.buffer(bom).appendBytes(json), state.directory());
+    assertEquals("é", args.pod().getString("a"));
+    assertEquals(List.of("pix-node"), names(args.candidates()));
+    assertEquals(List.of("pix-node"), names(decode("{\"Pod\":{},\"Nodes\":[],\"NodeNames\":[\"pix-node\"]}")
+        .candidates()), "names mode: Nodes is not read, as kube-scheduler's own decoding would not");
+  }
+
+  @Test
+  @DisplayName("a body in UTF-16 or UTF-32 is refused as not UTF-8 (not a server error)")
+  void notUtf8() {
+    for (Charset cs : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16,
+        Charset.forName("UTF-32"))) {
+      Buffer body = Buffer.buffer(Http.golden("filter-names.json").getBytes(cs));
+      BadRequest e = assertThrows(BadRequest.class, () -> ExtenderArgs.decode(body, state.directory()), cs.name());
+      assertTrue(e.getMessage().contains("UTF-8"), cs + " -> " + e.getMessage());
+    }
   }
 
   @Test

@@ -16,6 +16,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,6 +151,10 @@ class SchedulerProtocolIT {
     assertEquals(400, big.statusCode());
     assertTrue(new JsonObject(big.body()).getString("error").contains("body limit"), big.body());
     assertEquals(400, http.post("/scheduler/bind", "{\"PodName\":\"p\"}").statusCode());
+    HttpResponse<String> utf16 = http.post("/scheduler/prioritize",
+        Http.golden("filter-names.json").getBytes(StandardCharsets.UTF_16LE));
+    assertEquals(400, utf16.statusCode(), utf16.body());
+    assertTrue(new JsonObject(utf16.body()).getString("error").contains("UTF-8"), utf16.body());
     assertEquals(200, http.post("/scheduler/filter", Http.golden("filter-plain-names.json")).statusCode());
   }
 }
