@@ -183,7 +183,9 @@ public final class NodeDirectory {
   /**
    * A hash of every character: in four interleaved lanes, so that the multiplications of a long
    * name run side by side instead of one after another. (Hashing only a name's ends collided:
-   * cloud node names such as {@code ip-10-0-12-34.ec2.internal} differ in the middle.)
+   * cloud node names such as {@code ip-10-0-12-34.ec2.internal} differ in the middle.) The lanes
+   * multiply by a prime above 2^16, so no change of one character can cancel a change of the next
+   * in its lane (with 31, counters such as {@code pool-8c3f-0a1z} collided).
    */
   static int hashOf(String name) {
     return hashOf(name.toCharArray(), 0, name.length());
@@ -197,16 +199,18 @@ public final class NodeDirectory {
     int d = 0;
     int i = 0;
     for (; i + 3 < length; i += 4) {
-      a = 31 * a + text[offset + i];
-      b = 31 * b + text[offset + i + 1];
-      c = 31 * c + text[offset + i + 2];
-      d = 31 * d + text[offset + i + 3];
+      a = LANE * a + text[offset + i];
+      b = LANE * b + text[offset + i + 1];
+      c = LANE * c + text[offset + i + 2];
+      d = LANE * d + text[offset + i + 3];
     }
     for (; i < length; i++) {
-      a = 31 * a + text[offset + i];
+      a = LANE * a + text[offset + i];
     }
     return mix(a, b, c, d);
   }
+
+  private static final int LANE = 16_777_619;
 
   private static int mix(int a, int b, int c, int d) {
     return (a * 0x9E3779B1) ^ (b * 0x85EBCA77) ^ (c * 0xC2B2AE3D) ^ (d * 0x27D4EB2F);

@@ -33,8 +33,8 @@ class NodeDirectoryTest {
   @Test
   @DisplayName("names with one hash are told apart, read from strings or from a decoder's characters")
   void sameHashDifferentNames() {
-    // Characters four apart share a lane: one up by 1 and the next down by 31 keep the hash.
-    List<String> names = List.of("gpu-a-node-1", "hpu-B-node-1", "gpu-a-node-2");
+    // found by searching gpu-node-0, -1, ... for two names with one hash
+    List<String> names = List.of("gpu-node-259523", "gpu-node-433220", "gpu-node-259524");
     names.forEach(this::put);
     assertEquals(NodeDirectory.hashOf(names.get(0)), NodeDirectory.hashOf(names.get(1)));
     NodeDirectory d = state.directory();
@@ -45,23 +45,27 @@ class NodeDirectoryTest {
       assertEquals(n, d.nameAt(slot));
       assertEquals(NodeDirectory.hashOf(n), NodeDirectory.hashOf(text, 2, n.length()), n);
     }
-    assertNull(d.find("hpu-B-node-2"));
-    assertEquals(-1, d.slotOf("gpu-a-node-3".toCharArray(), 0, 12));
+    assertNull(d.find("gpu-node-433221"));
+    assertEquals(-1, d.slotOf("gpu-node-1".toCharArray(), 0, 10));
     assertNull(d.find(""));
     assertEquals(-1, d.slotOf(new char[0], 0, 0));
   }
 
   @Test
-  @DisplayName("cloud node names that differ only in the middle (ip-10-0-12-34.ec2.internal) spread over the table")
-  void namesDifferingInTheMiddle() {
+  @DisplayName("cloud node names (EKS ip-10-0-12-34.ec2.internal, GKE pool-…-0a1z) spread over the table")
+  void cloudNames() {
     Set<Integer> hashes = new HashSet<>();
+    Set<Integer> gke = new HashSet<>();
     List<String> names = new ArrayList<>();
     for (int i = 0; i < 5000; i++) {
       String n = String.format("ip-10-%d-%d-%d.ec2.internal", i / 2000, (i / 250) % 8, i % 250);
       names.add(n);
       hashes.add(NodeDirectory.hashOf(n));
+      gke.add(NodeDirectory.hashOf("gke-prod-gpu-pool-8c3f2a1b-" + "0".repeat(4 - Integer.toString(i, 36).length())
+          + Integer.toString(i, 36)));
     }
-    assertTrue(hashes.size() > 4990, "distinct hashes of 5,000 names: " + hashes.size());
+    assertTrue(hashes.size() > 4990, "distinct hashes of 5,000 EKS names: " + hashes.size());
+    assertTrue(gke.size() > 4990, "distinct hashes of 5,000 GKE names: " + gke.size());
     names.subList(0, 200).forEach(this::put);
     NodeDirectory d = state.directory();
     for (String n : names.subList(0, 200)) {
