@@ -4,7 +4,6 @@ import dev.tandem.agent.crd.NodeTopology;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -106,16 +105,17 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
+  /** Keeps each informer as soon as it runs, so that a failed start stops those that did run. */
   private void startInformers(ExtenderMetrics metrics) {
-    SharedIndexInformer<NodeTopology> topologies = client.resources(NodeTopology.class)
-        .inform(Informers.topologies(state, metrics), RESYNC_MILLIS);
+    informers.add(client.resources(NodeTopology.class)
+        .inform(Informers.topologies(state, metrics), RESYNC_MILLIS));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
     SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
         .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
+    informers.add(podInformer);
     pods.informer(podInformer);
-    SharedIndexInformer<Node> nodes = client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS);
-    informers.addAll(List.of(topologies, podInformer, nodes));
+    informers.add(client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
     state.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
