@@ -82,7 +82,7 @@ public final class CandidateNodes {
   /** The i-th node's cell with a current entry, or null when the cluster state does not know it. */
   public NodeCell cell(int i) {
     int slot = slots[i];
-    return slot >= 0 ? directory.cellAt(slot) : directory.find(names[i]);
+    return slot >= 0 ? directory.cellAt(slot) : directory.liveCell(names[i]);
   }
 
   /** The characters of all names together: what an answer naming them all needs, unescaped. */

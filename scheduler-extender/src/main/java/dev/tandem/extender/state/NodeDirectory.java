@@ -17,11 +17,10 @@ public final class NodeDirectory {
 
   private final long generation;
   private final NodeCell[] cells;
-  private final String[] keys;
   /** Every key's characters, one after another: key {@code s} is {@code [start[s], start[s + 1])}. */
   private final char[] chars;
   private final int[] start;
-  /** The same characters as bytes, valid for the keys that are {@link #plainName plain}. */
+  /** The same characters as bytes, valid for the names that are {@link #plainName plain}. */
   private final byte[] ascii;
   private final boolean[] plain;
   /** Open addressing: each used entry holds a name's hash (high half) and its slot + 1 (low). */
@@ -33,7 +32,6 @@ public final class NodeDirectory {
     this.generation = generation;
     this.cells = cells;
     this.live = live;
-    this.keys = new String[cells.length];
     this.start = new int[cells.length + 1];
     this.chars = pack(cells, start);
     this.ascii = new byte[chars.length];
@@ -105,9 +103,9 @@ public final class NodeDirectory {
     return start[slot + 1];
   }
 
-  /** The name at a slot, as the directory holds it. */
+  /** The name at a slot. */
   public String nameAt(int slot) {
-    return keys[slot];
+    return cells[slot].name();
   }
 
   /**
@@ -116,13 +114,12 @@ public final class NodeDirectory {
    */
   public NodeCell cellAt(int slot) {
     NodeCell c = cells[slot];
-    return c.entry() != null ? c : live.get(keys[slot]);
+    return c.entry() != null ? c : live.get(c.name());
   }
 
-  /** The node's cell with a current entry, or null when the state does not know the node. */
-  public NodeCell find(String name) {
-    NodeCell c = probe(name);
-    return c != null && c.entry() != null ? c : live.get(name);
+  /** The cell of a node the directory was built without (one that came since), or null. */
+  NodeCell liveCell(String name) {
+    return live.get(name);
   }
 
   private static char[] pack(NodeCell[] cells, int[] start) {
@@ -157,27 +154,12 @@ public final class NodeDirectory {
   }
 
   private void place(int slot) {
-    String name = cells[slot].name();
-    keys[slot] = name;
-    int h = hashOf(name);
+    int h = hashOf(chars, start[slot], start[slot + 1] - start[slot]);
     int i = spread(h) & mask;
     while (table[i] != 0) {
       i = (i + 1) & mask;
     }
     table[i] = (long) h << 32 | (slot + 1);
-  }
-
-  private NodeCell probe(String name) {
-    int h = hashOf(name);
-    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-      long e = table[i];
-      if (e == 0) {
-        return null;
-      }
-      if ((int) (e >>> 32) == h && keys[(int) e - 1].equals(name)) {
-        return cells[(int) e - 1];
-      }
-    }
   }
 
   /**
@@ -187,11 +169,6 @@ public final class NodeDirectory {
    * multiply by a prime above 2^16, so no change of one character can cancel a change of the next
    * in its lane (with 31, counters such as {@code pool-8c3f-0a1z} collided).
    */
-  static int hashOf(String name) {
-    return hashOf(name.toCharArray(), 0, name.length());
-  }
-
-  /** {@link #hashOf(String)} of the name in {@code text[offset, offset + length)}. */
   static int hashOf(char[] text, int offset, int length) {
     int a = length;
     int b = 0;

@@ -25,9 +25,13 @@ class NodeDirectoryTest {
     state.putTopology(TestMachines.machine(name, new Switch(0, 2, 2)), 1, List.of());
   }
 
-  /** A name built fresh, as the request decoder builds it. */
-  private static String decoded(String name) {
-    return new String(name.toCharArray());
+  /** The node's cell as a request naming it finds it (null: the state does not know the node). */
+  private static NodeCell cell(NodeDirectory d, String name) {
+    return CandidateNodes.of(d, List.of(name)).cell(0);
+  }
+
+  private static int hash(String name) {
+    return NodeDirectory.hashOf(name.toCharArray(), 0, name.length());
   }
 
   @Test
@@ -36,18 +40,18 @@ class NodeDirectoryTest {
     // found by searching gpu-node-0, -1, ... for two names with one hash
     List<String> names = List.of("gpu-node-259523", "gpu-node-433220", "gpu-node-259524");
     names.forEach(this::put);
-    assertEquals(NodeDirectory.hashOf(names.get(0)), NodeDirectory.hashOf(names.get(1)));
+    assertEquals(hash(names.get(0)), hash(names.get(1)));
     NodeDirectory d = state.directory();
     for (String n : names) {
-      assertSame(state.node(n), d.find(decoded(n)).entry(), n);
+      assertSame(state.node(n), cell(d, n).entry(), n);
       char[] text = ("[\"" + n + "\"]").toCharArray();
       int slot = d.slotOf(text, 2, n.length());
       assertEquals(n, d.nameAt(slot));
-      assertEquals(NodeDirectory.hashOf(n), NodeDirectory.hashOf(text, 2, n.length()), n);
+      assertEquals(hash(n), NodeDirectory.hashOf(text, 2, n.length()), n);
     }
-    assertNull(d.find("gpu-node-433221"));
+    assertNull(cell(d, "gpu-node-433221"));
     assertEquals(-1, d.slotOf("gpu-node-1".toCharArray(), 0, 10));
-    assertNull(d.find(""));
+    assertNull(cell(d, ""));
     assertEquals(-1, d.slotOf(new char[0], 0, 0));
   }
 
@@ -60,8 +64,8 @@ class NodeDirectoryTest {
     for (int i = 0; i < 5000; i++) {
       String n = String.format("ip-10-%d-%d-%d.ec2.internal", i / 2000, (i / 250) % 8, i % 250);
       names.add(n);
-      hashes.add(NodeDirectory.hashOf(n));
-      gke.add(NodeDirectory.hashOf("gke-prod-gpu-pool-8c3f2a1b-" + "0".repeat(4 - Integer.toString(i, 36).length())
+      hashes.add(hash(n));
+      gke.add(hash("gke-prod-gpu-pool-8c3f2a1b-" + "0".repeat(4 - Integer.toString(i, 36).length())
           + Integer.toString(i, 36)));
     }
     assertTrue(hashes.size() > 4990, "distinct hashes of 5,000 EKS names: " + hashes.size());
@@ -80,15 +84,15 @@ class NodeDirectoryTest {
     put("node-b");
     NodeDirectory before = state.directory();
     put("node-c");
-    assertSame(state.node("node-c"), before.find(decoded("node-c")).entry(), "added after the build");
+    assertSame(state.node("node-c"), cell(before, "node-c").entry(), "added after the build");
     state.removeTopology("node-a");
-    assertNull(before.find(decoded("node-a")), "removed after the build");
+    assertNull(cell(before, "node-a"), "removed after the build");
     put("node-a");
-    NodeCell back = before.find(decoded("node-a"));
+    NodeCell back = cell(before, "node-a");
     assertSame(state.node("node-a"), back.entry(), "removed and added back after the build");
     NodeDirectory after = state.directory();
     assertNotSame(before, after, "membership changed: a new directory");
-    assertSame(back, after.find(decoded("node-a")));
+    assertSame(back, cell(after, "node-a"));
     assertSame(after, state.directory(), "no change: the same directory");
   }
 
@@ -97,11 +101,11 @@ class NodeDirectoryTest {
   void changeKeepsCell() {
     put("node-a");
     NodeDirectory d = state.directory();
-    NodeCell cell = d.find(decoded("node-a"));
+    NodeCell cell = cell(d, "node-a");
     NodeEntry first = cell.entry();
     state.putTopology(TestMachines.machine("node-a", new Switch(0, 4, 4)), 1, List.of());
     assertSame(d, state.directory());
-    assertSame(cell, d.find(decoded("node-a")));
+    assertSame(cell, cell(d, "node-a"));
     assertNotSame(first, cell.entry());
     assertEquals(4, cell.entry().machine().gpus().size());
   }
