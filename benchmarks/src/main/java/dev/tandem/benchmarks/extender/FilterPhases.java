@@ -4,6 +4,7 @@ import dev.tandem.extender.http.ExtenderArgs;
 import dev.tandem.extender.http.Replies;
 import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.scheduling.NodeEvaluator;
+import dev.tandem.extender.scheduling.Outcome;
 import dev.tandem.extender.scheduling.PodRequest;
 import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
@@ -42,7 +43,7 @@ public final class FilterPhases {
       long t3 = System.nanoTime();
       ExtenderArgs floorArgs = ExtenderArgs.decode(body, NodeDirectory.empty());
       long t4 = System.nanoTime();
-      bytes += Replies.filter(floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size())).length();
+      bytes += Replies.filter(floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size(), Outcome.PASSED)).length();
       long t5 = System.nanoTime();
       long[] step = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
       for (int i = 0; i < step.length; i++) {

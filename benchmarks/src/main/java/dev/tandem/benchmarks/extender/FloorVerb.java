@@ -3,6 +3,7 @@ package dev.tandem.benchmarks.extender;
 import dev.tandem.extender.http.ExtenderArgs;
 import dev.tandem.extender.http.Replies;
 import dev.tandem.extender.scheduling.FilterVerdict;
+import dev.tandem.extender.scheduling.Outcome;
 import dev.tandem.extender.state.NodeDirectory;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -31,7 +32,7 @@ final class FloorVerb {
 
   private static void handle(RoutingContext rc) {
     ExtenderArgs args = ExtenderArgs.decode(rc.body().buffer(), NodeDirectory.empty());
-    Buffer answer = Replies.filter(args, FilterVerdict.allPassed(args.candidates().size()));
+    Buffer answer = Replies.filter(args, FilterVerdict.allPassed(args.candidates().size(), Outcome.PASSED));
     rc.response().putHeader("Content-Type", "application/json")
         .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY).end(answer);
   }

@@ -41,15 +41,13 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
    * @throws BadRequest when the body is not an ExtenderArgs, saying what is wrong
    */
   public static ExtenderArgs decode(Buffer body, NodeDirectory directory) {
-    if (body == null || body.length() == 0) {
-      throw new BadRequest("empty body; expected a JSON object");
-    }
+    JsonBodies.requireContent(body);
     try (JsonParser p = parser(body)) {
       return new Reader(p, body, directory).read();
     } catch (BadRequest e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw new BadRequest("body is not a JSON object: " + JsonBodies.firstLine(e.getMessage()));
+      throw JsonBodies.unreadable(e);
     }
   }
 
@@ -87,7 +85,7 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     ExtenderArgs read() throws IOException {
       JsonToken first = p.nextToken();
       if (first == JsonToken.VALUE_NULL) {
-        throw new BadRequest("expected a JSON object, got null");
+        throw new BadRequest(JsonBodies.NULL_BODY);
       }
       if (first != JsonToken.START_OBJECT) {
         throw new BadRequest("body is not a JSON object but " + kind(first));
@@ -96,9 +94,12 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
         String field = p.currentName();
         JsonToken value = p.nextToken();
         switch (field) {
-          case "Pod" -> pod = pod(value);
+          case "Pod" -> pod = objectOrSkip(value);
           case "NodeNames" -> names = value == JsonToken.VALUE_NULL ? null : names(value);
-          case "Nodes" -> nodeList = nodeList(value);
+          case "Nodes" -> {
+            nodesMalformed = value != JsonToken.VALUE_NULL && value != JsonToken.START_OBJECT;
+            nodeList = objectOrSkip(value);
+          }
           default -> p.skipChildren();
         }
       }
@@ -135,15 +136,6 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
       return out;
     }
 
-    private JsonObject nodeList(JsonToken value) throws IOException {
-      nodesMalformed = value != JsonToken.VALUE_NULL && value != JsonToken.START_OBJECT;
-      if (value != JsonToken.START_OBJECT) {
-        p.skipChildren();
-        return null;
-      }
-      return object();
-    }
-
     /** The object that starts at the current token, decoded from its own bytes. */
     private JsonObject object() throws IOException {
       int start = (int) p.currentTokenLocation().getByteOffset();
@@ -156,8 +148,8 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
       return new JsonObject(body.slice(start, end));
     }
 
-    /** The pod, or null (reported once the whole body is read) when it is not an object. */
-    private JsonObject pod(JsonToken value) throws IOException {
+    /** The value when it is an object; else null, skipped (reported once the whole body is read). */
+    private JsonObject objectOrSkip(JsonToken value) throws IOException {
       if (value == JsonToken.START_OBJECT) {
         return object();
       }

@@ -8,25 +8,36 @@ final class JsonBodies {
 
   private JsonBodies() {}
 
+  static final String NULL_BODY = "expected a JSON object, got null";
+
   static JsonObject object(Buffer body) {
-    if (body == null || body.length() == 0) {
-      throw new BadRequest("empty body; expected a JSON object");
-    }
+    requireContent(body);
     try {
       JsonObject o = body.toJsonObject();
       if (o == null) {
-        throw new BadRequest("expected a JSON object, got null");
+        throw new BadRequest(NULL_BODY);
       }
       return o;
     } catch (BadRequest e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new BadRequest("body is not a JSON object: " + firstLine(e.getMessage()));
+      throw unreadable(e);
     }
   }
 
+  static void requireContent(Buffer body) {
+    if (body == null || body.length() == 0) {
+      throw new BadRequest("empty body; expected a JSON object");
+    }
+  }
+
+  /** The parser's failure, as the client is told it. */
+  static BadRequest unreadable(Exception e) {
+    return new BadRequest("body is not a JSON object: " + firstLine(e.getMessage()));
+  }
+
   /** The first line of a parser's message, at most 200 characters. */
-  static String firstLine(String s) {
+  private static String firstLine(String s) {
     if (s == null) {
       return "unreadable";
     }

@@ -14,11 +14,11 @@ import java.util.Arrays;
  */
 public record FilterVerdict(boolean[] passed, String[] reasons, boolean[] unresolvable, int[] counts) {
 
-  /** Every one of the nodes passes. */
-  public static FilterVerdict allPassed(int nodes) {
+  /** Every one of the nodes passes, for the same reason. */
+  public static FilterVerdict allPassed(int nodes, Outcome why) {
     FilterVerdict v = sized(nodes);
     Arrays.fill(v.passed, true);
-    v.counts[Outcome.PASSED.ordinal()] = nodes;
+    v.counts[why.ordinal()] = nodes;
     return v;
   }
 

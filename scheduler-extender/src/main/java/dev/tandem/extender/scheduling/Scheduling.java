@@ -45,13 +45,10 @@ public final class Scheduling {
    * cached): ask again on a worker.
    */
   public FilterVerdict filter(PodRequest pod, CandidateNodes nodes, int allocations) {
-    FilterVerdict v = FilterVerdict.sized(nodes.size());
     if (!pod.interested()) {
-      for (int i = 0; i < nodes.size(); i++) {
-        v.pass(i, Outcome.NOT_INTERESTED);
-      }
-      return v;
+      return FilterVerdict.allPassed(nodes.size(), Outcome.NOT_INTERESTED);
     }
+    FilterVerdict v = FilterVerdict.sized(nodes.size());
     if (pod.problem() != null) {
       for (int i = 0; i < nodes.size(); i++) {
         v.fail(i, pod.problem(), true, Outcome.INVALID_POLICY);
