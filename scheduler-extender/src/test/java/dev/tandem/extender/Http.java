@@ -45,15 +45,16 @@ public final class Http {
 
   /** Posts these bytes as they are (for bodies that are not UTF-8). */
   public HttpResponse<String> post(String path, byte[] body) {
-    return join(client.sendAsync(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString()));
+    return join(post(path, HttpRequest.BodyPublishers.ofByteArray(body)));
   }
 
   public CompletableFuture<HttpResponse<String>> postAsync(String path, String body) {
+    return post(path, HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  private CompletableFuture<HttpResponse<String>> post(String path, HttpRequest.BodyPublisher body) {
     return client.sendAsync(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .header("Content-Type", "application/json").POST(body).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   public HttpResponse<String> get(String path) {
