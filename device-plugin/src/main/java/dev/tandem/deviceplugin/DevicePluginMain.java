@@ -1,9 +1,9 @@
 package dev.tandem.deviceplugin;
 
-import dev.tandem.agent.discovery.Discovery;
-import dev.tandem.agent.discovery.DiscoveryException;
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.deviceplugin.cli.PluginFlags;
 import dev.tandem.deviceplugin.cli.UsageException;
 import dev.tandem.deviceplugin.config.ConfigException;

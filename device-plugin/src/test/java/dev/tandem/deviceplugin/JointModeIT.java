@@ -1,24 +1,25 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.CDIDevice;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateResponse;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
-import dev.tandem.deviceplugin.preferred.Plan;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
@@ -70,7 +71,7 @@ class JointModeIT {
 
   static Machine xe8640() {
     return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("n1",
-        Path.of("src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"))).machine();
+        Topologies.path("dell-poweredge-xe8640-h100x4.xml"))).machine();
   }
 
   @AfterEach

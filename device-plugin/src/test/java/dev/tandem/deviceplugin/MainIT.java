@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -55,7 +56,7 @@ class MainIT {
       KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
       kubelet.start().await();
       Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
-          "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml", "--node-name", "n1", "--no-kube",
+          Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(), "--node-name", "n1", "--no-kube",
           "--pod-resources-socket", dir.resolve("pr.sock").toString());
       var list = kubelet.nextList(30_000);
       assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
@@ -80,7 +81,7 @@ class MainIT {
       kubelet.start().await();
       Path cfg = Files.writeString(dir.resolve("joint.json"), "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
       Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
-          "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml", "--node-name", "n1", "--no-kube",
+          Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(), "--node-name", "n1", "--no-kube",
           "--pod-resources-socket", dir.resolve("pr.sock").toString(), "--config", cfg.toString(),
           "--gpu-endpoint", "joint-gpu.sock");
       var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);

@@ -3,13 +3,13 @@ package dev.tandem.deviceplugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.KubeletPodResources;
-import dev.tandem.deviceplugin.preferred.Plan;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;

@@ -1,10 +1,10 @@
 package dev.tandem.deviceplugin.allocate;
 
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.AllocateResponse;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateResponse;
-import dev.tandem.deviceplugin.api.DeviceSpec;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import java.util.ArrayList;

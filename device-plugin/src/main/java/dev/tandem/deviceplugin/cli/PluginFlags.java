@@ -1,5 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
+import java.net.UnknownHostException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -123,8 +125,8 @@ public record PluginFlags(
       return h;
     }
     try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
       return "localhost";
     }
   }

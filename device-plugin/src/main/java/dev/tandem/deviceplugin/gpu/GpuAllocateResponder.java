@@ -1,11 +1,11 @@
 package dev.tandem.deviceplugin.gpu;
 
 import dev.tandem.deviceplugin.allocate.AllocationException;
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.AllocateResponse;
-import dev.tandem.deviceplugin.api.CDIDevice;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
 import dev.tandem.topology.model.Device;
 import java.util.ArrayList;
 import java.util.List;

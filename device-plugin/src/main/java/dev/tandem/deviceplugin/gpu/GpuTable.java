@@ -1,10 +1,8 @@
 package dev.tandem.deviceplugin.gpu;
 
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.NUMANode;
-import dev.tandem.deviceplugin.api.TopologyInfo;
+import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.deviceplugin.grpc.DeviceListing;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.util.HashMap;
@@ -81,12 +79,7 @@ public final class GpuTable implements DeviceListing {
   private ListAndWatchResponse render() {
     ListAndWatchResponse.Builder b = ListAndWatchResponse.newBuilder();
     for (Device g : gpus) {
-      var d = dev.tandem.deviceplugin.api.Device.newBuilder().setID(g.id())
-          .setHealth(healthy(g.id()) ? DeviceTable.HEALTHY : DeviceTable.UNHEALTHY);
-      if (g.numaNode() >= 0) {
-        d.setTopology(TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(g.numaNode())));
-      }
-      b.addDevices(d);
+      b.addDevices(AdvertisedDevice.of(g.id(), healthy(g.id()), g.numaNode()));
     }
     return b.build();
   }

@@ -1,6 +1,6 @@
 package dev.tandem.deviceplugin.grpc;
 
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import java.util.List;
 import java.util.function.Consumer;
 

@@ -1,9 +1,10 @@
 package dev.tandem.deviceplugin.grpc;
 
-import dev.tandem.deviceplugin.api.DevicePluginOptions;
-import dev.tandem.deviceplugin.api.Empty;
-import dev.tandem.deviceplugin.api.RegisterRequest;
-import dev.tandem.deviceplugin.api.RegistrationGrpcClient;
+import dev.tandem.kubelet.KubeletGrpcClient;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginOptions;
+import dev.tandem.kubelet.deviceplugin.v1beta1.Empty;
+import dev.tandem.kubelet.deviceplugin.v1beta1.RegisterRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.RegistrationGrpcClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
@@ -23,7 +24,7 @@ public final class KubeletRegistration {
 
   public KubeletRegistration(Vertx vertx, Path kubeletSocket, long timeoutMs) {
     this.kubeletSocket = kubeletSocket;
-    this.grpc = GrpcClient.client(vertx, KubeletHttp.client(vertx));
+    this.grpc = GrpcClient.client(vertx, KubeletGrpcClient.http(vertx));
     this.address = SocketAddress.domainSocketAddress(kubeletSocket.toAbsolutePath().toString());
     this.timeoutMs = timeoutMs;
   }

@@ -1,10 +1,10 @@
 package dev.tandem.deviceplugin.grpc;
 
 import dev.tandem.deviceplugin.allocate.AllocationException;
-import dev.tandem.deviceplugin.api.DevicePluginGrpcService;
-import dev.tandem.deviceplugin.api.DevicePluginOptions;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreStartContainerResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcService;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginOptions;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreStartContainerResponse;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

@@ -1,11 +1,11 @@
 package dev.tandem.deviceplugin.grpc;
 
 import dev.tandem.deviceplugin.allocate.AllocationException;
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.AllocateResponse;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import io.vertx.core.Future;
 import java.util.function.Consumer;
 

@@ -1,8 +1,7 @@
 package dev.tandem.deviceplugin.inventory;
 
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.NUMANode;
-import dev.tandem.deviceplugin.api.TopologyInfo;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
 import dev.tandem.deviceplugin.grpc.DeviceListing;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +17,8 @@ import java.util.function.Consumer;
  */
 public final class DeviceTable implements DeviceListing {
 
-  public static final String HEALTHY = "Healthy";
-  public static final String UNHEALTHY = "Unhealthy";
+  public static final String HEALTHY = AdvertisedDevice.HEALTHY;
+  public static final String UNHEALTHY = AdvertisedDevice.UNHEALTHY;
 
   private final Inventory inventory;
   private final List<Consumer<ListAndWatchResponse>> listeners = new CopyOnWriteArrayList<>();
@@ -86,13 +85,7 @@ public final class DeviceTable implements DeviceListing {
   private ListAndWatchResponse render() {
     ListAndWatchResponse.Builder b = ListAndWatchResponse.newBuilder();
     for (PluginDevice d : inventory.devices()) {
-      var device = dev.tandem.deviceplugin.api.Device.newBuilder()
-          .setID(d.id())
-          .setHealth(healthy(d) ? HEALTHY : UNHEALTHY);
-      if (d.numaNode() >= 0) {
-        device.setTopology(TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(d.numaNode())));
-      }
-      b.addDevices(device);
+      b.addDevices(AdvertisedDevice.of(d.id(), healthy(d), d.numaNode()));
     }
     return b.build();
   }

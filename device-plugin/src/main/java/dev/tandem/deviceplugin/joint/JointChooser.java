@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.joint;
 
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.deviceplugin.preferred.Hint;
@@ -173,7 +174,7 @@ final class JointChooser {
     List<String> away = new ArrayList<>();
     for (int i = 0; i < index.devices().size(); i++) {
       Device d = index.devices().get(i);
-      int keep = d.kind() == dev.tandem.topology.model.DeviceKind.GPU
+      int keep = d.kind() == DeviceKind.GPU
           ? gpuFree.getOrDefault(d.id(), 0) : hcaFree.getOrDefault(d.id(), 0);
       for (int u = keep; u < all.free(i); u++) {
         away.add(d.id());

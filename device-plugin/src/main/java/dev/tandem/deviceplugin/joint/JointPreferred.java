@@ -1,11 +1,11 @@
 package dev.tandem.deviceplugin.joint;
 
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import dev.tandem.deviceplugin.gpu.GpuTable;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.topology.allocation.Allocation;

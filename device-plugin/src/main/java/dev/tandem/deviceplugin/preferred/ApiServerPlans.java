@@ -1,5 +1,7 @@
 package dev.tandem.deviceplugin.preferred;
 
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.PlanCodec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -50,7 +52,7 @@ public final class ApiServerPlans implements PendingPlans {
     List<PlannedPod> out = new ArrayList<>();
     for (Pod pod : pods) {
       Map<String, String> ann = pod.getMetadata().getAnnotations();
-      String text = ann == null ? null : ann.get(Plan.ANNOTATION);
+      String text = ann == null ? null : ann.get(Annotations.PLAN);
       if (text == null) {
         continue;
       }

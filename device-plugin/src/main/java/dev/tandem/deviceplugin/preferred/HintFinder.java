@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.preferred;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
@@ -61,7 +62,7 @@ public final class HintFinder {
         .filter(p -> !podsHolding.contains(p.key()))
         .min(Comparator.comparing((PlannedPod p) -> p.plan().plannedAt()).thenComparing(PlannedPod::key));
     if (pod.isEmpty()) {
-      return Hint.none("no pod pending on node " + machine.nodeName() + " with a " + Plan.ANNOTATION
+      return Hint.none("no pod pending on node " + machine.nodeName() + " with a " + Annotations.PLAN
           + " for " + size + " " + resource);
     }
     PlannedPod p = pod.get();

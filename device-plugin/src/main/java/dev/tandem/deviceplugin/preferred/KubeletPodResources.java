@@ -1,7 +1,7 @@
 package dev.tandem.deviceplugin.preferred;
 
-import dev.tandem.agent.podresources.PodDevices;
-import dev.tandem.agent.podresources.PodResourcesClient;
+import dev.tandem.kubelet.podresources.PodDevices;
+import dev.tandem.kubelet.podresources.PodResourcesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;

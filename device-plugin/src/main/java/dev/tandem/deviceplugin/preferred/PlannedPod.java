@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.preferred;
 
+import dev.tandem.api.plan.Plan;
 import java.util.Map;
 
 /**

@@ -1,9 +1,9 @@
 package dev.tandem.deviceplugin.preferred;
 
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;

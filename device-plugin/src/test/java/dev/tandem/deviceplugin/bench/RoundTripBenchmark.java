@@ -1,10 +1,11 @@
 package dev.tandem.deviceplugin.bench;
 
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.fixtures.Topologies;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import io.vertx.core.Vertx;
 import java.io.File;
@@ -44,7 +45,7 @@ public final class RoundTripBenchmark {
         : List.of("-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:ReservedCodeCacheSize=16m",
             "-XX:MaxDirectMemorySize=16m", "-XX:MaxMetaspaceSize=64m", "-Dio.netty.allocator.type=unpooled");
     Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
-    Path fixture = Path.of(System.getProperty("fixture", "device-plugin/src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"));
+    Path fixture = Path.of(System.getProperty("fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
     Path dir = Files.createTempDirectory("dp-bench");
     Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
     for (int i = 0; i < 4; i++) {

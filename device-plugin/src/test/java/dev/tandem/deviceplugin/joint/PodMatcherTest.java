@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tandem.deviceplugin.preferred.HeldDevices;
-import dev.tandem.deviceplugin.preferred.Plan;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.tandem.deviceplugin.preferred;
 
+import dev.tandem.api.plan.GoldenPlan;
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.Plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -35,7 +38,7 @@ class ApiServerPlansMockTest {
         .withLimits(Map.of("rdma/hca", new Quantity(String.valueOf(hcas)), "nvidia.com/gpu", new Quantity("2")))
         .endResources().endContainer().endSpec();
     if (plan != null) {
-      b.editMetadata().withAnnotations(Map.of(Plan.ANNOTATION, plan)).endMetadata();
+      b.editMetadata().withAnnotations(Map.of(Annotations.PLAN, plan)).endMetadata();
     }
     return b.build();
   }
@@ -43,7 +46,7 @@ class ApiServerPlansMockTest {
   @Test
   @DisplayName("asks for pods on this node in phase Pending; keeps planned pods with their limits, skips bad plans")
   void lists() {
-    String plan = PlanCodecTest.AGREED;
+    String plan = GoldenPlan.json();
     server.expect().get()
         .withPath("/api/v1/pods?fieldSelector=" + java.net.URLEncoder.encode("spec.nodeName=n1,status.phase=Pending",
             java.nio.charset.StandardCharsets.UTF_8))
@@ -55,6 +58,6 @@ class ApiServerPlansMockTest {
     assertEquals("team/a", got.get(0).key());
     assertEquals(Map.of("train", 2), got.get(0).hcaLimits());
     assertEquals(Map.of("train", 2), got.get(0).gpuLimits(), "joint mode reads the GPU limits too");
-    assertEquals(List.of("mlx5_0", "mlx5_0"), got.get(0).plan().hcas());
+    assertEquals(GoldenPlan.PLAN, got.get(0).plan(), "the plan the extender writes (golden/plan.json)");
   }
 }

@@ -1,13 +1,15 @@
 package dev.tandem.deviceplugin.preferred;
 
+import dev.tandem.fixtures.Topologies;
+import dev.tandem.api.plan.Plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.deviceplugin.TestMachines;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class PreferredFixturesIT {
 
   static Machine fixture(String file) {
-    return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("n1", Path.of("src/test/resources/topologies/" + file)))
+    return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("n1", Topologies.path(file)))
         .machine();
   }
 

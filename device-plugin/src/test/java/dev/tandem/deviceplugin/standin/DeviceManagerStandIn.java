@@ -1,10 +1,10 @@
 package dev.tandem.deviceplugin.standin;
 
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerAllocateRequest;
-import dev.tandem.deviceplugin.api.ContainerPreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.deviceplugin.preferred.HeldDevices;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import io.vertx.core.Future;
@@ -60,7 +60,7 @@ public final class DeviceManagerStandIn {
 
   private void devices(String resource, ListAndWatchResponse list) {
     healthy.put(resource, list.getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth()))
-        .map(dev.tandem.deviceplugin.api.Device::getID).toList());
+        .map(dev.tandem.kubelet.deviceplugin.v1beta1.Device::getID).toList());
     inUse.put(resource, new HashSet<>());
   }
 

@@ -1,16 +1,16 @@
 package dev.tandem.deviceplugin.standin;
 
-import dev.tandem.deviceplugin.api.AllocateRequest;
-import dev.tandem.deviceplugin.api.AllocateResponse;
-import dev.tandem.deviceplugin.api.DevicePluginGrpcClient;
-import dev.tandem.deviceplugin.api.DevicePluginOptions;
-import dev.tandem.deviceplugin.api.Empty;
-import dev.tandem.deviceplugin.api.ListAndWatchResponse;
-import dev.tandem.deviceplugin.api.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.api.PreferredAllocationResponse;
-import dev.tandem.deviceplugin.api.RegisterRequest;
-import dev.tandem.deviceplugin.api.RegistrationGrpcService;
-import dev.tandem.deviceplugin.grpc.KubeletHttp;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginOptions;
+import dev.tandem.kubelet.deviceplugin.v1beta1.Empty;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.RegisterRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.RegistrationGrpcService;
+import dev.tandem.kubelet.KubeletGrpcClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -55,7 +55,7 @@ public final class KubeletStandIn {
     this.vertx = vertx;
     this.dir = dir;
     this.socket = dir.resolve("kubelet.sock");
-    this.client = GrpcClient.client(vertx, KubeletHttp.client(vertx));
+    this.client = GrpcClient.client(vertx, KubeletGrpcClient.http(vertx));
   }
 
   public Path socket() {
@@ -125,7 +125,7 @@ public final class KubeletStandIn {
 
   private Future<Void> listAndWatch(String endpoint, BlockingQueue<ListAndWatchResponse> mine) {
     return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
-        dev.tandem.deviceplugin.api.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
+        dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
           stream = req;
           req.response().onSuccess(resp -> resp.handler(l -> {
             lists.add(l);

@@ -1,10 +1,10 @@
 package dev.tandem.deviceplugin.standin;
 
-import dev.tandem.agent.podresources.v1.ContainerDevices;
-import dev.tandem.agent.podresources.v1.ContainerResources;
-import dev.tandem.agent.podresources.v1.ListPodResourcesResponse;
-import dev.tandem.agent.podresources.v1.PodResources;
-import dev.tandem.agent.podresources.v1.PodResourcesListerGrpcService;
+import dev.tandem.kubelet.podresources.v1.ContainerDevices;
+import dev.tandem.kubelet.podresources.v1.ContainerResources;
+import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
+import dev.tandem.kubelet.podresources.v1.PodResources;
+import dev.tandem.kubelet.podresources.v1.PodResourcesListerGrpcService;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

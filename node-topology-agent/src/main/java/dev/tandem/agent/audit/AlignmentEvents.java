@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AlignmentEvents {
 
-  private static final Logger logger = LoggerFactory.getLogger(AlignmentEvents.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AlignmentEvents.class);
   public static final String COMPONENT = "tandem-node-topology-agent";
 
   private final KubernetesClient client;
@@ -50,7 +50,7 @@ public final class AlignmentEvents {
       client.v1().events().inNamespace(v.namespace()).resource(event(v)).create();
       reported.add(v.uid());
       created++;
-      logger.info("Pod {}/{} on node {}: {}", v.namespace(), v.pod(), nodeName, v.message());
+      LOG.info("Pod {}/{} on node {}: {}", v.namespace(), v.pod(), nodeName, v.message());
     }
     return created;
   }

@@ -1,6 +1,6 @@
 package dev.tandem.agent.audit;
 
-import dev.tandem.agent.crd.AuditEntry;
+import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.topology.model.Locality;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,9 +1,9 @@
 package dev.tandem.agent.audit;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.AuditEntry;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.podresources.PodDevices;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;

@@ -1,9 +1,9 @@
 package dev.tandem.agent.audit;
 
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.podresources.AllocatableDevice;
-import dev.tandem.agent.podresources.PodDevices;
-import dev.tandem.agent.podresources.PodResourcesClient;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.kubelet.podresources.AllocatableDevice;
+import dev.tandem.kubelet.podresources.PodDevices;
+import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AuditLoop {
 
-  private static final Logger logger = LoggerFactory.getLogger(AuditLoop.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AuditLoop.class);
   private static final int MAX_DEVICE_NOTES = 5;
 
   /** What the loop talks to. */
@@ -86,7 +86,7 @@ public final class AuditLoop {
         .compose(present -> present ? audited() : waiting())
         .onFailure(e -> {
           peers.metrics().podResourcesUp(false);
-          logger.warn("Allocation audit on node {} failed: {}", nodeName, e.getMessage());
+          LOG.warn("Allocation audit on node {} failed: {}", nodeName, e.getMessage());
         })
         .onComplete(ar -> busy = false)
         .mapEmpty();
@@ -96,10 +96,10 @@ public final class AuditLoop {
     String note = "allocation audit is waiting for the kubelet's PodResources socket "
         + peers.kubelet().socket() + " (mount /var/lib/kubelet/pod-resources into the agent)";
     if (!waitingLogged) {
-      logger.info("{}", note);
+      LOG.info("{}", note);
       waitingLogged = true;
     } else {
-      logger.debug("{}", note);
+      LOG.debug("{}", note);
     }
     peers.metrics().podResourcesUp(false);
     sink.accept(new AuditReport(List.of(), List.of(), List.of(), List.of(note)));
@@ -108,7 +108,7 @@ public final class AuditLoop {
 
   private Future<Void> audited() {
     if (waitingLogged) {
-      logger.info("Kubelet PodResources socket {} is present; auditing allocations", peers.kubelet().socket());
+      LOG.info("Kubelet PodResources socket {} is present; auditing allocations", peers.kubelet().socket());
       waitingLogged = false;
     }
     return peers.kubelet().list()
@@ -138,7 +138,7 @@ public final class AuditLoop {
     try {
       peers.metrics().eventsRecorded(peers.events().record(report.violations(), uids));
     } catch (KubernetesClientException e) {
-      logger.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
+      LOG.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
       notes.add("cannot record AlignmentNotMet events: " + e.getMessage());
     }
     notes.addAll(unknownDevices(observed.allocatable(), m));

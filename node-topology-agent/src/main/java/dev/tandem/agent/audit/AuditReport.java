@@ -1,7 +1,7 @@
 package dev.tandem.agent.audit;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.AuditEntry;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.AuditEntry;
 import java.util.List;
 
 /**

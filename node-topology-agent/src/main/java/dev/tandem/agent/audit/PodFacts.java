@@ -1,5 +1,6 @@
 package dev.tandem.agent.audit;
 
+import java.util.OptionalLong;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -63,11 +64,11 @@ public record PodFacts(String uid, String namespace, String name, Map<String, St
     }
   }
 
-  private static java.util.OptionalLong count(Quantity q) {
+  private static OptionalLong count(Quantity q) {
     try {
-      return java.util.OptionalLong.of(Quantity.getAmountInBytes(q).longValueExact());
+      return OptionalLong.of(Quantity.getAmountInBytes(q).longValueExact());
     } catch (ArithmeticException | IllegalArgumentException e) {
-      return java.util.OptionalLong.empty();
+      return OptionalLong.empty();
     }
   }
 }

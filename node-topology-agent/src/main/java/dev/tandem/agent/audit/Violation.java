@@ -1,5 +1,6 @@
 package dev.tandem.agent.audit;
 
+import java.util.Locale;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.policy.AlignmentPolicy;
 
@@ -23,6 +24,6 @@ public record Violation(String uid, String namespace, String pod, Locality worst
   public String message() {
     return gpu + " and " + hca + " are " + worst + " apart; " + AlignmentPolicy.ALIGNMENT_ANNOTATION + "="
         + policy.alignment().value() + " allows " + policy.alignment().worstAllowed()
-        + " (" + worst.meaning().toLowerCase(java.util.Locale.ROOT) + ")";
+        + " (" + worst.meaning().toLowerCase(Locale.ROOT) + ")";
   }
 }

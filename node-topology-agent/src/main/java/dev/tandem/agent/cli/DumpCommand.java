@@ -1,12 +1,12 @@
 package dev.tandem.agent.cli;
 
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.crd.NodeTopologyStatus;
-import dev.tandem.agent.discovery.Discovery;
-import dev.tandem.agent.discovery.DiscoveryException;
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.crd.NodeTopologyStatus;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.topology.model.InvalidTopologyException;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

@@ -1,6 +1,6 @@
 package dev.tandem.agent.cli;
 
-import dev.tandem.agent.discovery.DiscoveryOptions;
+import dev.tandem.discovery.DiscoveryOptions;
 import java.nio.file.Path;
 import java.util.Set;
 

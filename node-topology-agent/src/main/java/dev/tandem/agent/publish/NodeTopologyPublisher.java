@@ -1,8 +1,8 @@
 package dev.tandem.agent.publish;
 
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologySpec;
-import dev.tandem.agent.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologySpec;
+import dev.tandem.api.crd.NodeTopologyStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;

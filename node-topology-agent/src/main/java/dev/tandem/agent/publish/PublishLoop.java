@@ -1,10 +1,10 @@
 package dev.tandem.agent.publish;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.AuditEntry;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.crd.NodeTopologySpec;
-import dev.tandem.agent.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.crd.NodeTopologySpec;
+import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PublishLoop {
 
-  private static final Logger logger = LoggerFactory.getLogger(PublishLoop.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PublishLoop.class);
 
   private final Vertx vertx;
   private final Context context;
@@ -152,7 +152,7 @@ public final class PublishLoop {
       }
       discoveryFailure = "discovery failed at " + now() + ": " + ar.cause().getMessage()
           + (machine != null ? "; keeping the last good topology" : "");
-      logger.warn("Node {}: {}", publisher.nodeName(), discoveryFailure);
+      LOG.warn("Node {}: {}", publisher.nodeName(), discoveryFailure);
       return machine != null ? Future.succeededFuture() : readBack();
     });
   }
@@ -179,7 +179,7 @@ public final class PublishLoop {
     return vertx.executeBlocking(() -> publisher.publish(spec, stamped), false).map(outcome -> {
       published = new Published(spec, stamped);
       if (outcome != NodeTopologyPublisher.Outcome.UNCHANGED) {
-        logger.debug("NodeTopology {} {}", publisher.nodeName(), outcome);
+        LOG.debug("NodeTopology {} {}", publisher.nodeName(), outcome);
       }
       return null;
     });
@@ -196,7 +196,7 @@ public final class PublishLoop {
 
   private void succeeded() {
     if (failures > 0) {
-      logger.info("NodeTopology {} published again after {} failed attempt(s)", publisher.nodeName(), failures);
+      LOG.info("NodeTopology {} published again after {} failed attempt(s)", publisher.nodeName(), failures);
     }
     failures = 0;
     lastError = null;
@@ -208,7 +208,7 @@ public final class PublishLoop {
     lastError = describe(cause);
     Duration delay = backoff.delay(failures);
     if (failures == 1 || failures % 10 == 0) {
-      logger.warn("Cannot publish NodeTopology {} (attempt {}): {}; retrying in {} s", publisher.nodeName(),
+      LOG.warn("Cannot publish NodeTopology {} (attempt {}): {}; retrying in {} s", publisher.nodeName(),
           failures, lastError, delay.toSeconds());
     }
     vertx.cancelTimer(retryTimer);

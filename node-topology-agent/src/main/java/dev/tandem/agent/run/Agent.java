@@ -5,11 +5,11 @@ import dev.tandem.agent.audit.AlignmentMetrics;
 import dev.tandem.agent.audit.AllocationAudit;
 import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.NodePods;
-import dev.tandem.agent.discovery.Discovery;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.ops.OpsServer;
-import dev.tandem.agent.podresources.PodResourcesClient;
+import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.agent.publish.Backoff;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Agent {
 
-  private static final Logger logger = LoggerFactory.getLogger(Agent.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   private static final Duration API_TIMEOUT = Duration.ofSeconds(10);
 
   private final Vertx vertx;
@@ -99,13 +99,13 @@ public final class Agent {
     try {
       ops.close().eventually(podResources::close).await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
-      logger.debug("Closing the servers did not complete: {}", e.getMessage());
+      LOG.debug("Closing the servers did not complete: {}", e.getMessage());
     }
     client.close();
     try {
       vertx.close().await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
-      logger.debug("Closing Vert.x did not complete: {}", e.getMessage());
+      LOG.debug("Closing Vert.x did not complete: {}", e.getMessage());
     }
   }
 

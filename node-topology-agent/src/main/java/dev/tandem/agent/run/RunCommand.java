@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /** {@code run}: the DaemonSet mode of the agent. */
 public final class RunCommand {
 
-  private static final Logger logger = LoggerFactory.getLogger(RunCommand.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
   private RunCommand() {}
 
@@ -31,7 +31,7 @@ public final class RunCommand {
       System.err.println("node-topology-agent run: " + e.getMessage());
       return 2;
     }
-    logger.info("Starting node-topology-agent: {}", config.describe());
+    LOG.info("Starting node-topology-agent: {}", config.describe());
     Agent agent;
     try {
       agent = Agent.start(config).await(30, TimeUnit.SECONDS);
@@ -42,7 +42,7 @@ public final class RunCommand {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      logger.info("Stopping node-topology-agent");
+      LOG.info("Stopping node-topology-agent");
       agent.stop(Duration.ofSeconds(10));
       stopped.countDown();
     }, "agent-shutdown"));

@@ -1,6 +1,7 @@
 package dev.tandem.agent.run;
 
-import dev.tandem.agent.discovery.DiscoveryOptions;
+import java.util.LinkedHashMap;
+import dev.tandem.discovery.DiscoveryOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +80,7 @@ public record RunConfig(String nodeName, Path hwlocXml, Path sysfsRoot, Path ncc
 
   /** One line per setting, for the start-up log. */
   public String describe() {
-    Map<String, Object> shown = new java.util.LinkedHashMap<>();
+    Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("node", nodeName);
     shown.put("discovery", hwlocXml != null ? "hwloc XML " + hwlocXml : ncclTopo != null ? "NCCL topology " + ncclTopo
         : sysfsRoot != null ? "sysfs under " + sysfsRoot : "this machine (hwloc, then sysfs)");

@@ -3,10 +3,10 @@ package dev.tandem.agent.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.AuditEntry;
-import dev.tandem.agent.crd.TestMachines;
-import dev.tandem.agent.podresources.PodDevices;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.TestMachines;
+import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.AlignmentPolicy;

@@ -1,16 +1,16 @@
 package dev.tandem.agent.audit;
 
-import static dev.tandem.agent.podresources.FakeKubelet.container;
-import static dev.tandem.agent.podresources.FakeKubelet.devices;
-import static dev.tandem.agent.podresources.FakeKubelet.pod;
+import static dev.tandem.kubelet.podresources.FakeKubelet.container;
+import static dev.tandem.kubelet.podresources.FakeKubelet.devices;
+import static dev.tandem.kubelet.podresources.FakeKubelet.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.TestMachines;
-import dev.tandem.agent.podresources.FakeKubelet;
-import dev.tandem.agent.podresources.PodResourcesClient;
-import dev.tandem.agent.podresources.v1.ContainerDevices;
-import dev.tandem.agent.podresources.v1.ListPodResourcesResponse;
+import dev.tandem.api.crd.TestMachines;
+import dev.tandem.kubelet.podresources.FakeKubelet;
+import dev.tandem.kubelet.podresources.PodResourcesClient;
+import dev.tandem.kubelet.podresources.v1.ContainerDevices;
+import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.fabric8.kubernetes.api.model.Event;

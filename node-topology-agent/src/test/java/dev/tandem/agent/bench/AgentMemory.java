@@ -1,8 +1,9 @@
 package dev.tandem.agent.bench;
 
-import dev.tandem.agent.crd.CrdFile;
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.TestNodes;
+import dev.tandem.fixtures.Topologies;
+import dev.tandem.api.crd.CrdFile;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.TestNodes;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,7 +48,7 @@ public final class AgentMemory {
     List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
     Path jar = Path.of(System.getProperty("agent.jar", "target/node-topology-agent.jar"));
     Path fixture = Path.of(System.getProperty("fixture",
-        "src/test/resources/topologies/dell-poweredge-xe8640-h100x4.xml"));
+        Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         new KubernetesCrudDispatcher(), false);
     server.init();

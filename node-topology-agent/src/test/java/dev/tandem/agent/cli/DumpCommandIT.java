@@ -1,12 +1,13 @@
 package dev.tandem.agent.cli;
 
+import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("dump prints the NodeTopology object or the matrix, with clear exit codes")
 class DumpCommandIT {
 
-  private static final Path RELION = resource("topologies/penguin-relion-x1904gt-p100x2.xml");
-  private static final Path NDV4 = resource("topologies/nccl-topo/azure-ndv4-a100.xml");
+  private static final Path RELION = Topologies.path("penguin-relion-x1904gt-p100x2.xml");
+  private static final Path NDV4 = Topologies.path("nccl-topo/azure-ndv4-a100.xml");
 
   private record Run(int code, String out, String err) {}
 
@@ -114,11 +115,4 @@ class DumpCommandIT {
     assertTrue(NodeTopologyMapper.toMachine(resource).devices().isEmpty());
   }
 
-  private static Path resource(String name) {
-    try {
-      return Path.of(DumpCommandIT.class.getClassLoader().getResource(name).toURI());
-    } catch (Exception e) {
-      throw new IllegalStateException(name, e);
-    }
-  }
 }

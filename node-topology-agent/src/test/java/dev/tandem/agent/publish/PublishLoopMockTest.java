@@ -3,12 +3,12 @@ package dev.tandem.agent.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.CrdFile;
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.crd.TestMachines;
-import dev.tandem.agent.crd.TestNodes;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.CrdFile;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.crd.TestMachines;
+import dev.tandem.api.crd.TestNodes;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -1,11 +1,12 @@
 package dev.tandem.agent.run;
 
+import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.CrdFile;
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.TestNodes;
+import dev.tandem.api.crd.CrdFile;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.TestNodes;
 import dev.tandem.agent.publish.Eventually;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -35,7 +36,7 @@ class AgentIT {
   @TempDir
   Path dir;
 
-  static final Path XE8640 = Path.of("src", "test", "resources", "topologies", "dell-poweredge-xe8640-h100x4.xml");
+  static final Path XE8640 = Topologies.path("dell-poweredge-xe8640-h100x4.xml");
 
   private static HttpResponse<String> get(int port, String path) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))

@@ -1,10 +1,7 @@
 package dev.tandem.extender.demo;
 
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.discovery.BundledFixture;
-import dev.tandem.agent.discovery.DiscoveryOptions;
-import dev.tandem.agent.discovery.TopologyDiscovery;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.extender.kube.NodeTopologies;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
@@ -14,14 +11,13 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An embedded cluster with no Kubernetes API: nodes from real topologies, binds recorded in memory.
@@ -29,12 +25,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class DemoCluster {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DemoCluster.class);
   private static final long ADMIT_MILLIS = 3000;
 
   private DemoCluster() {}
 
-  /** One node per topology bundled in the agent jar, named after the file. */
+  /** Where the bundled NodeTopology objects sit on the classpath, with an index of their names. */
+  static final String BUNDLED = "demo/";
+
+  /** One node per bundled topology (real servers' hwloc and NCCL exports), named after the file. */
   public static ClusterState fromBundledFixtures() {
     return of(bundledMachines());
   }
@@ -53,7 +51,13 @@ public final class DemoCluster {
     return of(out);
   }
 
-  /** DIR/*.xml (hwloc XML, node named after the file) and DIR/*.json|*.yaml (NodeTopology). */
+  /**
+   * DIR/*.json|*.yaml|*.yml, each a NodeTopology object (as {@code kubectl get nodetopology -o
+   * yaml} or {@code node-topology-agent dump} prints it), with its allocations.
+   *
+   * @throws IllegalArgumentException naming the file that cannot be read, an hwloc XML file (with
+   *     the command that converts it), or a directory without any topology
+   */
   public static ClusterState fromDirectory(Path dir) {
     ClusterState state = empty();
     KubernetesSerialization serialization = new KubernetesSerialization();
@@ -61,19 +65,21 @@ public final class DemoCluster {
       for (Path f : files.sorted().toList()) {
         String name = f.getFileName().toString();
         if (name.endsWith(".xml")) {
-          String node = name.substring(0, name.length() - 4);
-          state.putTopology(TopologyDiscovery.discover(DiscoveryOptions.hwlocXml(node, f)).machine(),
-              1, List.of());
+          throw new IllegalArgumentException(f + " is an XML file; the demo reads NodeTopology objects:"
+              + " convert it with 'java -jar node-topology-agent.jar dump --hwloc-xml " + f
+              + " --node-name " + name.substring(0, name.length() - 4) + "' (or --nccl-topo for an"
+              + " NCCL topology file) into a .json file");
         } else if (name.endsWith(".json") || name.endsWith(".yaml") || name.endsWith(".yml")) {
-          NodeTopology nt = read(serialization, f);
-          state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
+          try (InputStream in = Files.newInputStream(f)) {
+            put(state, read(serialization, in, f.toString()));
+          }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list demo topologies in " + dir, e);
     }
     if (state.size() == 0) {
-      throw new IllegalArgumentException("no *.xml, *.json or *.yaml topology in " + dir);
+      throw new IllegalArgumentException("no *.json or *.yaml NodeTopology in " + dir);
     }
     return state;
   }
@@ -103,25 +109,45 @@ public final class DemoCluster {
   }
 
   private static List<Machine> bundledMachines() {
+    KubernetesSerialization serialization = new KubernetesSerialization();
     List<Machine> out = new ArrayList<>();
-    for (BundledFixture f : TopologyDiscovery.bundledFixtures()) {
-      try {
-        out.add(TopologyDiscovery.discover(f, f.name()).machine());
-      } catch (RuntimeException e) {
-        LOG.warn("demo: skipping bundled topology {}: {}", f.name(), e.getMessage());
+    for (String name : bundledNames()) {
+      try (InputStream in = resource(BUNDLED + name + ".json")) {
+        out.add(NodeTopologyMapper.toMachine(read(serialization, in, "classpath:" + BUNDLED + name)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("bundled topology " + name + " cannot be read", e);
       }
-    }
-    if (out.isEmpty()) {
-      throw new IllegalStateException("no bundled topology could be loaded (is libhwloc15 installed?)");
     }
     return out;
   }
 
-  private static NodeTopology read(KubernetesSerialization serialization, Path f) throws IOException {
-    try (InputStream in = Files.newInputStream(f)) {
+  /** The names of the bundled topologies, from {@code demo/index.txt}. */
+  static List<String> bundledNames() {
+    try (InputStream in = resource(BUNDLED + "index.txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+          .map(String::strip).filter(l -> !l.isEmpty()).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the demo's topology index cannot be read", e);
+    }
+  }
+
+  private static InputStream resource(String name) {
+    InputStream in = DemoCluster.class.getClassLoader().getResourceAsStream(name);
+    if (in == null) {
+      throw new IllegalStateException(name + " is not on the classpath: the extender jar is incomplete");
+    }
+    return in;
+  }
+
+  private static void put(ClusterState state, NodeTopology nt) {
+    state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
+  }
+
+  private static NodeTopology read(KubernetesSerialization serialization, InputStream in, String what) {
+    try {
       return serialization.unmarshal(in, NodeTopology.class);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot read NodeTopology from " + f + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read NodeTopology from " + what + ": " + e.getMessage(), e);
     }
   }
 }

@@ -1,10 +1,12 @@
 package dev.tandem.extender.kube;
 
-import dev.tandem.agent.crd.InvalidNodeTopologyException;
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.PlanCodec;
+import dev.tandem.extender.state.AssumedPlan;
+import dev.tandem.api.crd.InvalidNodeTopologyException;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.PlanAnnotation;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
@@ -66,7 +68,7 @@ final class Informers {
           return;
         }
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
-        String plan = annotations == null ? null : annotations.get(PlanAnnotation.KEY);
+        String plan = annotations == null ? null : annotations.get(Annotations.PLAN);
         if (plan != null && pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
           restore(pod, plan);
         }
@@ -76,9 +78,9 @@ final class Informers {
         PodRef ref = new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
             pod.getMetadata().getUid());
         try {
-          state.restorePlan(PlanAnnotation.parse(ref, plan, ttl));
+          state.restorePlan(AssumedPlan.restored(ref, PlanCodec.decode(plan), ttl));
         } catch (RuntimeException e) {
-          LOG.debug("pod {} carries an unreadable {}: {}", ref, PlanAnnotation.KEY, e.getMessage());
+          LOG.debug("pod {} carries an unreadable {}: {}", ref, Annotations.PLAN, e.getMessage());
         }
       }
 

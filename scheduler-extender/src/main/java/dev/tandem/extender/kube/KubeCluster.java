@@ -1,6 +1,6 @@
 package dev.tandem.extender.kube;
 
-import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;

@@ -1,7 +1,7 @@
 package dev.tandem.extender.kube;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.NodeTopology;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.state.ReportedAllocation;
 import java.util.ArrayList;
 import java.util.List;

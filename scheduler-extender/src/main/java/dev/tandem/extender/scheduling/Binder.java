@@ -1,5 +1,7 @@
 package dev.tandem.extender.scheduling;
 
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumption;
 import dev.tandem.extender.state.ClusterState;
@@ -65,7 +67,7 @@ public final class Binder {
   }
 
   private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
-    return state.writer().annotate(ref, PlanAnnotation.KEY, PlanAnnotation.json(plan))
+    return state.writer().annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
         .compose(v -> state.writer().bind(ref, node))
         .map(v -> {
           LOG.debug("bound {} to {}: GPUs {} HCAs {} ({})", ref, node, plan.gpus(), plan.hcas(),

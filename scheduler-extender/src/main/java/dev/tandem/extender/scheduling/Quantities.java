@@ -1,5 +1,6 @@
 package dev.tandem.extender.scheduling;
 
+import java.math.RoundingMode;
 import java.math.BigDecimal;
 
 /** Whole units from a Kubernetes quantity ({@code "2"}, {@code "1k"}, {@code 4}). */
@@ -34,7 +35,7 @@ final class Quantities {
       case "Gi" -> BigDecimal.valueOf(1L << 30);
       default -> throw new IllegalArgumentException("quantity '" + s + "' has an unknown suffix");
     };
-    return number.multiply(factor).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+    return number.multiply(factor).setScale(0, RoundingMode.CEILING).longValueExact();
   }
 
   private static boolean allDigits(String s) {

@@ -1,9 +1,13 @@
 package dev.tandem.extender.state;
 
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Devices promised to a pod at bind time, counted as taken until the agent reports the pod's real
@@ -19,5 +23,25 @@ public record AssumedPlan(PodRef pod, String node, List<String> gpus, List<Strin
 
   public AssumedPlan withExpiry(Instant value) {
     return new AssumedPlan(pod, node, gpus, hcas, locality, policy, plannedAt, value);
+  }
+
+  /** The plan as the pod's {@code tandem.dev/plan} annotation carries it. */
+  public Plan plan() {
+    return new Plan(node, gpus, hcas, locality.name(), policy.toString(), plannedAt);
+  }
+
+  /**
+   * A plan read back from a pod's annotation, expiring {@code ttl} after it was made; an absent
+   * locality reads as {@code SYS} and an absent policy as {@code switch/required}.
+   */
+  public static AssumedPlan restored(PodRef pod, Plan plan, Duration ttl) {
+    String[] policy = (plan.policy() == null ? "switch/required" : plan.policy()).split("/", 2);
+    AlignmentPolicy p = AlignmentPolicy.fromAnnotations(Map.of(
+        Annotations.ALIGNMENT, policy[0],
+        Annotations.ALIGNMENT_MODE, policy.length > 1 ? policy[1] : "required"),
+        AlignmentPolicy.DEFAULT);
+    Locality locality = Locality.parse(plan.locality() == null ? "SYS" : plan.locality());
+    return new AssumedPlan(pod, plan.node(), plan.gpus(), plan.hcas(), locality, p,
+        plan.plannedAt(), plan.plannedAt().plus(ttl));
   }
 }

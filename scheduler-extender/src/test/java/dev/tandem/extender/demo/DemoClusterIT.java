@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.topology.model.DeviceKind;
@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoClusterIT {
 
   @Test
-  @DisplayName("the bundled fixtures load through libhwloc and NCCL readers; the XE8640 has 4 GPUs and 4 HCAs")
+  @DisplayName("the bundled NodeTopology objects of ten real servers load; the XE8640 has 4 GPUs and 4 HCAs")
   void bundled() {
     ClusterState state = DemoCluster.fromBundledFixtures();
-    assertTrue(state.size() >= 6, "nodes: " + state.size());
+    assertEquals(10, state.size());
     var xe = state.node("dell-poweredge-xe8640-h100x4");
     assertEquals(4, xe.free().freeUnits(DeviceKind.GPU));
     assertEquals(4, xe.free().freeUnits(DeviceKind.HCA));
@@ -33,10 +33,11 @@ class DemoClusterIT {
   }
 
   @Test
-  @DisplayName("--demo-topologies: node named after the XML file; NodeTopology YAML with its allocations")
+  @DisplayName("--demo-topologies: NodeTopology JSON and YAML, with their allocations")
   void directory(@TempDir Path dir) throws Exception {
-    Files.copy(Path.of("../node-topology-agent/src/main/resources/fixtures/hwloc/penguin-relion-x1904gt-p100x2.xml"),
-        dir.resolve("relion.xml"));
+    try (var in = DemoCluster.class.getClassLoader().getResourceAsStream("demo/penguin-relion-x1904gt-p100x2.json")) {
+      Files.copy(in, dir.resolve("relion.json"));
+    }
     String gpu = TestMachines.pixNode().gpus().get(0).id();
     var resource = NodeTopologyMapper.toResource(TestMachines.pixNode(), new NodeTopologyStatus("2026-11-22T03:00:00Z",
         List.of(new AllocationEntry("u1", "ml", "p1", "main", "nvidia.com/gpu", List.of(gpu), true)),
@@ -45,8 +46,17 @@ class DemoClusterIT {
     Files.writeString(dir.resolve("README.txt"), "ignored");
     ClusterState state = DemoCluster.fromDirectory(dir);
     assertEquals(2, state.size());
-    assertEquals(2, state.node("relion").free().freeUnits(DeviceKind.GPU));
+    assertEquals(2, state.node("penguin-relion-x1904gt-p100x2").free().freeUnits(DeviceKind.GPU));
     assertEquals(3, state.node("pix-node").free().freeUnits(DeviceKind.GPU));
     assertThrows(IllegalArgumentException.class, () -> DemoCluster.fromDirectory(Files.createDirectory(dir.resolve("e"))));
+  }
+
+  @Test
+  @DisplayName("--demo-topologies with an hwloc XML file: an error that says how to convert it")
+  void xmlRefused(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("relion.xml"), "<topology/>");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DemoCluster.fromDirectory(dir));
+    assertTrue(e.getMessage().contains("node-topology-agent.jar dump --hwloc-xml"), e.getMessage());
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.config.ExtenderConfig;
-import dev.tandem.extender.scheduling.PlanAnnotation;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
@@ -125,7 +124,6 @@ class BindConcurrencyIT {
     assertEquals(ok, state.assumedCount(), "failed binds must release their assumption");
     assertTrue(api.plans.keySet().containsAll(api.bound), "every bound pod got the plan annotation first");
     assertTrue(api.plans.values().iterator().next().contains("\"policy\":\"switch/required\""));
-    assertEquals(PlanAnnotation.KEY, "tandem.dev/plan");
   }
 
   private static JsonObject pod(String name, String uid) {

@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.crd.AllocationEntry;
-import dev.tandem.agent.crd.NodeTopology;
-import dev.tandem.agent.crd.NodeTopologyMapper;
-import dev.tandem.agent.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.AllocationEntry;
+import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.scheduling.BindResult;
 import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.extender.scheduling.PlanAnnotation;
+import dev.tandem.api.Annotations;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
@@ -121,7 +121,7 @@ class KubeClusterMockTest {
     assertEquals("", result.error());
     assertEquals("bound", result.result());
     String plan = client.pods().inNamespace("ml").withName("p1").get().getMetadata().getAnnotations()
-        .get(PlanAnnotation.KEY);
+        .get(Annotations.PLAN);
     assertNotNull(plan);
     JsonObject json = new JsonObject(plan);
     assertEquals("pix-node", json.getString("node"));
@@ -161,7 +161,7 @@ class KubeClusterMockTest {
     String gpu = TestMachines.pixNode().gpus().get(0).id();
     String plan = new JsonObject().put("node", "pix-node").put("gpus", List.of(gpu)).put("hcas", List.of("mlx5_0"))
         .put("locality", "PIX").put("policy", "switch/required").put("plannedAt", Instant.now().toString()).encode();
-    client.pods().inNamespace("ml").resource(pod("p3", "uid-3", "pix-node", Map.of(PlanAnnotation.KEY, plan))).create();
+    client.pods().inNamespace("ml").resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan))).create();
     ClusterState state = start(false);
     await("the restored plan", () -> state.assumedCount() == 1);
     assertEquals(0, state.node("pix-node").free().free(gpu));

@@ -131,31 +131,6 @@ class ConfigurationDocTest {
     assertEquals(Set.of(), used, "alerts use metrics that do not exist");
   }
 
-  @Test
-  @DisplayName("the agent's run flags, environment variables and defaults are exactly those of 'run --help'")
-  void agentRunSettings() {
-    String usage = dev.tandem.agent.run.RunArgs.usage();
-    String section = DocText.section(CONFIG, "## node-topology-agent");
-    String run = section.substring(section.indexOf("`run` ("));
-    Set<String> documented = new TreeSet<>();
-    for (String line : run.split("\n")) {
-      String[] cells = line.split("\\|");
-      if (line.startsWith("| `--") && cells.length > 3) {
-        String flag = cells[1].trim().replace("`", "");
-        String env = cells[2].trim().replace("`", "");
-        String dflt = cells[3].trim();
-        documented.add(flag + " " + env);
-        if (dflt.matches("`[^`]+`")) {
-          assertTrue(usage.contains("[" + env + "]") && usage.contains("(default " + dflt.replace("`", "") + ")"),
-              flag + ": default " + dflt + " not in run --help");
-        }
-      }
-    }
-    Set<String> inUsage = DocText.all(usage, Pattern.compile("(?m)^\\s+(--[a-z-]+\\s+\\[[A-Z_]+\\])"))
-        .stream().map(f -> f.replaceAll("\\s+\\[", " ").replace("]", "")).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
-    assertEquals(inUsage, documented);
-  }
-
   /** Metric families registered in the agent's sources (counters get Prometheus' _total). */
   private static Set<String> agentMetricFamilies() {
     Set<String> out = new TreeSet<>();

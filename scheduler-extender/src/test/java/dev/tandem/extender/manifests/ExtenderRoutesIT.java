@@ -38,15 +38,15 @@ class ExtenderRoutesIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  /** The one demo node: a real topology bundled in the agent jar (2 P100s and a ConnectX-5 under one switch). */
+  /** The one demo node: a real topology bundled with the demo (2 P100s and a ConnectX-5 under one switch). */
   private static final String NODE = "penguin-relion-x1904gt-p100x2";
   private static Vertx vertx;
   private static int port;
 
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
-    try (InputStream in = ExtenderRoutesIT.class.getResourceAsStream("/fixtures/hwloc/" + NODE + ".xml")) {
-      Files.copy(Objects.requireNonNull(in, "fixture " + NODE + " not on the classpath"), dir.resolve(NODE + ".xml"));
+    try (InputStream in = ExtenderRoutesIT.class.getResourceAsStream("/demo/" + NODE + ".json")) {
+      Files.copy(Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"), dir.resolve(NODE + ".json"));
     }
     vertx = Vertx.vertx();
     ExtenderConfig config = ExtenderDeployment.config().withPort(0);

@@ -1,0 +1,114 @@
+package dev.tandem.kubelet.podresources;
+
+import static dev.tandem.kubelet.podresources.FakeKubelet.container;
+import static dev.tandem.kubelet.podresources.FakeKubelet.devices;
+import static dev.tandem.kubelet.podresources.FakeKubelet.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.kubelet.podresources.v1.AllocatableResourcesResponse;
+import dev.tandem.kubelet.podresources.v1.ContainerDevices;
+import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PodResourcesClientIT {
+
+  @TempDir
+  Path dir;
+
+  private Vertx vertx;
+  private FakeKubelet kubelet;
+  private PodResourcesClient client;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    vertx = Vertx.vertx();
+    kubelet = new FakeKubelet();
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    client = PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofSeconds(15));
+  }
+
+  @AfterEach
+  void tearDown() {
+    client.close().await();
+    kubelet.stop().await();
+    vertx.close().await();
+  }
+
+  @Test
+  @DisplayName("every request carries :authority localhost, as current grpc-go kubelets require")
+  void sendsAuthority() {
+    client.list().await();
+    client.allocatable().await();
+    assertEquals(List.of("localhost", "localhost"), kubelet.authorities);
+  }
+
+  @Test
+  @DisplayName("List: per-device entries are merged per container and resource; partial allocations show as they are")
+  void list() {
+    List<ContainerDevices> gpus = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-b", "GPU-a"));
+    gpus.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
+        .addPodResources(pod("ml", "train-0", container("main", gpus), container("sidecar", List.of())))
+        .addPodResources(pod("ml", "train-1", container("main", devices("rdma/hca", 1, "mlx5_2"))))
+        .build());
+
+    List<PodDevices> pods = client.list().await();
+
+    assertEquals(List.of(
+        new PodDevices("ml", "train-0", "main",
+            Map.of("nvidia.com/gpu", List.of("GPU-a", "GPU-b"), "rdma/hca", List.of("mlx5_0"))),
+        new PodDevices("ml", "train-0", "sidecar", Map.of()),
+        new PodDevices("ml", "train-1", "main", Map.of("rdma/hca", List.of("mlx5_2")))), pods);
+    assertEquals(List.of(), pods.get(2).ids("nvidia.com/gpu"));
+  }
+
+  @Test
+  @DisplayName("GetAllocatableResources: a device on two NUMA nodes (two entries) becomes one device with both")
+  void allocatable() {
+    List<ContainerDevices> d = new ArrayList<>(devices("rdma/hca", 0, "mlx5_0", "mlx5_1"));
+    d.addAll(devices("rdma/hca", 1, "mlx5_1"));
+    d.add(ContainerDevices.newBuilder().setResourceName("nvidia.com/gpu").addDeviceIds("GPU-x").build());
+    kubelet.allocatable.set(AllocatableResourcesResponse.newBuilder().addAllDevices(d).build());
+
+    assertEquals(List.of(
+        new AllocatableDevice("nvidia.com/gpu", "GPU-x", List.of()),
+        new AllocatableDevice("rdma/hca", "mlx5_0", List.of(0)),
+        new AllocatableDevice("rdma/hca", "mlx5_1", List.of(0, 1))), client.allocatable().await());
+  }
+
+  @Test
+  @DisplayName("a kubelet that does not answer fails the call within the timeout, naming the socket and method")
+  void timeout() {
+    Promise<Void> never = Promise.promise();
+    kubelet.stall.set(never.future());
+    PodResourcesClient quick = PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofMillis(300));
+    long start = System.nanoTime();
+    PodResourcesException e = assertThrows(PodResourcesException.class, () -> quick.list().await());
+    assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() < 3000);
+    assertTrue(e.getMessage().contains("kubelet.sock") && e.getMessage().contains("List"), e.getMessage());
+    never.complete();
+    quick.close().await();
+  }
+
+  @Test
+  @DisplayName("a missing socket fails the call with the socket's path")
+  void missingSocket() {
+    PodResourcesClient absent = PodResourcesClient.create(vertx, dir.resolve("absent.sock"), Duration.ofSeconds(1));
+    PodResourcesException e = assertThrows(PodResourcesException.class, () -> absent.list().await());
+    assertTrue(e.getMessage().contains("absent.sock"), e.getMessage());
+    absent.close().await();
+  }
+}

@@ -1,0 +1,34 @@
+package dev.tandem.api.crd;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * HCA attributes as published.
+ *
+ * @param ibDevice ibverbs name, e.g. {@code mlx5_0}
+ * @param linkLayer {@code InfiniBand} or {@code Ethernet}
+ * @param portState e.g. {@code ACTIVE}
+ * @param rate e.g. {@code 400 Gb/sec (4X NDR)}
+ * @param nodeGuid e.g. {@code b83f:d203:00a1:1b2c}
+ * @param netdevs network interfaces
+ * @param uverbs uverbs character device name
+ * @param virtualFunction true for an SR-IOV VF
+ * @param physicalFunction PCI address of the PF of a VF
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record HcaEntry(
+    String ibDevice,
+    String linkLayer,
+    String portState,
+    String rate,
+    String nodeGuid,
+    List<String> netdevs,
+    String uverbs,
+    boolean virtualFunction,
+    String physicalFunction) {
+
+  public HcaEntry {
+    netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);
+  }
+}

@@ -1,0 +1,31 @@
+package dev.tandem.api.crd;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * What the agent observed last.
+ *
+ * @param observedAt when the tree and allocations were read, RFC 3339
+ * @param allocations devices the kubelet reports per container (PodResources {@code List})
+ * @param audit the actual GPU/HCA locality of every pod holding both
+ * @param notes human-readable remarks: discovery warnings and failures, audit waiting for the kubelet
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NodeTopologyStatus(
+    String observedAt,
+    List<AllocationEntry> allocations,
+    List<AuditEntry> audit,
+    List<String> notes) {
+
+  public NodeTopologyStatus {
+    allocations = allocations == null ? List.of() : List.copyOf(allocations);
+    audit = audit == null ? List.of() : List.copyOf(audit);
+    notes = notes == null ? List.of() : List.copyOf(notes);
+  }
+
+  /** The same status observed at another time. */
+  public NodeTopologyStatus withObservedAt(String value) {
+    return new NodeTopologyStatus(value, allocations, audit, notes);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.tandem.discovery;
+
+import java.io.IOException;
+import java.io.StringReader;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A DOM parser that never loads external DTDs or entities (hwloc XML names {@code hwloc2.dtd}). */
+final class SafeXml {
+
+  private SafeXml() {}
+
+  /** Parses XML text; {@code what} names the input in the error (a file path or "hwloc export"). */
+  static Document parse(String text, String what) {
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+      f.setFeature("http://xml.org/sax/features/external-general-entities", false);
+      f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+      f.setExpandEntityReferences(false);
+      f.setNamespaceAware(false);
+      DocumentBuilder b = f.newDocumentBuilder();
+      b.setErrorHandler(null);
+      return b.parse(new InputSource(new StringReader(text)));
+    } catch (SAXException e) {
+      throw new DiscoveryException(what + " is not well-formed XML: " + e.getMessage(), e);
+    } catch (ParserConfigurationException | IOException e) {
+      throw new DiscoveryException("cannot parse " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  static List<Element> children(Element parent, String tag) {
+    List<Element> out = new ArrayList<>();
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && (tag == null || e.getTagName().equals(tag))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** The attribute's value, or null when absent (DOM gives "" for absent attributes). */
+  static String attr(Element e, String name) {
+    return e.hasAttribute(name) ? e.getAttribute(name) : null;
+  }
+}
