@@ -1,9 +1,5 @@
 package dev.tandem.deviceplugin;
 
-import dev.tandem.discovery.Discovery;
-import dev.tandem.discovery.DiscoveryException;
-import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.deviceplugin.cli.PluginFlags;
 import dev.tandem.deviceplugin.cli.UsageException;
 import dev.tandem.deviceplugin.config.ConfigException;
@@ -14,6 +10,10 @@ import dev.tandem.deviceplugin.preferred.ApiServerPlans;
 import dev.tandem.deviceplugin.preferred.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Entry point of the device-plugin jar: flags, config, discovery, then the plugin until SIGTERM. */
+/**
+ * Entry point of the device-plugin jar: flags, config, discovery, then the plugin until SIGTERM.
+ */
 public final class DevicePluginMain {
 
   private static final Logger LOG = LoggerFactory.getLogger(DevicePluginMain.class);
@@ -53,10 +55,17 @@ public final class DevicePluginMain {
     }
     Discovery discovery;
     try {
-      discovery = TopologyDiscovery.discover(new DiscoveryOptions(flags.nodeName(), flags.hwlocXml(),
-          flags.sysfsRoot(), flags.ncclTopo(), flags.hwlocXml() == null && flags.ncclTopo() == null));
+      discovery =
+          TopologyDiscovery.discover(
+              new DiscoveryOptions(
+                  flags.nodeName(),
+                  flags.hwlocXml(),
+                  flags.sysfsRoot(),
+                  flags.ncclTopo(),
+                  flags.hwlocXml() == null && flags.ncclTopo() == null));
     } catch (DiscoveryException | IllegalArgumentException e) {
-      System.err.println("device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
+      System.err.println(
+          "device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
       System.exit(1);
       return;
     }
@@ -83,33 +92,69 @@ public final class DevicePluginMain {
 
   private static void run(PluginFlags flags, PluginConfig config, Discovery discovery) {
     // one event loop is plenty for a plugin; few workers (discovery is done, file reads are small)
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4).setInternalBlockingPoolSize(2));
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(1)
+                .setWorkerPoolSize(4)
+                .setInternalBlockingPoolSize(2));
     Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
-    PendingPlans plans = kube == null ? null
-        : new ApiServerPlans(vertx, kube, config.resourceName(), config.gpu().resourceName());
-    PodResourcesSource podResources = new KubeletPodResources(vertx, flags.podResourcesSocket(),
-        Duration.ofMillis(flags.lookupTimeoutMs()));
-    PluginSettings settings = new PluginSettings(discovery.machine(), config,
-        flags.pluginDir().resolve(flags.endpoint()), flags.kubeletSocket(), sysfs, new PortStates(sysfs),
-        plans, podResources, flags.lookupTimeoutMs(), Backoff.DEFAULT, flags.pluginDir().resolve(flags.gpuEndpoint()),
-        Clock.systemUTC());
+    PendingPlans plans =
+        kube == null
+            ? null
+            : new ApiServerPlans(vertx, kube, config.resourceName(), config.gpu().resourceName());
+    PodResourcesSource podResources =
+        new KubeletPodResources(
+            vertx, flags.podResourcesSocket(), Duration.ofMillis(flags.lookupTimeoutMs()));
+    PluginSettings settings =
+        new PluginSettings(
+            discovery.machine(),
+            config,
+            flags.pluginDir().resolve(flags.endpoint()),
+            flags.kubeletSocket(),
+            sysfs,
+            new PortStates(sysfs),
+            plans,
+            podResources,
+            flags.lookupTimeoutMs(),
+            Backoff.DEFAULT,
+            flags.pluginDir().resolve(flags.gpuEndpoint()),
+            Clock.systemUTC());
     RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
-    LOG.info("node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})", flags.nodeName(),
-        config.mode().value(), plugin.table().inventory().hcas().size(), plugin.table().inventory().devices().size(),
-        config.resourceName(), discovery.source());
+    LOG.info(
+        "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
+        flags.nodeName(),
+        config.mode().value(),
+        plugin.table().inventory().hcas().size(),
+        plugin.table().inventory().devices().size(),
+        config.resourceName(),
+        discovery.source());
     if (plugin.gpu() != null) {
-      LOG.info("node {}: joint mode, also {} GPUs as {} on {}", flags.nodeName(), plugin.gpu().table().gpus().size(),
-          config.gpu().resourceName(), flags.gpuEndpoint());
+      LOG.info(
+          "node {}: joint mode, also {} GPUs as {} on {}",
+          flags.nodeName(),
+          plugin.gpu().table().gpus().size(),
+          config.gpu().resourceName(),
+          flags.gpuEndpoint());
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("stopping: removing {}", settings.pluginSocket());
-      try {
-        plugin.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("clean shutdown incomplete: {}", e.toString());
-      }
-    }, "device-plugin-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("stopping: removing {}", settings.pluginSocket());
+                  try {
+                    plugin
+                        .stop()
+                        .eventually(vertx::close)
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(5, TimeUnit.SECONDS);
+                  } catch (Exception e) {
+                    LOG.warn("clean shutdown incomplete: {}", e.toString());
+                  }
+                },
+                "device-plugin-shutdown"));
     plugin.start().onFailure(e -> exit("start failed: " + e.getMessage()));
     plugin.failed().onFailure(e -> exit(e.getMessage()));
   }
@@ -121,21 +166,26 @@ public final class DevicePluginMain {
 
   private static KubernetesClient kubeClient(PluginFlags flags) {
     if (flags.noKube()) {
-      LOG.info("API-server lookup disabled (--no-kube): preferred allocations follow GPUs only through the allocator");
+      LOG.info(
+          "API-server lookup disabled (--no-kube): preferred allocations follow GPUs only through the allocator");
       return null;
     }
     Map<String, String> env = System.getenv();
-    Path kubeconfig = flags.kubeconfig() != null ? flags.kubeconfig()
-        : env.containsKey("KUBECONFIG") ? Path.of(env.get("KUBECONFIG"))
-        : Path.of(System.getProperty("user.home"), ".kube", "config");
+    Path kubeconfig =
+        flags.kubeconfig() != null
+            ? flags.kubeconfig()
+            : env.containsKey("KUBECONFIG")
+                ? Path.of(env.get("KUBECONFIG"))
+                : Path.of(System.getProperty("user.home"), ".kube", "config");
     boolean inCluster = env.containsKey("KUBERNETES_SERVICE_HOST");
     if (!inCluster && !Files.isReadable(kubeconfig)) {
       LOG.info("API-server lookup disabled: not in a cluster and no kubeconfig at {}", kubeconfig);
       return null;
     }
-    Config cfg = !inCluster || flags.kubeconfig() != null
-        ? Config.fromKubeconfig(null, readQuietly(kubeconfig), kubeconfig.toString())
-        : Config.autoConfigure(null);
+    Config cfg =
+        !inCluster || flags.kubeconfig() != null
+            ? Config.fromKubeconfig(null, readQuietly(kubeconfig), kubeconfig.toString())
+            : Config.autoConfigure(null);
     return new KubernetesClientBuilder().withConfig(cfg).build();
   }
 

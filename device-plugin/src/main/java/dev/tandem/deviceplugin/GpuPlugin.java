@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@code nvidia.com/gpu} half of joint mode: full GPUs (id = UUID), health from the NVIDIA
- * driver's view, its own socket, registration and lifecycle, and the joint state it shares with
- * the HCA half.
+ * driver's view, its own socket, registration and lifecycle, and the joint state it shares with the
+ * HCA half.
  */
 public final class GpuPlugin {
 
@@ -50,12 +50,24 @@ public final class GpuPlugin {
     nvml.nvml().ifPresent(probes::add);
     this.nvmlNote = nvml.note();
     this.health = new GpuHealthCheck(vertx, table, probes);
-    PodMatcher matcher = new PodMatcher(s.machine().nodeName(), s.config().resourceName(), c.resourceName(),
-        s.plans(), s.podResources(), s.lookupTimeoutMs());
-    this.joint = new JointPreferred(hcaTable, table, c.resourceName(), matcher, s.clock(), c.reservation());
-    TableResource resource = new TableResource(c.resourceName(), "GPUs", table,
-        new GpuAllocateResponder(table, c.cdi())::allocate, r -> joint.answer(Side.GPU, r),
-        r -> joint.allocated(Side.GPU, r));
+    PodMatcher matcher =
+        new PodMatcher(
+            s.machine().nodeName(),
+            s.config().resourceName(),
+            c.resourceName(),
+            s.plans(),
+            s.podResources(),
+            s.lookupTimeoutMs());
+    this.joint =
+        new JointPreferred(hcaTable, table, c.resourceName(), matcher, s.clock(), c.reservation());
+    TableResource resource =
+        new TableResource(
+            c.resourceName(),
+            "GPUs",
+            table,
+            new GpuAllocateResponder(table, c.cdi())::allocate,
+            r -> joint.answer(Side.GPU, r),
+            r -> joint.allocated(Side.GPU, r));
     this.lifecycle = new PluginLifecycle(vertx, s.gpuSocket(), registration, resource, s.backoff());
   }
 
@@ -81,13 +93,20 @@ public final class GpuPlugin {
   }
 
   Future<Void> start() {
-    LOG.info("joint mode: serving {} GPUs as {} on {}; {}", table.gpus().size(), settings.config().gpu().resourceName(),
-        settings.gpuSocket().getFileName(), nvmlNote);
-    return health.run().map(changed -> {
-      healthTimer = health.every(settings.config().healthInterval().toMillis());
-      lifecycle.start();
-      return null;
-    });
+    LOG.info(
+        "joint mode: serving {} GPUs as {} on {}; {}",
+        table.gpus().size(),
+        settings.config().gpu().resourceName(),
+        settings.gpuSocket().getFileName(),
+        nvmlNote);
+    return health
+        .run()
+        .map(
+            changed -> {
+              healthTimer = health.every(settings.config().healthInterval().toMillis());
+              lifecycle.start();
+              return null;
+            });
   }
 
   Future<Void> stop() {

@@ -25,17 +25,46 @@ import java.time.Clock;
  * @param gpuSocket the GPU plugin's socket in joint mode ({@code <plugin-dir>/<gpu-endpoint>})
  * @param clock time of joint-mode reservations
  */
-public record PluginSettings(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket,
-    Path sysfsRoot, HealthProbe probe, PendingPlans plans, PodResourcesSource podResources,
-    long lookupTimeoutMs, Backoff backoff, Path gpuSocket, Clock clock) {
+public record PluginSettings(
+    Machine machine,
+    PluginConfig config,
+    Path pluginSocket,
+    Path kubeletSocket,
+    Path sysfsRoot,
+    HealthProbe probe,
+    PendingPlans plans,
+    PodResourcesSource podResources,
+    long lookupTimeoutMs,
+    Backoff backoff,
+    Path gpuSocket,
+    Clock clock) {
 
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
 
   /** GPU socket {@code tandem-gpu.sock} next to the plugin's, system clock. */
-  public PluginSettings(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket,
-      Path sysfsRoot, HealthProbe probe, PendingPlans plans, PodResourcesSource podResources,
-      long lookupTimeoutMs, Backoff backoff) {
-    this(machine, config, pluginSocket, kubeletSocket, sysfsRoot, probe, plans, podResources, lookupTimeoutMs, backoff,
-        pluginSocket.resolveSibling(DEFAULT_GPU_ENDPOINT), Clock.systemUTC());
+  public PluginSettings(
+      Machine machine,
+      PluginConfig config,
+      Path pluginSocket,
+      Path kubeletSocket,
+      Path sysfsRoot,
+      HealthProbe probe,
+      PendingPlans plans,
+      PodResourcesSource podResources,
+      long lookupTimeoutMs,
+      Backoff backoff) {
+    this(
+        machine,
+        config,
+        pluginSocket,
+        kubeletSocket,
+        sysfsRoot,
+        probe,
+        plans,
+        podResources,
+        lookupTimeoutMs,
+        backoff,
+        pluginSocket.resolveSibling(DEFAULT_GPU_ENDPOINT),
+        Clock.systemUTC());
   }
 }

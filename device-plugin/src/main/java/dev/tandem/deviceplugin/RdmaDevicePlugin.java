@@ -45,16 +45,30 @@ public final class RdmaDevicePlugin {
     if (s.config().gpu().enabled()) {
       this.gpu = new GpuPlugin(vertx, s, table, registration);
       JointPreferred joint = gpu.joint();
-      resource = new TableResource(name, "devices", table, allocate::allocate, r -> joint.answer(Side.HCA, r),
-          r -> joint.allocated(Side.HCA, r));
+      resource =
+          new TableResource(
+              name,
+              "devices",
+              table,
+              allocate::allocate,
+              r -> joint.answer(Side.HCA, r),
+              r -> joint.allocated(Side.HCA, r));
     } else {
       this.gpu = null;
-      HintFinder hints = new HintFinder(s.machine(), s.config().resourceName(), s.plans(), s.podResources(),
-          s.lookupTimeoutMs());
-      PreferredAllocations preferred = new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
-      resource = new TableResource(name, "devices", table, allocate::allocate, preferred::answer, r -> { });
+      HintFinder hints =
+          new HintFinder(
+              s.machine(),
+              s.config().resourceName(),
+              s.plans(),
+              s.podResources(),
+              s.lookupTimeoutMs());
+      PreferredAllocations preferred =
+          new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
+      resource =
+          new TableResource(name, "devices", table, allocate::allocate, preferred::answer, r -> {});
     }
-    this.lifecycle = new PluginLifecycle(vertx, s.pluginSocket(), registration, resource, s.backoff());
+    this.lifecycle =
+        new PluginLifecycle(vertx, s.pluginSocket(), registration, resource, s.backoff());
   }
 
   public DeviceTable table() {
@@ -77,11 +91,14 @@ public final class RdmaDevicePlugin {
   /** Reads health once, then serves and registers (returns before registration completes). */
   public Future<Void> start() {
     Future<Void> gpuStarted = gpu == null ? Future.succeededFuture() : gpu.start();
-    return gpuStarted.compose(v -> health.run()).map(changed -> {
-      healthTimer = health.every(settings.config().healthInterval().toMillis());
-      lifecycle.start();
-      return null;
-    });
+    return gpuStarted
+        .compose(v -> health.run())
+        .map(
+            changed -> {
+              healthTimer = health.every(settings.config().healthInterval().toMillis());
+              lifecycle.start();
+              return null;
+            });
   }
 
   /** Completes when registration attempts of either resource are exhausted. */
@@ -99,6 +116,8 @@ public final class RdmaDevicePlugin {
   public Future<Void> stop() {
     vertx.cancelTimer(healthTimer);
     Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
-    return Future.join(lifecycle.stop(), gpuStopped).<Void>mapEmpty().eventually(registration::close);
+    return Future.join(lifecycle.stop(), gpuStopped)
+        .<Void>mapEmpty()
+        .eventually(registration::close);
   }
 }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.lifecycle.Backoff;
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -14,10 +18,6 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
-import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
-import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -58,9 +58,18 @@ class DevicePluginIT {
   }
 
   private void startPlugin() {
-    PluginSettings s = new PluginSettings(machine, PluginConfig.DEFAULT.withHealthInterval(java.time.Duration.ofSeconds(1)),
-        dir.resolve("tandem-rdma.sock"), kubelet.socket(), sysfs, new PortStates(sysfs), null, null, 500,
-        new Backoff(100, 400, 5));
+    PluginSettings s =
+        new PluginSettings(
+            machine,
+            PluginConfig.DEFAULT.withHealthInterval(java.time.Duration.ofSeconds(1)),
+            dir.resolve("tandem-rdma.sock"),
+            kubelet.socket(),
+            sysfs,
+            new PortStates(sysfs),
+            null,
+            null,
+            500,
+            new Backoff(100, 400, 5));
     plugin = new RdmaDevicePlugin(vertx, s);
     plugin.start().await();
   }
@@ -72,11 +81,16 @@ class DevicePluginIT {
   }
 
   private static String health(ListAndWatchResponse l, String id) {
-    return l.getDevicesList().stream().filter(d -> d.getID().equals(id)).findFirst().orElseThrow().getHealth();
+    return l.getDevicesList().stream()
+        .filter(d -> d.getID().equals(id))
+        .findFirst()
+        .orElseThrow()
+        .getHealth();
   }
 
   @Test
-  @DisplayName("registers rdma/hca with :authority localhost, after answering GetDevicePluginOptions inside Register")
+  @DisplayName(
+      "registers rdma/hca with :authority localhost, after answering GetDevicePluginOptions inside Register")
   void registers() throws Exception {
     startPlugin();
     ListAndWatchResponse list = firstList();
@@ -86,7 +100,8 @@ class DevicePluginIT {
     assertEquals("tandem-rdma.sock", kubelet.registrations().get(0).getEndpoint());
     assertTrue(kubelet.options().get(0).getGetPreferredAllocationAvailable());
     assertEquals(List.of("localhost"), kubelet.authorities());
-    assertEquals(List.of("mlx5_0", "mlx5_1"), list.getDevicesList().stream().map(d -> d.getID()).toList());
+    assertEquals(
+        List.of("mlx5_0", "mlx5_1"), list.getDevicesList().stream().map(d -> d.getID()).toList());
     assertEquals("Healthy", health(list, "mlx5_0"));
     assertEquals(1, list.getDevices(1).getTopology().getNodes(0).getID());
   }
@@ -108,7 +123,8 @@ class DevicePluginIT {
   }
 
   @Test
-  @DisplayName("a kubelet restart (sockets removed and re-created) is followed by re-registration within 2 s")
+  @DisplayName(
+      "a kubelet restart (sockets removed and re-created) is followed by re-registration within 2 s")
   void reregisters() throws Exception {
     startPlugin();
     firstList();
@@ -128,12 +144,14 @@ class DevicePluginIT {
     startPlugin();
     firstList();
     kubelet.cancelStream();
-    assertNotNull(kubelet.nextList(2000), "no re-registration within 2 s after the stream was cancelled");
+    assertNotNull(
+        kubelet.nextList(2000), "no re-registration within 2 s after the stream was cancelled");
     assertEquals(2, kubelet.registrations().size());
   }
 
   @Test
-  @DisplayName("a storm of cancelled streams still ends registered, the later restarts slowed by backoff")
+  @DisplayName(
+      "a storm of cancelled streams still ends registered, the later restarts slowed by backoff")
   void restartStorm() throws Exception {
     startPlugin();
     firstList();
@@ -144,11 +162,13 @@ class DevicePluginIT {
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertEquals(6, kubelet.registrations().size());
-    assertTrue(ms >= 100 + 200, "restarts 4 and 5 should wait 100 ms and 200 ms; all took " + ms + " ms");
+    assertTrue(
+        ms >= 100 + 200, "restarts 4 and 5 should wait 100 ms and 200 ms; all took " + ms + " ms");
   }
 
   @Test
-  @DisplayName("with the kubelet socket absent at start, the plugin waits and registers when it appears")
+  @DisplayName(
+      "with the kubelet socket absent at start, the plugin waits and registers when it appears")
   void waitsForKubelet() throws Exception {
     kubelet.stop().await();
     startPlugin();
@@ -159,22 +179,34 @@ class DevicePluginIT {
   }
 
   @Test
-  @DisplayName("GetPreferredAllocation and Allocate answer what the kubelet sends: exact size, uverbs + rdma_cm rw, env")
+  @DisplayName(
+      "GetPreferredAllocation and Allocate answer what the kubelet sends: exact size, uverbs + rdma_cm rw, env")
   void allocates() throws Exception {
     startPlugin();
     firstList();
-    PreferredAllocationResponse pref = kubelet.preferred(PreferredAllocationRequest.newBuilder()
-        .addContainerRequests(ContainerPreferredAllocationRequest.newBuilder()
-            .addAllAvailableDeviceIDs(List.of("mlx5_0", "mlx5_1")).addMustIncludeDeviceIDs("mlx5_1").setAllocationSize(1))
-        .build());
+    PreferredAllocationResponse pref =
+        kubelet.preferred(
+            PreferredAllocationRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerPreferredAllocationRequest.newBuilder()
+                        .addAllAvailableDeviceIDs(List.of("mlx5_0", "mlx5_1"))
+                        .addMustIncludeDeviceIDs("mlx5_1")
+                        .setAllocationSize(1))
+                .build());
     assertEquals(List.of("mlx5_1"), pref.getContainerResponses(0).getDeviceIDsList());
-    AllocateResponse r = kubelet.allocate(AllocateRequest.newBuilder()
-        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_1").addDevicesIds("mlx5_0"))
-        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_0"))
-        .build());
+    AllocateResponse r =
+        kubelet.allocate(
+            AllocateRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerAllocateRequest.newBuilder()
+                        .addDevicesIds("mlx5_1")
+                        .addDevicesIds("mlx5_0"))
+                .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_0"))
+                .build());
     assertEquals(2, r.getContainerResponsesCount());
     ContainerAllocateResponse c = r.getContainerResponses(0);
-    assertEquals(List.of("/dev/infiniband/uverbs1", "/dev/infiniband/uverbs0", "/dev/infiniband/rdma_cm"),
+    assertEquals(
+        List.of("/dev/infiniband/uverbs1", "/dev/infiniband/uverbs0", "/dev/infiniband/rdma_cm"),
         c.getDevicesList().stream().map(DeviceSpec::getHostPath).toList());
     assertTrue(c.getDevicesList().stream().allMatch(d -> d.getPermissions().equals("rw")));
     assertEquals("=mlx5_1,mlx5_0", c.getEnvsMap().get("NCCL_IB_HCA"));
@@ -187,22 +219,39 @@ class DevicePluginIT {
   void unknownIds() throws Exception {
     startPlugin();
     firstList();
-    String status = kubelet.allocateStatus(AllocateRequest.newBuilder()
-        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds("mlx5_7").addDevicesIds("mlx5_0"))
-        .build());
-    assertTrue(status.startsWith("INVALID_ARGUMENT: unknown rdma/hca device id mlx5_7 on node n1"), status);
+    String status =
+        kubelet.allocateStatus(
+            AllocateRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerAllocateRequest.newBuilder()
+                        .addDevicesIds("mlx5_7")
+                        .addDevicesIds("mlx5_0"))
+                .build());
+    assertTrue(
+        status.startsWith("INVALID_ARGUMENT: unknown rdma/hca device id mlx5_7 on node n1"),
+        status);
   }
 
   @Test
-  @DisplayName("failed registrations are retried with backoff, then the plugin gives up naming the kubelet socket")
+  @DisplayName(
+      "failed registrations are retried with backoff, then the plugin gives up naming the kubelet socket")
   void boundedRetries() throws Exception {
     kubelet.refuseRegistrations();
     startPlugin();
-    Throwable e = plugin.lifecycle().failed().transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))
-        .await(10, java.util.concurrent.TimeUnit.SECONDS);
+    Throwable e =
+        plugin
+            .lifecycle()
+            .failed()
+            .transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))
+            .await(10, java.util.concurrent.TimeUnit.SECONDS);
     assertEquals(5, kubelet.registrations().size());
-    assertTrue(e.getMessage().contains("could not register with the kubelet at " + kubelet.socket() + " after 5 attempts")
-        && e.getMessage().contains("UNKNOWN: registration refused by the stand-in"),
+    assertTrue(
+        e.getMessage()
+                .contains(
+                    "could not register with the kubelet at "
+                        + kubelet.socket()
+                        + " after 5 attempts")
+            && e.getMessage().contains("UNKNOWN: registration refused by the stand-in"),
         e.getMessage());
   }
 

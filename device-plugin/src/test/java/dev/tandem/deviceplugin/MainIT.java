@@ -1,12 +1,12 @@
 package dev.tandem.deviceplugin;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.fixtures.Topologies;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +23,13 @@ class MainIT {
   @TempDir Path dir;
 
   static Process launch(Path log, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), DevicePluginMain.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                DevicePluginMain.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
@@ -49,50 +54,87 @@ class MainIT {
   }
 
   @Test
-  @DisplayName("on the XE8640 fixture it registers with the stand-in, and SIGTERM removes its socket")
+  @DisplayName(
+      "on the XE8640 fixture it registers with the stand-in, and SIGTERM removes its socket")
   void fixtureAndSigterm() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
       KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
       kubelet.start().await();
-      Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
-          Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(), "--node-name", "n1", "--no-kube",
-          "--pod-resources-socket", dir.resolve("pr.sock").toString());
+      Process p =
+          launch(
+              dir.resolve("log"),
+              "--plugin-dir",
+              dir.toString(),
+              "--hwloc-xml",
+              Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
+              "--node-name",
+              "n1",
+              "--no-kube",
+              "--pod-resources-socket",
+              dir.resolve("pr.sock").toString());
       var list = kubelet.nextList(30_000);
       assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
-      assertEquals(List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"), list.getDevicesList().stream().map(d -> d.getID()).toList());
-      assertEquals(List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
-          list.getDevicesList().stream().map(d -> d.getHealth()).toList(), "port states of the fixture (only mlx5_0 ACTIVE)");
+      assertEquals(
+          List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"),
+          list.getDevicesList().stream().map(d -> d.getID()).toList());
+      assertEquals(
+          List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
+          list.getDevicesList().stream().map(d -> d.getHealth()).toList(),
+          "port states of the fixture (only mlx5_0 ACTIVE)");
       assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
       p.destroy();
       assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-      assertFalse(Files.exists(dir.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
+      assertFalse(
+          Files.exists(dir.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
     } finally {
       vertx.close().await();
     }
   }
 
   @Test
-  @DisplayName("joint mode as a process: {\"gpu\":{\"enabled\":true}} registers rdma/hca and nvidia.com/gpu (--gpu-endpoint), SIGTERM removes both sockets")
+  @DisplayName(
+      "joint mode as a process: {\"gpu\":{\"enabled\":true}} registers rdma/hca and nvidia.com/gpu (--gpu-endpoint), SIGTERM removes both sockets")
   void jointProcess() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
       KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
       kubelet.start().await();
-      Path cfg = Files.writeString(dir.resolve("joint.json"), "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
-      Process p = launch(dir.resolve("log"), "--plugin-dir", dir.toString(), "--hwloc-xml",
-          Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(), "--node-name", "n1", "--no-kube",
-          "--pod-resources-socket", dir.resolve("pr.sock").toString(), "--config", cfg.toString(),
-          "--gpu-endpoint", "joint-gpu.sock");
+      Path cfg =
+          Files.writeString(
+              dir.resolve("joint.json"),
+              "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
+      Process p =
+          launch(
+              dir.resolve("log"),
+              "--plugin-dir",
+              dir.toString(),
+              "--hwloc-xml",
+              Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
+              "--node-name",
+              "n1",
+              "--no-kube",
+              "--pod-resources-socket",
+              dir.resolve("pr.sock").toString(),
+              "--config",
+              cfg.toString(),
+              "--gpu-endpoint",
+              "joint-gpu.sock");
       var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
       assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
       assertEquals(4, gpus.getDevicesCount());
-      assertNotNull(kubelet.nextList("rdma/hca", 10_000), () -> "no HCA registration; log: " + read(dir.resolve("log")));
-      assertTrue(Files.exists(dir.resolve("joint-gpu.sock")) && Files.exists(dir.resolve("tandem-rdma.sock")));
+      assertNotNull(
+          kubelet.nextList("rdma/hca", 10_000),
+          () -> "no HCA registration; log: " + read(dir.resolve("log")));
+      assertTrue(
+          Files.exists(dir.resolve("joint-gpu.sock"))
+              && Files.exists(dir.resolve("tandem-rdma.sock")));
       assertTrue(read(dir.resolve("log")).contains("nvidia-ml"), "the NVML note is logged");
       p.destroy();
       assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-      assertFalse(Files.exists(dir.resolve("joint-gpu.sock")) || Files.exists(dir.resolve("tandem-rdma.sock")),
+      assertFalse(
+          Files.exists(dir.resolve("joint-gpu.sock"))
+              || Files.exists(dir.resolve("tandem-rdma.sock")),
           "socket left behind after SIGTERM");
     } finally {
       vertx.close().await();

@@ -3,16 +3,16 @@ package dev.tandem.deviceplugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.KubeletPodResources;
-import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,7 +26,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("GetPreferredAllocation through the kubelet stand-in, GPUs read from a PodResources stand-in")
+@DisplayName(
+    "GetPreferredAllocation through the kubelet stand-in, GPUs read from a PodResources stand-in")
 class PreferredOverSocketsIT {
 
   @TempDir Path dir;
@@ -43,7 +44,8 @@ class PreferredOverSocketsIT {
   }
 
   @Test
-  @DisplayName("the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch; PodResources sees :authority localhost")
+  @DisplayName(
+      "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch; PodResources sees :authority localhost")
   void followsHeldGpus() throws Exception {
     Machine m = TestMachines.dgxA100("n1");
     TestMachines.sysfs(sysfs, m);
@@ -52,19 +54,47 @@ class PreferredOverSocketsIT {
     PodResourcesStandIn pr = new PodResourcesStandIn(vertx, dir.resolve("pod-resources.sock"));
     pr.holds("team", "p", "train", "nvidia.com/gpu", List.of("GPU-5"));
     pr.start().await();
-    Plan plan = new Plan("n1", List.of("GPU-0"), List.of("mlx5_0", "mlx5_1"), "PXB", "switch/required",
-        Instant.parse("2026-11-22T03:00:00Z"));
+    Plan plan =
+        new Plan(
+            "n1",
+            List.of("GPU-0"),
+            List.of("mlx5_0", "mlx5_1"),
+            "PXB",
+            "switch/required",
+            Instant.parse("2026-11-22T03:00:00Z"));
     PlannedPod pod = new PlannedPod("team", "p", plan, Map.of("train", 2));
-    plugin = new RdmaDevicePlugin(vertx, new PluginSettings(m, PluginConfig.DEFAULT, dir.resolve("tandem-rdma.sock"),
-        kubelet.socket(), sysfs, new PortStates(sysfs), node -> Future.succeededFuture(List.of(pod)),
-        new KubeletPodResources(vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)), 1000,
-        Backoff.DEFAULT));
+    plugin =
+        new RdmaDevicePlugin(
+            vertx,
+            new PluginSettings(
+                m,
+                PluginConfig.DEFAULT,
+                dir.resolve("tandem-rdma.sock"),
+                kubelet.socket(),
+                sysfs,
+                new PortStates(sysfs),
+                node -> Future.succeededFuture(List.of(pod)),
+                new KubeletPodResources(
+                    vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)),
+                1000,
+                Backoff.DEFAULT));
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000));
-    List<String> all = List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9");
-    List<String> got = kubelet.preferred(PreferredAllocationRequest.newBuilder().addContainerRequests(
-        ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(all).setAllocationSize(2)).build())
-        .getContainerResponses(0).getDeviceIDsList();
+    List<String> all =
+        List.of(
+            "mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7",
+            "mlx5_8", "mlx5_9");
+    List<String> got =
+        kubelet
+            .preferred(
+                PreferredAllocationRequest.newBuilder()
+                    .addContainerRequests(
+                        ContainerPreferredAllocationRequest.newBuilder()
+                            .addAllAvailableDeviceIDs(all)
+                            .setAllocationSize(2))
+                    .build())
+            .getContainerResponses(0)
+            .getDeviceIDsList();
     assertEquals(List.of("mlx5_4", "mlx5_5"), got);
     assertEquals(List.of("localhost"), pr.authorities());
   }

@@ -52,8 +52,10 @@ public final class TestMachines {
           b.bridge(port, TopologyBuilder.bridgeId(lowUp), 0x1000, 0xc010);
           PciAddress ep = addr(bus + 5 + half * 4 + k, 0);
           int i = q * 2 + k;
-          b.device(half == 0 ? gpu("GPU-" + i, ep, numa[q], TopologyBuilder.bridgeId(port))
-              : hca("mlx5_" + i, ep, numa[q], TopologyBuilder.bridgeId(port)));
+          b.device(
+              half == 0
+                  ? gpu("GPU-" + i, ep, numa[q], TopologyBuilder.bridgeId(port))
+                  : hca("mlx5_" + i, ep, numa[q], TopologyBuilder.bridgeId(port)));
         }
       }
     }
@@ -65,7 +67,8 @@ public final class TestMachines {
     return b.build();
   }
 
-  private static void quadrant(TopologyBuilder b, int s, int numa, List<String> gpus, List<String> hcas) {
+  private static void quadrant(
+      TopologyBuilder b, int s, int numa, List<String> gpus, List<String> hcas) {
     b.cpuDomain("cpu" + s, List.of(numa));
     b.hostBridge("hb" + s, "cpu" + s);
     int bus = 0x10 + s * 0x40;
@@ -97,7 +100,17 @@ public final class TestMachines {
   }
 
   static Device hca(String name, PciAddress a, int numa, String parent) {
-    return new Device(name, DeviceKind.HCA, name, a, numa, parent, 0x15b3, 0x101b, "ConnectX-6", true,
+    return new Device(
+        name,
+        DeviceKind.HCA,
+        name,
+        a,
+        numa,
+        parent,
+        0x15b3,
+        0x101b,
+        "ConnectX-6",
+        true,
         new HcaInfo(name, "InfiniBand", null, null, null, List.of(), null, false, null));
   }
 
@@ -106,7 +119,8 @@ public final class TestMachines {
     int n = 0;
     for (Device h : m.hcas()) {
       String ib = h.hca().ibDevice();
-      Files.createDirectories(root.resolve("sys/class/infiniband/" + ib + "/device/infiniband_verbs/uverbs" + n++));
+      Files.createDirectories(
+          root.resolve("sys/class/infiniband/" + ib + "/device/infiniband_verbs/uverbs" + n++));
       portState(root, ib, "4: ACTIVE");
     }
     return root;

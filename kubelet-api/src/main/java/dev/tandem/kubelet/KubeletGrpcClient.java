@@ -8,10 +8,10 @@ import io.vertx.grpc.client.GrpcClientOptions;
 import io.vertx.grpc.client.impl.GrpcClientImpl;
 
 /**
- * A Vert.x gRPC client for kubelet sockets: HTTP/2 with prior knowledge, {@code :authority: localhost}
- * on every call ({@link LocalhostAuthority}) and a 16 MiB inbound message limit (as other
- * PodResources consumers use). It extends the implementation class because the public factories
- * accept either client options or an HTTP client, not both.
+ * A Vert.x gRPC client for kubelet sockets: HTTP/2 with prior knowledge, {@code :authority:
+ * localhost} on every call ({@link LocalhostAuthority}) and a 16 MiB inbound message limit (as
+ * other PodResources consumers use). It extends the implementation class because the public
+ * factories accept either client options or an HTTP client, not both.
  */
 public final class KubeletGrpcClient extends GrpcClientImpl {
 
@@ -28,8 +28,10 @@ public final class KubeletGrpcClient extends GrpcClientImpl {
 
   /** The HTTP/2 (prior knowledge) client under every call to the kubelet. */
   public static LocalhostAuthority http(Vertx vertx) {
-    return new LocalhostAuthority(vertx.createHttpClient(new HttpClientOptions()
-        .setProtocolVersion(HttpVersion.HTTP_2)
-        .setHttp2ClearTextUpgrade(false)));
+    return new LocalhostAuthority(
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false)));
   }
 }

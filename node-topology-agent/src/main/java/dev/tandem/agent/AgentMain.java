@@ -4,10 +4,14 @@ import dev.tandem.agent.cli.DumpCommand;
 import dev.tandem.agent.run.RunCommand;
 import java.util.Arrays;
 
-/** Entry point of node-topology-agent.jar: {@code dump} prints the topology, {@code run} publishes it. */
+/**
+ * Entry point of node-topology-agent.jar: {@code dump} prints the topology, {@code run} publishes
+ * it.
+ */
 public final class AgentMain {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: java -jar node-topology-agent.jar <command> [flags]
 
       commands:
@@ -33,7 +37,8 @@ public final class AgentMain {
       case "dump" -> DumpCommand.run(rest);
       case "run" -> RunCommand.run(rest);
       default -> {
-        System.err.println("node-topology-agent: unknown command or flag '" + args[0] + "' (see --help)");
+        System.err.println(
+            "node-topology-agent: unknown command or flag '" + args[0] + "' (see --help)");
         yield 2;
       }
     };

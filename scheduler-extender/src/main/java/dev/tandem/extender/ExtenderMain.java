@@ -47,39 +47,61 @@ public final class ExtenderMain {
     LOG.info("scheduler extender: {}", config.describe());
     Vertx vertx = Vertx.vertx();
     Future<HttpServer> started = config.demo() ? demo(vertx, config) : cluster(vertx, config);
-    started.onFailure(e -> {
-      System.err.println("scheduler-extender: cannot start: " + e.getMessage());
-      LOG.debug("start failure", e);
-      System.exit(1);
-    });
+    started.onFailure(
+        e -> {
+          System.err.println("scheduler-extender: cannot start: " + e.getMessage());
+          LOG.debug("start failure", e);
+          System.exit(1);
+        });
   }
 
   private static Future<HttpServer> demo(Vertx vertx, ExtenderConfig config) {
-    return vertx.executeBlocking(() -> config.demoTopologies() != null
-            ? DemoCluster.fromDirectory(config.demoTopologies()) : DemoCluster.fromBundledFixtures())
-        .compose(state -> ExtenderServer.start(vertx, config, state)
-            .onSuccess(server -> greet(config, state, server)));
+    return vertx
+        .executeBlocking(
+            () ->
+                config.demoTopologies() != null
+                    ? DemoCluster.fromDirectory(config.demoTopologies())
+                    : DemoCluster.fromBundledFixtures())
+        .compose(
+            state ->
+                ExtenderServer.start(vertx, config, state)
+                    .onSuccess(server -> greet(config, state, server)));
   }
 
   private static Future<HttpServer> cluster(Vertx vertx, ExtenderConfig config) {
-    return vertx.executeBlocking(() -> KubeCluster.connect(vertx, config)).compose(kube -> {
-      ExtenderMetrics metrics = new ExtenderMetrics(kube.state());
-      return ExtenderServer.start(vertx, config, kube.state(), metrics)
-          .onSuccess(s -> kube.start(metrics));
-    });
+    return vertx
+        .executeBlocking(() -> KubeCluster.connect(vertx, config))
+        .compose(
+            kube -> {
+              ExtenderMetrics metrics = new ExtenderMetrics(kube.state());
+              return ExtenderServer.start(vertx, config, kube.state(), metrics)
+                  .onSuccess(s -> kube.start(metrics));
+            });
   }
 
   private static void greet(ExtenderConfig config, ClusterState state, HttpServer server) {
     String base = (config.tls() ? "https" : "http") + "://localhost:" + server.actualPort();
     List<String> names = state.nodes().stream().map(NodeEntry::name).limit(12).toList();
     String nodes = names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(","));
-    System.out.println("Tandem scheduler extender (demo, " + state.size() + " nodes from "
-        + (config.demoTopologies() != null ? config.demoTopologies() : "bundled real topologies") + ")");
+    System.out.println(
+        "Tandem scheduler extender (demo, "
+            + state.size()
+            + " nodes from "
+            + (config.demoTopologies() != null
+                ? config.demoTopologies()
+                : "bundled real topologies")
+            + ")");
     System.out.println("  page:  " + base + "/ui/");
-    System.out.println("  try:   curl -s -X POST " + base + config.prefix() + "/filter"
-        + " -H 'Content-Type: application/json' -d '{\"Pod\":{\"metadata\":{\"name\":\"demo\","
-        + "\"namespace\":\"default\",\"uid\":\"demo-1\"},\"spec\":{\"containers\":[{\"name\":\"main\","
-        + "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"2\",\"rdma/hca\":\"2\"}}}]}},"
-        + "\"Nodes\":null,\"NodeNames\":[" + nodes + "]}'");
+    System.out.println(
+        "  try:   curl -s -X POST "
+            + base
+            + config.prefix()
+            + "/filter"
+            + " -H 'Content-Type: application/json' -d '{\"Pod\":{\"metadata\":{\"name\":\"demo\","
+            + "\"namespace\":\"default\",\"uid\":\"demo-1\"},\"spec\":{\"containers\":[{\"name\":\"main\","
+            + "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"2\",\"rdma/hca\":\"2\"}}}]}},"
+            + "\"Nodes\":null,\"NodeNames\":["
+            + nodes
+            + "]}'");
   }
 }

@@ -13,15 +13,20 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("ExtenderMain: --help exits 0, an unknown flag exits 2 naming it, --demo prints the page and a curl")
+@DisplayName(
+    "ExtenderMain: --help exits 0, an unknown flag exits 2 naming it, --demo prints the page and a curl")
 class ExtenderMainIT {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Process java(Path out, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path"), ExtenderMain.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                ExtenderMain.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
   }
@@ -58,7 +63,9 @@ class ExtenderMainIT {
       }
       out = Files.readString(log, StandardCharsets.UTF_8);
       assertTrue(out.contains("page:  http://localhost:") && out.contains("/ui/"), out);
-      assertTrue(out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""), out);
+      assertTrue(
+          out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""),
+          out);
     } finally {
       demo.destroy();
       demo.waitFor(10, TimeUnit.SECONDS);

@@ -34,8 +34,11 @@ public final class Http {
 
   /** Over HTTPS, trusting only the server certificate in this PEM file (host name checked). */
   public Http(int port, Path serverCertificate) {
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .sslContext(trusting(serverCertificate)).build();
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(trusting(serverCertificate))
+            .build();
     this.base = "https://localhost:" + port;
   }
 
@@ -52,14 +55,21 @@ public final class Http {
     return post(path, HttpRequest.BodyPublishers.ofString(body));
   }
 
-  private CompletableFuture<HttpResponse<String>> post(String path, HttpRequest.BodyPublisher body) {
-    return client.sendAsync(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json").POST(body).build(), HttpResponse.BodyHandlers.ofString());
+  private CompletableFuture<HttpResponse<String>> post(
+      String path, HttpRequest.BodyPublisher body) {
+    return client.sendAsync(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(body)
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   public HttpResponse<String> get(String path) {
-    return join(client.sendAsync(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-        HttpResponse.BodyHandlers.ofString()));
+    return join(
+        client.sendAsync(
+            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString()));
   }
 
   public static String golden(String name) {
@@ -74,8 +84,10 @@ public final class Http {
     try (InputStream in = Files.newInputStream(pem)) {
       KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
       trust.load(null, null);
-      trust.setCertificateEntry("server", CertificateFactory.getInstance("X.509").generateCertificate(in));
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.setCertificateEntry(
+          "server", CertificateFactory.getInstance("X.509").generateCertificate(in));
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       SSLContext tls = SSLContext.getInstance("TLS");
       tls.init(null, tmf.getTrustManagers(), null);

@@ -59,13 +59,35 @@ public final class TestMachines {
         PciAddress at = new PciAddress(0, bus + 3 + k, 0, 0);
         String parent = TopologyBuilder.bridgeId(down);
         if (k < sw.gpus()) {
-          b.device(new Device("GPU-" + node + "-" + gpu, DeviceKind.GPU, "cuda" + gpu, at, sw.numa(),
-              parent, 0x10de, 0x2330, "NVIDIA H100 80GB HBM3", true, null));
+          b.device(
+              new Device(
+                  "GPU-" + node + "-" + gpu,
+                  DeviceKind.GPU,
+                  "cuda" + gpu,
+                  at,
+                  sw.numa(),
+                  parent,
+                  0x10de,
+                  0x2330,
+                  "NVIDIA H100 80GB HBM3",
+                  true,
+                  null));
           gpu++;
         } else {
           String id = "mlx5_" + hca++;
-          b.device(new Device(id, DeviceKind.HCA, id, at, sw.numa(), parent, 0x15b3, 0x1021,
-              "ConnectX-7", true, HcaInfo.named(id)));
+          b.device(
+              new Device(
+                  id,
+                  DeviceKind.HCA,
+                  id,
+                  at,
+                  sw.numa(),
+                  parent,
+                  0x15b3,
+                  0x1021,
+                  "ConnectX-7",
+                  true,
+                  HcaInfo.named(id)));
         }
       }
     }

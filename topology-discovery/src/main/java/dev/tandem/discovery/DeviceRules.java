@@ -3,8 +3,8 @@ package dev.tandem.discovery;
 import java.util.Locale;
 
 /**
- * Which PCI functions are GPUs and HCAs, the same for every source (the rule of
- * {@code shared/topologies/README.md}).
+ * Which PCI functions are GPUs and HCAs, the same for every source (the rule of {@code
+ * shared/topologies/README.md}).
  *
  * <ul>
  *   <li>GPU: vendor 10de with class 0300/0302; vendor 1002 with class 0380/1200, or 0300 when a

@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param machine the node's topology; empty (no devices) on a node without GPUs or HCAs
  * @param source the source that produced it: {@code hwloc}, {@code hwloc-xml}, {@code sysfs} or
  *     {@code nccl}
- * @param notes what each source found, why a source was skipped or fell back, and the warnings,
- *     in the order they happened (published in the NodeTopology's status)
+ * @param notes what each source found, why a source was skipped or fell back, and the warnings, in
+ *     the order they happened (published in the NodeTopology's status)
  * @param warnings the notes an operator should act on (duplicate device ids), logged at WARN
  */
 public record Discovery(Machine machine, String source, List<String> notes, List<String> warnings) {

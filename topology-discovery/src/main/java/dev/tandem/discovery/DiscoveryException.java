@@ -1,9 +1,9 @@
 package dev.tandem.discovery;
 
 /**
- * Discovery could not read an input it was told to use: a missing, unreadable or invalid file, or
- * a library that is absent or of an unsupported version. The message names the file or library
- * and the reason.
+ * Discovery could not read an input it was told to use: a missing, unreadable or invalid file, or a
+ * library that is absent or of an unsupported version. The message names the file or library and
+ * the reason.
  */
 public class DiscoveryException extends RuntimeException {
 

@@ -7,9 +7,9 @@ import java.util.Objects;
  * What to discover and from where.
  *
  * <p>Exactly one source is used when a file is named: {@code hwlocXml} (loaded through libhwloc),
- * else {@code ncclTopo}. Without a file, the live machine is read: through libhwloc (and
- * libibverbs for port states) when {@code useLibraries} is set, falling back to the sysfs tree
- * under {@code sysfsRoot}; only from {@code sysfsRoot} otherwise.
+ * else {@code ncclTopo}. Without a file, the live machine is read: through libhwloc (and libibverbs
+ * for port states) when {@code useLibraries} is set, falling back to the sysfs tree under {@code
+ * sysfsRoot}; only from {@code sysfsRoot} otherwise.
  *
  * @param nodeName the Kubernetes node name the topology is published under
  * @param hwlocXml an hwloc XML export to load instead of this machine, or null
@@ -18,8 +18,8 @@ import java.util.Objects;
  * @param ncclTopo an NCCL topology file (the vendor's grouping of a cloud VM), or null
  * @param useLibraries read this machine through libhwloc and libibverbs before sysfs
  */
-public record DiscoveryOptions(String nodeName, Path hwlocXml, Path sysfsRoot, Path ncclTopo,
-    boolean useLibraries) {
+public record DiscoveryOptions(
+    String nodeName, Path hwlocXml, Path sysfsRoot, Path ncclTopo, boolean useLibraries) {
 
   public static final Path HOST_ROOT = Path.of("/");
 
@@ -27,7 +27,8 @@ public record DiscoveryOptions(String nodeName, Path hwlocXml, Path sysfsRoot, P
     Objects.requireNonNull(nodeName, "nodeName");
     sysfsRoot = sysfsRoot == null ? HOST_ROOT : sysfsRoot;
     if (hwlocXml != null && ncclTopo != null) {
-      throw new IllegalArgumentException("give either an hwloc XML file or an NCCL topology file, not both");
+      throw new IllegalArgumentException(
+          "give either an hwloc XML file or an NCCL topology file, not both");
     }
   }
 
@@ -38,7 +39,8 @@ public record DiscoveryOptions(String nodeName, Path hwlocXml, Path sysfsRoot, P
 
   /** An hwloc XML export, loaded through libhwloc. */
   public static DiscoveryOptions hwlocXml(String nodeName, Path file) {
-    return new DiscoveryOptions(nodeName, Objects.requireNonNull(file, "file"), HOST_ROOT, null, false);
+    return new DiscoveryOptions(
+        nodeName, Objects.requireNonNull(file, "file"), HOST_ROOT, null, false);
   }
 
   /** A captured sysfs tree ({@code DIR/sys/...}, {@code DIR/proc/...}), without the libraries. */
@@ -48,6 +50,7 @@ public record DiscoveryOptions(String nodeName, Path hwlocXml, Path sysfsRoot, P
 
   /** An NCCL topology file. */
   public static DiscoveryOptions ncclTopo(String nodeName, Path file) {
-    return new DiscoveryOptions(nodeName, null, HOST_ROOT, Objects.requireNonNull(file, "file"), false);
+    return new DiscoveryOptions(
+        nodeName, null, HOST_ROOT, Objects.requireNonNull(file, "file"), false);
   }
 }

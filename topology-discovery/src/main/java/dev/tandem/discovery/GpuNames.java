@@ -2,7 +2,10 @@ package dev.tandem.discovery;
 
 import java.util.List;
 
-/** Picks a GPU's human name from its OS devices: {@code cuda0} before {@code rsmi0}, {@code nvml0}, {@code opencl0d0}, DRM names. */
+/**
+ * Picks a GPU's human name from its OS devices: {@code cuda0} before {@code rsmi0}, {@code nvml0},
+ * {@code opencl0d0}, DRM names.
+ */
 final class GpuNames {
 
   private static final List<String> PREFERENCE = List.of("cuda", "rsmi", "nvml", "opencl", "card");

@@ -69,7 +69,10 @@ final class HostFiles {
           return Files.exists(at) ? at.toRealPath() : null;
         }
         Path target = Files.readSymbolicLink(at);
-        at = target.isAbsolute() ? host(target.toString()) : at.getParent().toRealPath().resolve(target);
+        at =
+            target.isAbsolute()
+                ? host(target.toString())
+                : at.getParent().toRealPath().resolve(target);
         at = at.normalize();
       } catch (IOException e) {
         return null;
@@ -78,7 +81,9 @@ final class HostFiles {
     return null;
   }
 
-  /** The path's components below the root, e.g. {@code [sys, devices, pci0000:00, 0000:00:01.0]}. */
+  /**
+   * The path's components below the root, e.g. {@code [sys, devices, pci0000:00, 0000:00:01.0]}.
+   */
   List<String> components(Path p) {
     Path base;
     try {

@@ -10,19 +10,24 @@ import java.nio.file.Path;
 
 /**
  * libhwloc 2.x through JNA, the layout-free way: load a topology (this machine, an XML file or an
- * XML buffer) with every I/O object kept, export it as XML, and let {@link HwlocXmlReader} parse it.
+ * XML buffer) with every I/O object kept, export it as XML, and let {@link HwlocXmlReader} parse
+ * it.
  */
 final class Hwloc {
 
   /** Major API version this binding supports ({@code HWLOC_API_VERSION} 0x0002xxxx). */
   static final int SUPPORTED_MAJOR = 2;
+
   static final String PACKAGE = "libhwloc15";
 
   private static volatile HwlocLibrary library;
 
   private Hwloc() {}
 
-  /** Loads libhwloc once and checks its API version; throws a {@link DiscoveryException} that says what to install. */
+  /**
+   * Loads libhwloc once and checks its API version; throws a {@link DiscoveryException} that says
+   * what to install.
+   */
   static HwlocLibrary library() {
     HwlocLibrary lib = library;
     if (lib != null) {
@@ -41,10 +46,11 @@ final class Hwloc {
   static void checkVersion(int apiVersion) {
     int major = apiVersion >>> 16;
     if (major != SUPPORTED_MAJOR) {
-      throw new DiscoveryException(String.format(
-          "libhwloc API version %d.%d (0x%08x) was found, but the agent needs API 2.x (hwloc 2.0 to 2.x, "
-              + "Debian package %s); install it or point LD_LIBRARY_PATH at an hwloc 2 library",
-          major, (apiVersion >>> 8) & 0xff, apiVersion, PACKAGE));
+      throw new DiscoveryException(
+          String.format(
+              "libhwloc API version %d.%d (0x%08x) was found, but the agent needs API 2.x (hwloc 2.0 to 2.x, "
+                  + "Debian package %s); install it or point LD_LIBRARY_PATH at an hwloc 2 library",
+              major, (apiVersion >>> 8) & 0xff, apiVersion, PACKAGE));
     }
   }
 
@@ -61,8 +67,12 @@ final class Hwloc {
         first = first == null ? e : first;
       }
     }
-    throw new DiscoveryException("libhwloc is not installed (install the Debian package " + PACKAGE
-        + "): " + first.getMessage(), first);
+    throw new DiscoveryException(
+        "libhwloc is not installed (install the Debian package "
+            + PACKAGE
+            + "): "
+            + first.getMessage(),
+        first);
   }
 
   /** Loads this machine and returns hwloc's XML export of it. */
@@ -92,8 +102,12 @@ final class Hwloc {
         rc = lib.hwloc_topology_load(topology);
       }
       if (rc != 0) {
-        throw new DiscoveryException("libhwloc cannot load " + what + " (errno " + Native.getLastError()
-            + "): not a topology libhwloc 2.x can import (it reads hwloc XML versions 1.x and 2.x)");
+        throw new DiscoveryException(
+            "libhwloc cannot load "
+                + what
+                + " (errno "
+                + Native.getLastError()
+                + "): not a topology libhwloc 2.x can import (it reads hwloc XML versions 1.x and 2.x)");
       }
       return exportXml(lib, topology, what);
     } finally {
@@ -105,7 +119,8 @@ final class Hwloc {
     PointerByReference xml = new PointerByReference();
     IntByReference len = new IntByReference();
     if (lib.hwloc_topology_export_xmlbuffer(topology, xml, len, new NativeLong(0)) != 0) {
-      throw new DiscoveryException("libhwloc cannot export " + what + " as XML (errno " + Native.getLastError() + ")");
+      throw new DiscoveryException(
+          "libhwloc cannot export " + what + " as XML (errno " + Native.getLastError() + ")");
     }
     try {
       byte[] bytes = xml.getValue().getByteArray(0, Math.max(0, len.getValue() - 1));

@@ -7,8 +7,8 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
- * The exported libhwloc 2.x symbols the agent binds: only the layout-free ones (no struct is
- * read); the inline header helpers are not library symbols and are not bound.
+ * The exported libhwloc 2.x symbols the agent binds: only the layout-free ones (no struct is read);
+ * the inline header helpers are not library symbols and are not bound.
  */
 interface HwlocLibrary extends Library {
 
@@ -25,8 +25,8 @@ interface HwlocLibrary extends Library {
 
   int hwloc_topology_load(Pointer topology);
 
-  int hwloc_topology_export_xmlbuffer(Pointer topology, PointerByReference xmlbuffer, IntByReference buflen,
-      NativeLong flags);
+  int hwloc_topology_export_xmlbuffer(
+      Pointer topology, PointerByReference xmlbuffer, IntByReference buflen, NativeLong flags);
 
   void hwloc_free_xmlbuffer(Pointer topology, Pointer xmlbuffer);
 

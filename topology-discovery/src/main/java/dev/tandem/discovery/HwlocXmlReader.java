@@ -18,20 +18,22 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 /**
- * Turns an hwloc 2.x XML export (the text libhwloc writes with {@code hwloc_topology_export_xmlbuffer})
- * into a machine, through {@link TopologyBuilder}.
+ * Turns an hwloc 2.x XML export (the text libhwloc writes with {@code
+ * hwloc_topology_export_xmlbuffer}) into a machine, through {@link TopologyBuilder}.
  *
  * <p>CPU domain of a host bridge: the package above the non-I/O object hwloc attached it to (the
- * object whose CPU set matches the PCI locality: a sub-NUMA group, a package, the whole machine), or
- * that object when no package is above it; named by its NUMA nodes. A device's NUMA node is the
+ * object whose CPU set matches the PCI locality: a sub-NUMA group, a package, the whole machine),
+ * or that object when no package is above it; named by its NUMA nodes. A device's NUMA node is the
  * first NUMA node of the attaching object. Host bridges are {@code hostbridge:DDDD:BB} (domain and
  * first bus).
  */
 final class HwlocXmlReader {
 
   private static final Set<String> IO_TYPES = Set.of("Bridge", "PCIDev", "OSDev");
+
   /** hwloc 2.x {@code hwloc_obj_osdev_type_e}. */
   static final int OSDEV_GPU = 1;
+
   static final int OSDEV_NETWORK = 2;
   static final int OSDEV_OPENFABRICS = 3;
   static final int OSDEV_COPROC = 5;
@@ -39,7 +41,11 @@ final class HwlocXmlReader {
   private final TopologyBuilder builder;
   private final Set<String> domains = new HashSet<>();
   private final Set<String> hostBridges = new HashSet<>();
-  /** Device NUMA node below each host bridge and bridge: the first NUMA node of the attaching object. */
+
+  /**
+   * Device NUMA node below each host bridge and bridge: the first NUMA node of the attaching
+   * object.
+   */
   private final Map<String, Integer> numaOf = new LinkedHashMap<>();
 
   private HwlocXmlReader(String nodeName, String source) {
@@ -54,7 +60,8 @@ final class HwlocXmlReader {
     Document doc = SafeXml.parse(xml, what);
     Element root = doc.getDocumentElement();
     if (!root.getTagName().equals("topology")) {
-      throw new DiscoveryException(what + " is not an hwloc topology (root element <" + root.getTagName() + ">)");
+      throw new DiscoveryException(
+          what + " is not an hwloc topology (root element <" + root.getTagName() + ">)");
     }
     HwlocXmlReader reader = new HwlocXmlReader(nodeName, source);
     for (Element top : children(root, "object")) {
@@ -62,8 +69,18 @@ final class HwlocXmlReader {
     }
     var machine = reader.builder.build();
     List<String> notes = new ArrayList<>();
-    notes.add(source + ": " + what + ": " + machine.gpus().size() + " GPUs, " + machine.hcas().size()
-        + " HCAs, " + machine.switches().size() + " PCIe switches, NUMA nodes " + machine.numaNodes());
+    notes.add(
+        source
+            + ": "
+            + what
+            + ": "
+            + machine.gpus().size()
+            + " GPUs, "
+            + machine.hcas().size()
+            + " HCAs, "
+            + machine.switches().size()
+            + " PCIe switches, NUMA nodes "
+            + machine.numaNodes());
     notes.addAll(reader.builder.warnings());
     return new Discovery(machine, source, notes, reader.builder.warnings());
   }
@@ -95,7 +112,8 @@ final class HwlocXmlReader {
       return;
     }
     PciAddress address = PciAddress.parse(attr(obj, "pci_busid"));
-    String parent = parentId != null ? parentId : addHostBridge(hostBridgeId(null, address), cpuPath);
+    String parent =
+        parentId != null ? parentId : addHostBridge(hostBridgeId(null, address), cpuPath);
     PciType pci = PciType.parse(attr(obj, "pci_type"));
     if (type.equals("Bridge") || DeviceRules.isBridge(pci.classId())) {
       builder.bridge(address, parent, pci.vendor(), pci.device());
@@ -105,36 +123,57 @@ final class HwlocXmlReader {
       return;
     }
     pciFunction(obj, address, pci, parent);
-    children(obj, "object").stream().filter(c -> !c.getAttribute("type").equals("OSDev"))
+    children(obj, "object").stream()
+        .filter(c -> !c.getAttribute("type").equals("OSDev"))
         .forEach(c -> walkIo(c, parent, cpuPath));
   }
 
   private void pciFunction(Element obj, PciAddress address, PciType pci, String parent) {
-    List<Element> osdevs = children(obj, "object").stream()
-        .filter(c -> c.getAttribute("type").equals("OSDev")).toList();
+    List<Element> osdevs =
+        children(obj, "object").stream()
+            .filter(c -> c.getAttribute("type").equals("OSDev"))
+            .toList();
     int numa = numaOf.getOrDefault(parent, -1);
     boolean amdCompute = osdevs.stream().anyMatch(o -> isAmdCompute(o));
     List<Element> verbs = osdevs.stream().filter(o -> osdevType(o) == OSDEV_OPENFABRICS).toList();
     if (DeviceRules.isGpu(pci.vendor(), pci.classId(), amdCompute)) {
       builder.device(gpu(osdevs, address, pci, parent, numa));
     } else if (!verbs.isEmpty()) {
-      List<String> netdevs = osdevs.stream().filter(o -> osdevType(o) == OSDEV_NETWORK)
-          .map(o -> o.getAttribute("name")).toList();
+      List<String> netdevs =
+          osdevs.stream()
+              .filter(o -> osdevType(o) == OSDEV_NETWORK)
+              .map(o -> o.getAttribute("name"))
+              .toList();
       for (Element v : verbs) {
         builder.device(hca(v, netdevs, address, pci, parent, numa));
       }
     } else if (DeviceRules.isMellanoxHca(pci.vendor(), pci.classId())) {
-      List<String> netdevs = osdevs.stream().filter(o -> osdevType(o) == OSDEV_NETWORK)
-          .map(o -> o.getAttribute("name")).toList();
+      List<String> netdevs =
+          osdevs.stream()
+              .filter(o -> osdevType(o) == OSDEV_NETWORK)
+              .map(o -> o.getAttribute("name"))
+              .toList();
       HcaInfo info = new HcaInfo(null, null, null, null, null, netdevs, null, false, null);
-      builder.device(new Device(address.toString(), DeviceKind.HCA, null, address, numa, parent,
-          pci.vendor(), pci.device(), null, true, info));
+      builder.device(
+          new Device(
+              address.toString(),
+              DeviceKind.HCA,
+              null,
+              address,
+              numa,
+              parent,
+              pci.vendor(),
+              pci.device(),
+              null,
+              true,
+              info));
     } else {
       builder.endpoint(address, parent);
     }
   }
 
-  private Device gpu(List<Element> osdevs, PciAddress address, PciType pci, String parent, int numa) {
+  private Device gpu(
+      List<Element> osdevs, PciAddress address, PciType pci, String parent, int numa) {
     String uuid = null;
     String model = null;
     for (Element o : osdevs) {
@@ -144,18 +183,52 @@ final class HwlocXmlReader {
     }
     String name = GpuNames.pick(osdevs.stream().map(o -> o.getAttribute("name")).toList());
     String id = uuid != null && !uuid.isBlank() ? uuid : address.toString();
-    return new Device(id, DeviceKind.GPU, name, address, numa, parent, pci.vendor(), pci.device(),
-        model, true, null);
+    return new Device(
+        id,
+        DeviceKind.GPU,
+        name,
+        address,
+        numa,
+        parent,
+        pci.vendor(),
+        pci.device(),
+        model,
+        true,
+        null);
   }
 
-  private Device hca(Element verbs, List<String> netdevs, PciAddress address, PciType pci, String parent,
+  private Device hca(
+      Element verbs,
+      List<String> netdevs,
+      PciAddress address,
+      PciType pci,
+      String parent,
       int numa) {
     Map<String, String> info = infos(verbs);
     String name = verbs.getAttribute("name");
-    HcaInfo hca = new HcaInfo(name, info.get("Port1LinkLayer"), DeviceRules.portState(info.get("Port1State")),
-        null, info.get("NodeGUID"), netdevs, null, false, null);
-    return new Device(name, DeviceKind.HCA, name, address, numa, parent, pci.vendor(), pci.device(),
-        null, true, hca);
+    HcaInfo hca =
+        new HcaInfo(
+            name,
+            info.get("Port1LinkLayer"),
+            DeviceRules.portState(info.get("Port1State")),
+            null,
+            info.get("NodeGUID"),
+            netdevs,
+            null,
+            false,
+            null);
+    return new Device(
+        name,
+        DeviceKind.HCA,
+        name,
+        address,
+        numa,
+        parent,
+        pci.vendor(),
+        pci.device(),
+        null,
+        true,
+        hca);
   }
 
   private String addHostBridge(String id, List<Element> cpuPath) {
@@ -191,7 +264,9 @@ final class HwlocXmlReader {
     return cpuPath.get(0);
   }
 
-  /** The NUMA nodes of the object a host bridge is attached to (or the nearest one above with any). */
+  /**
+   * The NUMA nodes of the object a host bridge is attached to (or the nearest one above with any).
+   */
   private static List<Integer> localNuma(List<Element> cpuPath) {
     for (int i = cpuPath.size() - 1; i >= 0; i--) {
       List<Integer> numa = numaNodes(cpuPath.get(i));
@@ -245,7 +320,9 @@ final class HwlocXmlReader {
   private static boolean isAmdCompute(Element o) {
     String subtype = attr(o, "subtype");
     String name = o.getAttribute("name");
-    return "RSMI".equals(subtype) || "OpenCL".equals(subtype) || name.startsWith("rsmi")
+    return "RSMI".equals(subtype)
+        || "OpenCL".equals(subtype)
+        || name.startsWith("rsmi")
         || name.startsWith("opencl");
   }
 

@@ -27,15 +27,23 @@ final class HwlocXmlVersion {
         throw new DiscoveryException(what + " has no XML element: not an hwloc XML topology");
       }
       if (!r.getLocalName().equals("topology")) {
-        throw new DiscoveryException(what + " is not an hwloc XML topology: its root element is <"
-            + r.getLocalName() + ">, expected <topology>"
-            + (r.getLocalName().equals("system") ? " (this looks like an NCCL topology file: use --nccl-topo)" : ""));
+        throw new DiscoveryException(
+            what
+                + " is not an hwloc XML topology: its root element is <"
+                + r.getLocalName()
+                + ">, expected <topology>"
+                + (r.getLocalName().equals("system")
+                    ? " (this looks like an NCCL topology file: use --nccl-topo)"
+                    : ""));
       }
       String version = r.getAttributeValue(null, "version");
       if (version != null && !version.startsWith("1.") && !version.startsWith("2.")) {
-        throw new DiscoveryException(what + " is hwloc XML version " + version
-            + ", which libhwloc 2.x cannot import (it reads versions 1.x and 2.x); export it again with "
-            + "hwloc 2 (lstopo --of xml) or with hwloc 3's v2 export option");
+        throw new DiscoveryException(
+            what
+                + " is hwloc XML version "
+                + version
+                + ", which libhwloc 2.x cannot import (it reads versions 1.x and 2.x); export it again with "
+                + "hwloc 2 (lstopo --of xml) or with hwloc 3's v2 export option");
       }
     } catch (XMLStreamException e) {
       throw new DiscoveryException(what + " is not well-formed XML: " + e.getMessage(), e);

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Port states from libibverbs, for HCAs on real hardware. A machine without RDMA devices
- * ({@code ibv_get_device_list} returns NULL with errno ENOSYS, or an empty list) reports none; a
- * missing library is a note, never an error.
+ * Port states from libibverbs, for HCAs on real hardware. A machine without RDMA devices ({@code
+ * ibv_get_device_list} returns NULL with errno ENOSYS, or an empty list) reports none; a missing
+ * library is a note, never an error.
  */
 final class Ibverbs {
 
@@ -38,14 +38,17 @@ final class Ibverbs {
     try {
       lib = Native.load(libraryName, IbverbsLibrary.class);
     } catch (UnsatisfiedLinkError e) {
-      notes.add("ibverbs: libibverbs is not installed (Debian package libibverbs1); port states from sysfs/hwloc only");
+      notes.add(
+          "ibverbs: libibverbs is not installed (Debian package libibverbs1); port states from sysfs/hwloc only");
       return Map.of();
     }
     IntByReference count = new IntByReference();
     Pointer list = lib.ibv_get_device_list(count);
     if (list == null) {
       int errno = Native.getLastError();
-      notes.add("ibverbs: no RDMA devices" + (errno == ENOSYS ? " (ENOSYS: no RDMA subsystem)" : " (errno " + errno + ")"));
+      notes.add(
+          "ibverbs: no RDMA devices"
+              + (errno == ENOSYS ? " (ENOSYS: no RDMA subsystem)" : " (errno " + errno + ")"));
       return Map.of();
     }
     Map<String, Port> out = new LinkedHashMap<>();
@@ -91,19 +94,42 @@ final class Ibverbs {
     if (ports.isEmpty() || d.machine().hcas().isEmpty()) {
       return new Discovery(d.machine(), d.source(), notes, d.warnings());
     }
-    List<Device> devices = d.machine().devices().stream().map(dev -> {
-      Port p = dev.kind() == DeviceKind.HCA ? ports.get(dev.hca().ibDevice()) : null;
-      if (p == null) {
-        return dev;
-      }
-      HcaInfo h = dev.hca();
-      HcaInfo updated = new HcaInfo(h.ibDevice(), p.linkLayer() != null ? p.linkLayer() : h.linkLayer(),
-          p.state(), h.rate(), h.nodeGuid(), h.netdevs(), h.uverbs(), h.virtualFunction(), h.physicalFunction());
-      return new Device(dev.id(), dev.kind(), dev.name(), dev.address(), dev.numaNode(), dev.parentId(),
-          dev.vendorId(), dev.deviceId(), dev.model(), dev.healthy(), updated);
-    }).toList();
+    List<Device> devices =
+        d.machine().devices().stream()
+            .map(
+                dev -> {
+                  Port p = dev.kind() == DeviceKind.HCA ? ports.get(dev.hca().ibDevice()) : null;
+                  if (p == null) {
+                    return dev;
+                  }
+                  HcaInfo h = dev.hca();
+                  HcaInfo updated =
+                      new HcaInfo(
+                          h.ibDevice(),
+                          p.linkLayer() != null ? p.linkLayer() : h.linkLayer(),
+                          p.state(),
+                          h.rate(),
+                          h.nodeGuid(),
+                          h.netdevs(),
+                          h.uverbs(),
+                          h.virtualFunction(),
+                          h.physicalFunction());
+                  return new Device(
+                      dev.id(),
+                      dev.kind(),
+                      dev.name(),
+                      dev.address(),
+                      dev.numaNode(),
+                      dev.parentId(),
+                      dev.vendorId(),
+                      dev.deviceId(),
+                      dev.model(),
+                      dev.healthy(),
+                      updated);
+                })
+            .toList();
     Machine m = d.machine();
-    return new Discovery(new Machine(m.nodeName(), m.source(), m.pcie(), devices), d.source(), notes,
-        d.warnings());
+    return new Discovery(
+        new Machine(m.nodeName(), m.source(), m.pcie(), devices), d.source(), notes, d.warnings());
   }
 }

@@ -17,12 +17,12 @@ import org.w3c.dom.Element;
  * the format cloud vendors publish for VMs whose real PCIe tree is hidden.
  *
  * <p>Mapping: each {@code <cpu>} is a CPU domain ({@code numa:N}); each top-level {@code <pci>}
- * under it gets a host bridge of its own ({@code hostbridge:nccl:<busid>}) and, when it is a
- * bridge (class 0x0604), becomes the root port below it, so devices under one vendor switch are
- * PIX and devices under different switches of one CPU are NODE. Nested bridge {@code <pci>}
- * elements are bridges. A {@code <pci>} with class 0x0300/0x0302 is a GPU (id = bus id: these files
- * carry no UUIDs); one with a {@code <nic>} or a network class (0x02xx) is an HCA, one per
- * {@code <net>} (id = net name) or, without {@code <net>}, one named by its bus id.
+ * under it gets a host bridge of its own ({@code hostbridge:nccl:<busid>}) and, when it is a bridge
+ * (class 0x0604), becomes the root port below it, so devices under one vendor switch are PIX and
+ * devices under different switches of one CPU are NODE. Nested bridge {@code <pci>} elements are
+ * bridges. A {@code <pci>} with class 0x0300/0x0302 is a GPU (id = bus id: these files carry no
+ * UUIDs); one with a {@code <nic>} or a network class (0x02xx) is an HCA, one per {@code <net>} (id
+ * = net name) or, without {@code <net>}, one named by its bus id.
  */
 final class NcclTopoReader {
 
@@ -37,9 +37,14 @@ final class NcclTopoReader {
   static Discovery read(String xml, String nodeName, String what) {
     Element root = SafeXml.parse(xml, what).getDocumentElement();
     if (!root.getTagName().equals("system")) {
-      throw new DiscoveryException(what + " is not an NCCL topology file: its root element is <"
-          + root.getTagName() + ">, expected <system>"
-          + (root.getTagName().equals("topology") ? " (this looks like hwloc XML: use --hwloc-xml)" : ""));
+      throw new DiscoveryException(
+          what
+              + " is not an NCCL topology file: its root element is <"
+              + root.getTagName()
+              + ">, expected <system>"
+              + (root.getTagName().equals("topology")
+                  ? " (this looks like hwloc XML: use --hwloc-xml)"
+                  : ""));
     }
     NcclTopoReader reader = new NcclTopoReader(nodeName, what);
     List<Element> cpus = children(root, "cpu");
@@ -48,11 +53,22 @@ final class NcclTopoReader {
     }
     var machine = reader.builder.build();
     List<String> notes = new ArrayList<>();
-    notes.add("nccl: " + what + ": " + machine.gpus().size() + " GPUs, " + machine.hcas().size()
-        + " NICs, " + cpus.size() + " CPU domains (vendor grouping; bus ids of switches are synthetic)");
+    notes.add(
+        "nccl: "
+            + what
+            + ": "
+            + machine.gpus().size()
+            + " GPUs, "
+            + machine.hcas().size()
+            + " NICs, "
+            + cpus.size()
+            + " CPU domains (vendor grouping; bus ids of switches are synthetic)");
     long loose = cpus.stream().mapToLong(c -> children(c, "nic").size()).sum();
     if (loose > 0) {
-      notes.add("nccl: " + loose + " <nic> element(s) directly under <cpu> have no PCI position and were left out");
+      notes.add(
+          "nccl: "
+              + loose
+              + " <nic> element(s) directly under <cpu> have no PCI position and were left out");
     }
     notes.addAll(reader.builder.warnings());
     return new Discovery(machine, "nccl", notes, reader.builder.warnings());
@@ -82,22 +98,58 @@ final class NcclTopoReader {
       return;
     }
     if (classId == 0x0302 || classId == 0x0300) {
-      builder.device(new Device(address.toString(), DeviceKind.GPU, gpuName(pci), address, numa, parent,
-          vendor, device, null, true, null));
+      builder.device(
+          new Device(
+              address.toString(),
+              DeviceKind.GPU,
+              gpuName(pci),
+              address,
+              numa,
+              parent,
+              vendor,
+              device,
+              null,
+              true,
+              null));
       return;
     }
-    List<Element> nets = children(pci, "nic").stream().flatMap(n -> children(n, "net").stream()).toList();
+    List<Element> nets =
+        children(pci, "nic").stream().flatMap(n -> children(n, "net").stream()).toList();
     if (!nets.isEmpty()) {
       for (Element net : nets) {
         String name = net.getAttribute("name");
-        HcaInfo info = new HcaInfo(name, null, null, rate(attr(net, "speed")), null, List.of(), null, false, null);
-        builder.device(new Device(name, DeviceKind.HCA, name, address, numa, parent, vendor, device, null,
-            true, info));
+        HcaInfo info =
+            new HcaInfo(
+                name, null, null, rate(attr(net, "speed")), null, List.of(), null, false, null);
+        builder.device(
+            new Device(
+                name,
+                DeviceKind.HCA,
+                name,
+                address,
+                numa,
+                parent,
+                vendor,
+                device,
+                null,
+                true,
+                info));
       }
     } else if ((classId >> 8) == 0x02) {
       HcaInfo info = new HcaInfo(null, null, null, null, null, List.of(), null, false, null);
-      builder.device(new Device(address.toString(), DeviceKind.HCA, null, address, numa, parent, vendor,
-          device, null, true, info));
+      builder.device(
+          new Device(
+              address.toString(),
+              DeviceKind.HCA,
+              null,
+              address,
+              numa,
+              parent,
+              vendor,
+              device,
+              null,
+              true,
+              info));
     } else {
       builder.endpoint(address, parent);
     }
@@ -105,7 +157,9 @@ final class NcclTopoReader {
 
   private static String gpuName(Element pci) {
     List<Element> gpu = children(pci, "gpu");
-    return gpu.isEmpty() || !gpu.get(0).hasAttribute("dev") ? null : "gpu" + gpu.get(0).getAttribute("dev");
+    return gpu.isEmpty() || !gpu.get(0).hasAttribute("dev")
+        ? null
+        : "gpu" + gpu.get(0).getAttribute("dev");
   }
 
   private static String rate(String mbps) {
@@ -135,7 +189,8 @@ final class NcclTopoReader {
   private int classId(Element pci) {
     String c = attr(pci, "class");
     if (c == null) {
-      throw new DiscoveryException(what + ": <pci busid=\"" + attr(pci, "busid") + "\"> has no class attribute");
+      throw new DiscoveryException(
+          what + ": <pci busid=\"" + attr(pci, "busid") + "\"> has no class attribute");
     }
     return DeviceRules.hex(c) >> 8;
   }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Sets of NUMA node or CPU numbers as hwloc and Linux write them, and the CPU domain ids built
- * from them. A CPU domain is named by its NUMA nodes ({@code numa:0}, {@code numa:0-3},
- * {@code numa:0,2}) so that every source names the same domain the same way.
+ * Sets of NUMA node or CPU numbers as hwloc and Linux write them, and the CPU domain ids built from
+ * them. A CPU domain is named by its NUMA nodes ({@code numa:0}, {@code numa:0-3}, {@code
+ * numa:0,2}) so that every source names the same domain the same way.
  */
 final class NumaSet {
 

@@ -37,17 +37,24 @@ final class NvidiaProc {
   /** GPUs that hwloc could only name by PCI address (no NVML plugin) get the driver's UUID. */
   static Machine withUuids(Machine m, Path root, List<String> notes) {
     HostFiles files = new HostFiles(root);
-    List<Device> devices = m.devices().stream().map(d -> {
-      if (d.kind() != DeviceKind.GPU || d.address() == null || !d.id().equals(d.address().toString())) {
-        return d;
-      }
-      Info info = read(files, d.address());
-      if (info == null || info.uuid() == null || m.device(info.uuid()).isPresent()) {
-        return d;
-      }
-      notes.add("GPU " + d.address() + ": UUID " + info.uuid() + " from /proc/driver/nvidia");
-      return d.withId(info.uuid());
-    }).toList();
+    List<Device> devices =
+        m.devices().stream()
+            .map(
+                d -> {
+                  if (d.kind() != DeviceKind.GPU
+                      || d.address() == null
+                      || !d.id().equals(d.address().toString())) {
+                    return d;
+                  }
+                  Info info = read(files, d.address());
+                  if (info == null || info.uuid() == null || m.device(info.uuid()).isPresent()) {
+                    return d;
+                  }
+                  notes.add(
+                      "GPU " + d.address() + ": UUID " + info.uuid() + " from /proc/driver/nvidia");
+                  return d.withId(info.uuid());
+                })
+            .toList();
     return new Machine(m.nodeName(), m.source(), m.pcie(), devices);
   }
 }

@@ -15,10 +15,13 @@ record PciType(int classId, int vendor, int device) {
       int classId = Integer.parseInt(parts[0], 16);
       String ids = parts[1].substring(1, parts[1].length() - 1);
       int colon = ids.indexOf(':');
-      return new PciType(classId, Integer.parseInt(ids.substring(0, colon), 16),
+      return new PciType(
+          classId,
+          Integer.parseInt(ids.substring(0, colon), 16),
           Integer.parseInt(ids.substring(colon + 1), 16));
     } catch (RuntimeException e) {
-      throw new DiscoveryException("hwloc pci_type '" + text + "' is not 'CCCC [vvvv:dddd] ...'", e);
+      throw new DiscoveryException(
+          "hwloc pci_type '" + text + "' is not 'CCCC [vvvv:dddd] ...'", e);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.tandem.discovery;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -11,8 +13,6 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
-import java.util.ArrayList;
-import java.util.List;
 
 /** A DOM parser that never loads external DTDs or entities (hwloc XML names {@code hwloc2.dtd}). */
 final class SafeXml {

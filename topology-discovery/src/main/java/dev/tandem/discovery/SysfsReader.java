@@ -1,12 +1,12 @@
 package dev.tandem.discovery;
 
-import java.io.IOException;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,29 +21,41 @@ import java.util.regex.Pattern;
  * Reads the PCIe tree, GPUs and HCAs from sysfs and procfs under a root directory.
  *
  * <ul>
- *   <li>PCI functions: {@code /sys/bus/pci/devices/*}, whose links into {@code /sys/devices/pciDDDD:BB/…}
- *       give the host bridge and the bridges above each function;
- *   <li>CPU domain of a host bridge: the NUMA nodes ({@code /sys/devices/system/node/nodeN/cpulist})
- *       inside the {@code local_cpulist} of the functions below it, as hwloc decides; else their
- *       {@code numa_node};
- *   <li>HCAs: {@code /sys/class/infiniband/*} (device link, node_guid, ports/1/state, link_layer, rate),
- *       the uverbs device from {@code /sys/class/infiniband_verbs/*}/ibdev, netdevs from the
+ *   <li>PCI functions: {@code /sys/bus/pci/devices/*}, whose links into {@code
+ *       /sys/devices/pciDDDD:BB/…} give the host bridge and the bridges above each function;
+ *   <li>CPU domain of a host bridge: the NUMA nodes ({@code
+ *       /sys/devices/system/node/nodeN/cpulist}) inside the {@code local_cpulist} of the functions
+ *       below it, as hwloc decides; else their {@code numa_node};
+ *   <li>HCAs: {@code /sys/class/infiniband/*} (device link, node_guid, ports/1/state, link_layer,
+ *       rate), the uverbs device from {@code /sys/class/infiniband_verbs/*}/ibdev, netdevs from the
  *       function's {@code net/}, VFs from {@code physfn};
- *   <li>GPU ids: {@code /proc/driver/nvidia/gpus/<address>/information} (GPU UUID), AMD {@code unique_id}.
+ *   <li>GPU ids: {@code /proc/driver/nvidia/gpus/<address>/information} (GPU UUID), AMD {@code
+ *       unique_id}.
  * </ul>
  */
 final class SysfsReader {
 
-  private static final Pattern HOST_BRIDGE = Pattern.compile("pci([0-9a-fA-F]{4}):([0-9a-fA-F]{2})");
-  private static final Pattern ADDRESS = Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
+  private static final Pattern HOST_BRIDGE =
+      Pattern.compile("pci([0-9a-fA-F]{4}):([0-9a-fA-F]{2})");
+  private static final Pattern ADDRESS =
+      Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
 
   private final HostFiles files;
   private final String nodeName;
   private final List<String> skipped = new ArrayList<>();
 
   /** One PCI function: where it is and what it is. */
-  private record Function(PciAddress address, Path dir, String parentId, String hostBridge, int classId,
-      int vendor, int device, int numaNode, List<Integer> localCpus, List<PciAddress> above) {
+  private record Function(
+      PciAddress address,
+      Path dir,
+      String parentId,
+      String hostBridge,
+      int classId,
+      int vendor,
+      int device,
+      int numaNode,
+      List<Integer> localCpus,
+      List<PciAddress> above) {
 
     /** Hangs the function off its nearest readable bridge above (or its host bridge). */
     Function placed(Map<PciAddress, Function> all) {
@@ -54,7 +66,8 @@ final class SysfsReader {
           parent = TopologyBuilder.bridgeId(a);
         }
       }
-      return new Function(address, dir, parent, hostBridge, classId, vendor, device, numaNode, localCpus, above);
+      return new Function(
+          address, dir, parent, hostBridge, classId, vendor, device, numaNode, localCpus, above);
     }
   }
 
@@ -103,8 +116,17 @@ final class SysfsReader {
       add(builder, f, numaNode, verbs.getOrDefault(f.address(), List.of()));
     }
     Machine m = builder.build();
-    notes.add("sysfs: " + files.root() + ": " + functions.size() + " PCI functions, " + m.gpus().size()
-        + " GPUs, " + m.hcas().size() + " HCAs, NUMA nodes " + m.numaNodes());
+    notes.add(
+        "sysfs: "
+            + files.root()
+            + ": "
+            + functions.size()
+            + " PCI functions, "
+            + m.gpus().size()
+            + " GPUs, "
+            + m.hcas().size()
+            + " HCAs, NUMA nodes "
+            + m.numaNodes());
     if (!skipped.isEmpty()) {
       notes.add("sysfs: unreadable PCI functions skipped: " + String.join(", ", skipped));
     }
@@ -119,12 +141,34 @@ final class SysfsReader {
       builder.device(gpu(f, numaNode));
     } else if (!ibNames.isEmpty()) {
       for (String name : ibNames) {
-        builder.device(new Device(name, DeviceKind.HCA, name, f.address(), numaNode, f.parentId(), f.vendor(),
-            f.device(), null, true, hca(name, f)));
+        builder.device(
+            new Device(
+                name,
+                DeviceKind.HCA,
+                name,
+                f.address(),
+                numaNode,
+                f.parentId(),
+                f.vendor(),
+                f.device(),
+                null,
+                true,
+                hca(name, f)));
       }
     } else if (DeviceRules.isMellanoxHca(f.vendor(), f.classId())) {
-      builder.device(new Device(f.address().toString(), DeviceKind.HCA, null, f.address(), numaNode,
-          f.parentId(), f.vendor(), f.device(), null, true, hca(null, f)));
+      builder.device(
+          new Device(
+              f.address().toString(),
+              DeviceKind.HCA,
+              null,
+              f.address(),
+              numaNode,
+              f.parentId(),
+              f.vendor(),
+              f.device(),
+              null,
+              true,
+              hca(null, f)));
     } else {
       builder.endpoint(f.address(), f.parentId());
     }
@@ -143,34 +187,69 @@ final class SysfsReader {
       String unique = HostFiles.firstLine(f.dir().resolve("unique_id"));
       id = unique != null && !unique.isBlank() ? unique : id;
     }
-    return new Device(id, DeviceKind.GPU, null, f.address(), numaNode, f.parentId(), f.vendor(), f.device(),
-        model, true, null);
+    return new Device(
+        id,
+        DeviceKind.GPU,
+        null,
+        f.address(),
+        numaNode,
+        f.parentId(),
+        f.vendor(),
+        f.device(),
+        model,
+        true,
+        null);
   }
 
   /**
-   * Fills in what hwloc does not report (link layer, rate, uverbs device, VF) from
-   * {@code /sys/class/infiniband} under {@code root}, for the HCAs of a machine found by hwloc.
+   * Fills in what hwloc does not report (link layer, rate, uverbs device, VF) from {@code
+   * /sys/class/infiniband} under {@code root}, for the HCAs of a machine found by hwloc.
    */
   static Machine withHcaDetails(Machine m, Path root, List<String> notes) {
     SysfsReader reader = new SysfsReader(root, m.nodeName());
     List<String> filled = new ArrayList<>();
-    List<Device> devices = m.devices().stream().map(d -> {
-      if (d.kind() != DeviceKind.HCA || d.hca().ibDevice() == null) {
-        return d;
-      }
-      Path dir = reader.files.follow(reader.files.host("/sys/class/infiniband/" + d.hca().ibDevice() + "/device"));
-      if (dir == null) {
-        return d;
-      }
-      HcaInfo s = reader.hca(d.hca().ibDevice(), dir);
-      HcaInfo h = d.hca();
-      filled.add(h.ibDevice());
-      HcaInfo merged = new HcaInfo(h.ibDevice(), first(s.linkLayer(), h.linkLayer()), first(s.portState(), h.portState()),
-          first(s.rate(), h.rate()), first(h.nodeGuid(), s.nodeGuid()), h.netdevs().isEmpty() ? s.netdevs() : h.netdevs(),
-          s.uverbs(), s.virtualFunction(), s.physicalFunction());
-      return new Device(d.id(), d.kind(), d.name(), d.address(), d.numaNode(), d.parentId(), d.vendorId(),
-          d.deviceId(), d.model(), d.healthy(), merged);
-    }).toList();
+    List<Device> devices =
+        m.devices().stream()
+            .map(
+                d -> {
+                  if (d.kind() != DeviceKind.HCA || d.hca().ibDevice() == null) {
+                    return d;
+                  }
+                  Path dir =
+                      reader.files.follow(
+                          reader.files.host(
+                              "/sys/class/infiniband/" + d.hca().ibDevice() + "/device"));
+                  if (dir == null) {
+                    return d;
+                  }
+                  HcaInfo s = reader.hca(d.hca().ibDevice(), dir);
+                  HcaInfo h = d.hca();
+                  filled.add(h.ibDevice());
+                  HcaInfo merged =
+                      new HcaInfo(
+                          h.ibDevice(),
+                          first(s.linkLayer(), h.linkLayer()),
+                          first(s.portState(), h.portState()),
+                          first(s.rate(), h.rate()),
+                          first(h.nodeGuid(), s.nodeGuid()),
+                          h.netdevs().isEmpty() ? s.netdevs() : h.netdevs(),
+                          s.uverbs(),
+                          s.virtualFunction(),
+                          s.physicalFunction());
+                  return new Device(
+                      d.id(),
+                      d.kind(),
+                      d.name(),
+                      d.address(),
+                      d.numaNode(),
+                      d.parentId(),
+                      d.vendorId(),
+                      d.deviceId(),
+                      d.model(),
+                      d.healthy(),
+                      merged);
+                })
+            .toList();
     if (!filled.isEmpty()) {
       notes.add("sysfs: link layer, rate, uverbs device and VF of " + filled + " from " + root);
     }
@@ -186,8 +265,10 @@ final class SysfsReader {
   }
 
   private HcaInfo hca(String name, Path functionDir) {
-    List<String> netdevs = HostFiles.list(functionDir.resolve("net")).stream().map(p -> p.getFileName().toString())
-        .toList();
+    List<String> netdevs =
+        HostFiles.list(functionDir.resolve("net")).stream()
+            .map(p -> p.getFileName().toString())
+            .toList();
     PciAddress pf = physicalFunction(functionDir.resolve("physfn"));
     boolean vf = Files.isSymbolicLink(functionDir.resolve("physfn"));
     if (name == null) {
@@ -195,13 +276,21 @@ final class SysfsReader {
     }
     Path ib = files.host("/sys/class/infiniband/" + name);
     Path port = ib.resolve("ports/1");
-    return new HcaInfo(name, HostFiles.firstLine(port.resolve("link_layer")),
+    return new HcaInfo(
+        name,
+        HostFiles.firstLine(port.resolve("link_layer")),
         DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))),
-        HostFiles.firstLine(port.resolve("rate")), HostFiles.firstLine(ib.resolve("node_guid")), netdevs,
-        uverbs(name), vf, pf);
+        HostFiles.firstLine(port.resolve("rate")),
+        HostFiles.firstLine(ib.resolve("node_guid")),
+        netdevs,
+        uverbs(name),
+        vf,
+        pf);
   }
 
-  /** The PF a {@code physfn} link names (its last component), even when the link cannot be followed. */
+  /**
+   * The PF a {@code physfn} link names (its last component), even when the link cannot be followed.
+   */
   private static PciAddress physicalFunction(Path physfn) {
     try {
       if (!Files.isSymbolicLink(physfn)) {
@@ -259,9 +348,17 @@ final class SysfsReader {
     }
     String numa = HostFiles.firstLine(dir.resolve("numa_node"));
     try {
-      return new Function(address, dir, hostBridge, hostBridge, DeviceRules.hex(cls) >> 8, DeviceRules.hex(vendor),
-          DeviceRules.hex(device), numa == null || numa.isEmpty() ? -1 : Integer.parseInt(numa),
-          NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))), above);
+      return new Function(
+          address,
+          dir,
+          hostBridge,
+          hostBridge,
+          DeviceRules.hex(cls) >> 8,
+          DeviceRules.hex(vendor),
+          DeviceRules.hex(device),
+          numa == null || numa.isEmpty() ? -1 : Integer.parseInt(numa),
+          NumaSet.parseList(HostFiles.firstLine(dir.resolve("local_cpulist"))),
+          above);
     } catch (NumberFormatException e) {
       skipped.add(address + " (" + e.getMessage() + ")");
       return null;
@@ -278,7 +375,9 @@ final class SysfsReader {
     for (Path node : HostFiles.list(files.host("/sys/devices/system/node"))) {
       String n = node.getFileName().toString();
       if (n.matches("node[0-9]+")) {
-        nodeCpus.put(Integer.parseInt(n.substring(4)), NumaSet.parseList(HostFiles.firstLine(node.resolve("cpulist"))));
+        nodeCpus.put(
+            Integer.parseInt(n.substring(4)),
+            NumaSet.parseList(HostFiles.firstLine(node.resolve("cpulist"))));
       }
     }
     Map<String, List<Integer>> out = new LinkedHashMap<>();
@@ -293,15 +392,16 @@ final class SysfsReader {
   private List<Integer> domainNuma(Function f, Map<Integer, List<Integer>> nodeCpus) {
     List<Integer> numa = new ArrayList<>();
     Integer pkg = packageOf(f.localCpus());
-    nodeCpus.forEach((node, cpus) -> {
-      if (cpus.isEmpty()) {
-        return;
-      }
-      boolean in = pkg != null ? pkg.equals(packageOf(cpus)) : f.localCpus().containsAll(cpus);
-      if (in) {
-        numa.add(node);
-      }
-    });
+    nodeCpus.forEach(
+        (node, cpus) -> {
+          if (cpus.isEmpty()) {
+            return;
+          }
+          boolean in = pkg != null ? pkg.equals(packageOf(cpus)) : f.localCpus().containsAll(cpus);
+          if (in) {
+            numa.add(node);
+          }
+        });
     if (numa.isEmpty() && f.numaNode() >= 0) {
       numa.add(f.numaNode());
     }
@@ -312,7 +412,9 @@ final class SysfsReader {
   private Integer packageOf(List<Integer> cpus) {
     Integer pkg = null;
     for (int cpu : cpus) {
-      String id = HostFiles.firstLine(files.host("/sys/devices/system/cpu/cpu" + cpu + "/topology/physical_package_id"));
+      String id =
+          HostFiles.firstLine(
+              files.host("/sys/devices/system/cpu/cpu" + cpu + "/topology/physical_package_id"));
       if (id == null || id.isEmpty()) {
         return null;
       }

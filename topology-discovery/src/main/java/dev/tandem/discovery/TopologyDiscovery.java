@@ -13,19 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Discovers a node's GPUs, HCAs and PCIe/NUMA tree: the one implementation the agent and the
- * device plugin share.
+ * Discovers a node's GPUs, HCAs and PCIe/NUMA tree: the one implementation the agent and the device
+ * plugin share.
  *
  * <p>Source order: a named file wins ({@code --hwloc-xml} through libhwloc, {@code --nccl-topo});
  * otherwise this machine through libhwloc, then the sysfs tree (when hwloc is missing or finds no
- * GPU or HCA), then libibverbs for port states. Every step leaves a note in {@link Discovery#notes()}.
- * Calls block (file I/O, JNA): run them on a worker thread.
+ * GPU or HCA), then libibverbs for port states. Every step leaves a note in {@link
+ * Discovery#notes()}. Calls block (file I/O, JNA): run them on a worker thread.
  */
 public final class TopologyDiscovery {
 
   private static final Logger LOG = LoggerFactory.getLogger(TopologyDiscovery.class);
   private static final Set<String> LOGGED_NOTES = ConcurrentHashMap.newKeySet();
-
 
   private TopologyDiscovery() {}
 
@@ -40,8 +39,11 @@ public final class TopologyDiscovery {
     if (options.hwlocXml() != null) {
       d = fromHwlocFile(options.hwlocXml(), options.nodeName());
     } else if (options.ncclTopo() != null) {
-      d = NcclTopoReader.read(readFile(options.ncclTopo(), "NCCL topology file"), options.nodeName(),
-          options.ncclTopo().toString());
+      d =
+          NcclTopoReader.read(
+              readFile(options.ncclTopo(), "NCCL topology file"),
+              options.nodeName(),
+              options.ncclTopo().toString());
     } else if (options.useLibraries()) {
       d = live(options);
     } else {
@@ -66,7 +68,11 @@ public final class TopologyDiscovery {
       }
     }
     if (d.machine().devices().isEmpty() && !d.machine().pcie().isEmpty()) {
-      return new Discovery(Machine.empty(d.machine().nodeName(), d.machine().source()), d.source(), d.notes(), d.warnings());
+      return new Discovery(
+          Machine.empty(d.machine().nodeName(), d.machine().source()),
+          d.source(),
+          d.notes(),
+          d.warnings());
     }
     return d;
   }
@@ -81,7 +87,9 @@ public final class TopologyDiscovery {
     List<String> notes = new ArrayList<>();
     Discovery hw = null;
     try {
-      hw = HwlocXmlReader.read(Hwloc.exportThisMachine(), options.nodeName(), "hwloc", "this machine");
+      hw =
+          HwlocXmlReader.read(
+              Hwloc.exportThisMachine(), options.nodeName(), "hwloc", "this machine");
       notes.addAll(hw.notes());
     } catch (DiscoveryException e) {
       notes.add("hwloc: skipped: " + e.getMessage());
@@ -89,8 +97,12 @@ public final class TopologyDiscovery {
     Discovery chosen;
     if (hw != null && !hw.machine().devices().isEmpty()) {
       Machine m = NvidiaProc.withUuids(hw.machine(), options.sysfsRoot(), notes);
-      chosen = new Discovery(SysfsReader.withHcaDetails(m, options.sysfsRoot(), notes), "hwloc", notes,
-          hw.warnings());
+      chosen =
+          new Discovery(
+              SysfsReader.withHcaDetails(m, options.sysfsRoot(), notes),
+              "hwloc",
+              notes,
+              hw.warnings());
     } else {
       if (hw != null) {
         notes.add("hwloc found no GPU or HCA; reading sysfs under " + options.sysfsRoot());

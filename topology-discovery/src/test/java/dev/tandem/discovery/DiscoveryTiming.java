@@ -12,13 +12,15 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Measures discovery time per fixture after JVM start (not a test; run by hand, see docs/discovery.md):
- * the first discovery in the JVM (class loading, libhwloc load) and the median and maximum of 20
- * later ones (wall clock), plus the median thread CPU time (the JNA calls into libhwloc run on the
- * calling thread, so it covers hwloc and the Java side; it is what a shared, loaded machine
- * distorts least), for every hwloc XML (through libhwloc) and NCCL file under {@code topologies/}.
+ * Measures discovery time per fixture after JVM start (not a test; run by hand, see
+ * docs/discovery.md): the first discovery in the JVM (class loading, libhwloc load) and the median
+ * and maximum of 20 later ones (wall clock), plus the median thread CPU time (the JNA calls into
+ * libhwloc run on the calling thread, so it covers hwloc and the Java side; it is what a shared,
+ * loaded machine distorts least), for every hwloc XML (through libhwloc) and NCCL file under {@code
+ * topologies/}.
  *
- * <pre>java -cp node-topology-agent/target/node-topology-agent.jar:node-topology-agent/target/test-classes \
+ * <pre>
+ * java -cp node-topology-agent/target/node-topology-agent.jar:node-topology-agent/target/test-classes \
  *     dev.tandem.discovery.DiscoveryTiming</pre>
  */
 public final class DiscoveryTiming {
@@ -37,11 +39,13 @@ public final class DiscoveryTiming {
     try (Stream<Path> s = Files.list(dir.resolve("nccl-topo"))) {
       s.sorted().forEach(files::add);
     }
-    System.out.println("| File | Size (KiB) | First in JVM (ms) | Median of 20 (ms) | Max of 20 (ms) | Median CPU (ms) |");
+    System.out.println(
+        "| File | Size (KiB) | First in JVM (ms) | Median of 20 (ms) | Max of 20 (ms) | Median CPU (ms) |");
     System.out.println("|---|---:|---:|---:|---:|---:|");
     for (Path f : files) {
       boolean nccl = f.getParent().getFileName().toString().equals("nccl-topo");
-      DiscoveryOptions o = nccl ? DiscoveryOptions.ncclTopo("n", f) : DiscoveryOptions.hwlocXml("n", f);
+      DiscoveryOptions o =
+          nccl ? DiscoveryOptions.ncclTopo("n", f) : DiscoveryOptions.hwlocXml("n", f);
       long first = time(o)[0];
       long[] t = new long[RUNS];
       long[] cpu = new long[RUNS];
@@ -52,8 +56,15 @@ public final class DiscoveryTiming {
       }
       Arrays.sort(t);
       Arrays.sort(cpu);
-      System.out.printf(Locale.ROOT, "| `%s` | %d | %.1f | %.1f | %.1f | %.1f |%n", (nccl ? "nccl-topo/" : "") + f.getFileName(),
-          Files.size(f) / 1024, first / 1e6, t[RUNS / 2] / 1e6, t[RUNS - 1] / 1e6, cpu[RUNS / 2] / 1e6);
+      System.out.printf(
+          Locale.ROOT,
+          "| `%s` | %d | %.1f | %.1f | %.1f | %.1f |%n",
+          (nccl ? "nccl-topo/" : "") + f.getFileName(),
+          Files.size(f) / 1024,
+          first / 1e6,
+          t[RUNS / 2] / 1e6,
+          t[RUNS - 1] / 1e6,
+          cpu[RUNS / 2] / 1e6);
     }
   }
 

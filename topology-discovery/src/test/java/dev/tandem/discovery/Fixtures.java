@@ -15,12 +15,14 @@ final class Fixtures {
 
   /** A GPU's label: its OS-device name when hwloc gave one, else its PCI address. */
   static String label(Device gpu) {
-    return gpu.name() != null && !gpu.name().startsWith("card") ? gpu.name() : gpu.address().toString();
+    return gpu.name() != null && !gpu.name().startsWith("card")
+        ? gpu.name()
+        : gpu.address().toString();
   }
 
   /**
-   * For each GPU, its nearest HCAs and their locality, one line each, sorted by label:
-   * {@code cuda0 -> mlx5_0,mlx5_1 PIX}; {@code -> none} when the machine has no HCA.
+   * For each GPU, its nearest HCAs and their locality, one line each, sorted by label: {@code cuda0
+   * -> mlx5_0,mlx5_1 PIX}; {@code -> none} when the machine has no HCA.
    */
   static List<String> closest(Machine m) {
     LocalityIndex index = LocalityIndex.of(m);

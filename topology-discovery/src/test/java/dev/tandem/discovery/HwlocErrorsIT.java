@@ -1,10 +1,10 @@
 package dev.tandem.discovery;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.Topologies;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.DisplayName;
@@ -15,11 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("hwloc input errors name the file and the reason")
 class HwlocErrorsIT {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private DiscoveryException fail(Path file) {
-    return assertThrows(DiscoveryException.class,
+    return assertThrows(
+        DiscoveryException.class,
         () -> TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", file)));
   }
 
@@ -39,7 +39,8 @@ class HwlocErrorsIT {
   @Test
   @DisplayName("a file that is not XML")
   void notXml() throws Exception {
-    Path file = Files.writeString(dir.resolve("lstopo.txt"), "Machine (64GB total)\n  Package L#0\n");
+    Path file =
+        Files.writeString(dir.resolve("lstopo.txt"), "Machine (64GB total)\n  Package L#0\n");
     String message = fail(file).getMessage();
     assertTrue(message.startsWith(file + " is not well-formed XML"), message);
   }
@@ -47,16 +48,21 @@ class HwlocErrorsIT {
   @Test
   @DisplayName("hwloc 3.0 XML, which libhwloc 2.x cannot import")
   void version3() throws Exception {
-    Path file = Files.writeString(dir.resolve("v3.xml"),
-        "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n<object type=\"Machine\" os_index=\"0\"/>\n</topology>\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("v3.xml"),
+            "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n<object type=\"Machine\" os_index=\"0\"/>\n</topology>\n");
     String message = fail(file).getMessage();
-    assertTrue(message.contains("hwloc XML version 3.0") && message.contains(file.toString()), message);
+    assertTrue(
+        message.contains("hwloc XML version 3.0") && message.contains(file.toString()), message);
   }
 
   @Test
   @DisplayName("a <topology> without any object: libhwloc refuses it")
   void emptyTopology() throws Exception {
-    Path file = Files.writeString(dir.resolve("empty.xml"), "<?xml version=\"1.0\"?>\n<topology version=\"2.0\"/>\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("empty.xml"), "<?xml version=\"1.0\"?>\n<topology version=\"2.0\"/>\n");
     String message = fail(file).getMessage();
     assertTrue(message.startsWith("libhwloc cannot load " + file), message);
   }
@@ -71,7 +77,10 @@ class HwlocErrorsIT {
   @Test
   @DisplayName("a machine without I/O devices loads as the empty topology")
   void machineWithoutDevices() throws Exception {
-    Path file = Files.writeString(dir.resolve("bare.xml"), """
+    Path file =
+        Files.writeString(
+            dir.resolve("bare.xml"),
+            """
         <?xml version="1.0" encoding="UTF-8"?>
         <topology version="2.0">
           <object type="Machine" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" allowed_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
@@ -87,19 +96,25 @@ class HwlocErrorsIT {
   }
 
   @Test
-  @DisplayName("an hwloc library of API 1.x or 3.x is refused, saying what was found and what is needed")
+  @DisplayName(
+      "an hwloc library of API 1.x or 3.x is refused, saying what was found and what is needed")
   void apiVersion() {
     var e = assertThrows(DiscoveryException.class, () -> Hwloc.checkVersion(0x00030000));
-    assertTrue(e.getMessage().contains("3.0") && e.getMessage().contains("needs API 2.x")
-        && e.getMessage().contains("libhwloc15"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("3.0")
+            && e.getMessage().contains("needs API 2.x")
+            && e.getMessage().contains("libhwloc15"),
+        e.getMessage());
     Hwloc.checkVersion(Hwloc.library().hwloc_get_api_version());
   }
 
   @Test
   @DisplayName("the hwloc v1 XML (S822LC, hwloc 1.11) loads through libhwloc 2.x")
   void v1Format() {
-    Discovery d = TopologyDiscovery.discover(
-        DiscoveryOptions.hwlocXml("node-a", Topologies.path("ibm-s822lc-coral-ea-p100x4.hwloc1.xml")));
+    Discovery d =
+        TopologyDiscovery.discover(
+            DiscoveryOptions.hwlocXml(
+                "node-a", Topologies.path("ibm-s822lc-coral-ea-p100x4.hwloc1.xml")));
     assertEquals(4, d.machine().gpus().size());
   }
 }

@@ -9,7 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** libhwloc and libibverbs through JNA on this machine (no RDMA device), and when they are absent. */
+/**
+ * libhwloc and libibverbs through JNA on this machine (no RDMA device), and when they are absent.
+ */
 @DisplayName("native libraries: present, absent, no devices")
 class LibrariesIT {
 
@@ -24,7 +26,9 @@ class LibrariesIT {
   @DisplayName("an absent libhwloc is an error naming the Debian package libhwloc15")
   void hwlocAbsent() {
     var e = assertThrows(DiscoveryException.class, () -> Hwloc.load("hwloc-not-installed-here"));
-    assertTrue(e.getMessage().startsWith("libhwloc is not installed (install the Debian package libhwloc15)"),
+    assertTrue(
+        e.getMessage()
+            .startsWith("libhwloc is not installed (install the Debian package libhwloc15)"),
         e.getMessage());
   }
 
@@ -41,7 +45,10 @@ class LibrariesIT {
   void ibverbsAbsent() {
     List<String> notes = new ArrayList<>();
     assertTrue(Ibverbs.ports(notes, "ibverbs-not-installed-here").isEmpty());
-    assertTrue(notes.get(0).startsWith("ibverbs: libibverbs is not installed (Debian package libibverbs1)"),
+    assertTrue(
+        notes
+            .get(0)
+            .startsWith("ibverbs: libibverbs is not installed (Debian package libibverbs1)"),
         notes.toString());
   }
 }

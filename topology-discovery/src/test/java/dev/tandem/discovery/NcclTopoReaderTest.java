@@ -1,10 +1,10 @@
 package dev.tandem.discovery;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Locality;
@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class NcclTopoReaderTest {
 
   private static Machine load(String file) {
-    return TopologyDiscovery.discover(DiscoveryOptions.ncclTopo("vm-1", Topologies.path("nccl-topo/" + file)))
+    return TopologyDiscovery.discover(
+            DiscoveryOptions.ncclTopo("vm-1", Topologies.path("nccl-topo/" + file)))
         .machine();
   }
 
@@ -30,15 +31,17 @@ class NcclTopoReaderTest {
     assertEquals(8, m.gpus().size());
     assertEquals(8, m.hcas().size());
     assertEquals(List.of(0, 1, 2, 3), m.numaNodes());
-    assertEquals(List.of(
-        "0001:00:00.0 -> 0101:00:00.0,0102:00:00.0 PIX",
-        "0002:00:00.0 -> 0101:00:00.0,0102:00:00.0 PIX",
-        "0003:00:00.0 -> 0103:00:00.0,0104:00:00.0 PIX",
-        "0004:00:00.0 -> 0103:00:00.0,0104:00:00.0 PIX",
-        "000b:00:00.0 -> 0105:00:00.0,0106:00:00.0 PIX",
-        "000c:00:00.0 -> 0105:00:00.0,0106:00:00.0 PIX",
-        "000d:00:00.0 -> 0107:00:00.0,0108:00:00.0 PIX",
-        "000e:00:00.0 -> 0107:00:00.0,0108:00:00.0 PIX"), closestByAddress(m));
+    assertEquals(
+        List.of(
+            "0001:00:00.0 -> 0101:00:00.0,0102:00:00.0 PIX",
+            "0002:00:00.0 -> 0101:00:00.0,0102:00:00.0 PIX",
+            "0003:00:00.0 -> 0103:00:00.0,0104:00:00.0 PIX",
+            "0004:00:00.0 -> 0103:00:00.0,0104:00:00.0 PIX",
+            "000b:00:00.0 -> 0105:00:00.0,0106:00:00.0 PIX",
+            "000c:00:00.0 -> 0105:00:00.0,0106:00:00.0 PIX",
+            "000d:00:00.0 -> 0107:00:00.0,0108:00:00.0 PIX",
+            "000e:00:00.0 -> 0107:00:00.0,0108:00:00.0 PIX"),
+        closestByAddress(m));
     LocalityIndex index = LocalityIndex.of(m);
     assertEquals(Locality.PIX, index.locality("0001:00:00.0", "0002:00:00.0"));
     assertEquals(Locality.SYS, index.locality("0001:00:00.0", "0003:00:00.0"));
@@ -50,25 +53,35 @@ class NcclTopoReaderTest {
     Machine m = load("azure-ndv5-h100.xml");
     LocalityIndex index = LocalityIndex.of(m);
 
-    assertEquals(8, m.pcie().stream().filter(n -> n.kind() == dev.tandem.topology.model.PcieNodeKind.ROOT_PORT).count());
-    assertTrue(closestByAddress(m).stream().allMatch(l -> l.endsWith(" PIX") && !l.contains(",")), closestByAddress(m).toString());
+    assertEquals(
+        8,
+        m.pcie().stream()
+            .filter(n -> n.kind() == dev.tandem.topology.model.PcieNodeKind.ROOT_PORT)
+            .count());
+    assertTrue(
+        closestByAddress(m).stream().allMatch(l -> l.endsWith(" PIX") && !l.contains(",")),
+        closestByAddress(m).toString());
     assertEquals(Locality.PIX, index.locality("0001:00:00.0", "0101:00:00.0"));
     assertEquals(Locality.NODE, index.locality("0001:00:00.0", "0102:00:00.0"));
   }
 
   @Test
-  @DisplayName("AWS p4d: 4 switches of 2 GPUs and 1 EFA; the EFA has no net name, so its bus id is its id")
+  @DisplayName(
+      "AWS p4d: 4 switches of 2 GPUs and 1 EFA; the EFA has no net name, so its bus id is its id")
   void p4d() {
     Machine m = load("aws-p4d.24xlarge.xml");
 
     assertEquals(8, m.gpus().size());
-    assertEquals(List.of("0000:10:1b.0", "0000:20:1b.0", "0000:90:1b.0", "0000:a0:1b.0"),
+    assertEquals(
+        List.of("0000:10:1b.0", "0000:20:1b.0", "0000:90:1b.0", "0000:a0:1b.0"),
         m.hcas().stream().map(Device::id).toList());
-    assertEquals(List.of(
-        "0000:10:1c.0 -> 0000:10:1b.0 PIX", "0000:10:1d.0 -> 0000:10:1b.0 PIX",
-        "0000:20:1c.0 -> 0000:20:1b.0 PIX", "0000:20:1d.0 -> 0000:20:1b.0 PIX",
-        "0000:90:1c.0 -> 0000:90:1b.0 PIX", "0000:90:1d.0 -> 0000:90:1b.0 PIX",
-        "0000:a0:1c.0 -> 0000:a0:1b.0 PIX", "0000:a0:1d.0 -> 0000:a0:1b.0 PIX"), closestByAddress(m));
+    assertEquals(
+        List.of(
+            "0000:10:1c.0 -> 0000:10:1b.0 PIX", "0000:10:1d.0 -> 0000:10:1b.0 PIX",
+            "0000:20:1c.0 -> 0000:20:1b.0 PIX", "0000:20:1d.0 -> 0000:20:1b.0 PIX",
+            "0000:90:1c.0 -> 0000:90:1b.0 PIX", "0000:90:1d.0 -> 0000:90:1b.0 PIX",
+            "0000:a0:1c.0 -> 0000:a0:1b.0 PIX", "0000:a0:1d.0 -> 0000:a0:1b.0 PIX"),
+        closestByAddress(m));
   }
 
   @Test
@@ -78,7 +91,8 @@ class NcclTopoReaderTest {
 
     assertEquals(8, m.gpus().size());
     assertEquals(32, m.hcas().size());
-    assertTrue(closestByAddress(m).contains("0000:4f:00.0 -> rdmap79s0,rdmap80s0,rdmap81s0,rdmap82s0 PIX"),
+    assertTrue(
+        closestByAddress(m).contains("0000:4f:00.0 -> rdmap79s0,rdmap80s0,rdmap81s0,rdmap82s0 PIX"),
         closestByAddress(m).toString());
     assertEquals(8, closestByAddress(m).stream().filter(l -> l.split(",").length == 4).count());
     assertEquals("100 Gb/sec", m.device("rdmap79s0").orElseThrow().hca().rate());
@@ -87,8 +101,13 @@ class NcclTopoReaderTest {
   @Test
   @DisplayName("an hwloc XML given as NCCL topology is refused with the file name and a hint")
   void hwlocXmlIsNotNccl() {
-    var e = assertThrows(DiscoveryException.class, () -> TopologyDiscovery.discover(
-        DiscoveryOptions.ncclTopo("vm-1", Topologies.path("penguin-relion-x1904gt-p100x2.xml"))));
+    var e =
+        assertThrows(
+            DiscoveryException.class,
+            () ->
+                TopologyDiscovery.discover(
+                    DiscoveryOptions.ncclTopo(
+                        "vm-1", Topologies.path("penguin-relion-x1904gt-p100x2.xml"))));
 
     assertTrue(e.getMessage().contains("penguin-relion-x1904gt-p100x2.xml"), e.getMessage());
     assertTrue(e.getMessage().contains("--hwloc-xml"), e.getMessage());
@@ -97,22 +116,37 @@ class NcclTopoReaderTest {
   @Test
   @DisplayName("a <nic> outside any <pci> cannot be placed: left out, with a note")
   void looseNic() {
-    String xml = "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" class=\"0x030200\"/>"
-        + "<nic><net name=\"mlx5_0\"/></nic></cpu></system>";
+    String xml =
+        "<system version=\"1\"><cpu numaid=\"0\"><pci busid=\"0000:01:00.0\" class=\"0x030200\"/>"
+            + "<nic><net name=\"mlx5_0\"/></nic></cpu></system>";
 
     Discovery d = NcclTopoReader.read(xml, "vm-1", "inline.xml");
 
     assertEquals(1, d.machine().gpus().size());
     assertEquals(0, d.machine().hcas().size());
-    assertTrue(d.notes().stream().anyMatch(n -> n.contains("1 <nic> element(s) directly under <cpu>")), d.notes().toString());
+    assertTrue(
+        d.notes().stream().anyMatch(n -> n.contains("1 <nic> element(s) directly under <cpu>")),
+        d.notes().toString());
   }
 
   private static List<String> closestByAddress(Machine m) {
     LocalityIndex index = LocalityIndex.of(m);
-    return m.gpus().stream().map(g -> {
-      Locality best = m.hcas().stream().map(h -> index.locality(g.id(), h.id())).min(java.util.Comparator.naturalOrder()).orElseThrow();
-      List<String> near = m.hcas().stream().filter(h -> index.locality(g.id(), h.id()) == best).map(Device::id).toList();
-      return g.address() + " -> " + String.join(",", near) + " " + best;
-    }).sorted().toList();
+    return m.gpus().stream()
+        .map(
+            g -> {
+              Locality best =
+                  m.hcas().stream()
+                      .map(h -> index.locality(g.id(), h.id()))
+                      .min(java.util.Comparator.naturalOrder())
+                      .orElseThrow();
+              List<String> near =
+                  m.hcas().stream()
+                      .filter(h -> index.locality(g.id(), h.id()) == best)
+                      .map(Device::id)
+                      .toList();
+              return g.address() + " -> " + String.join(",", near) + " " + best;
+            })
+        .sorted()
+        .toList();
   }
 }

@@ -1,9 +1,9 @@
 package dev.tandem.discovery;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
@@ -24,10 +24,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SysfsDiscoveryIT {
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {
-      "dell-poweredge-xe8640-h100x4.xml", "penguin-relion-x1904gt-p100x2.xml", "ibm-ac922-lassen-v100x4.xml",
-      "supermicro-as4124gs-mi50x8.xml", "penguin-altus-xo1114gt-mi50x4.xml", "hp-proliant-sl390s-g7-m2070x3.xml",
-      "nvidia-dgx-2h.xml", "aws-g4dn-metal-t4x8.xml", "ibm-s822lc-coral-ea-p100x4.hwloc1.xml"})
+  @ValueSource(
+      strings = {
+        "dell-poweredge-xe8640-h100x4.xml", "penguin-relion-x1904gt-p100x2.xml",
+            "ibm-ac922-lassen-v100x4.xml",
+        "supermicro-as4124gs-mi50x8.xml", "penguin-altus-xo1114gt-mi50x4.xml",
+            "hp-proliant-sl390s-g7-m2070x3.xml",
+        "nvidia-dgx-2h.xml", "aws-g4dn-metal-t4x8.xml", "ibm-s822lc-coral-ea-p100x4.hwloc1.xml"
+      })
   @DisplayName("same PCIe nodes, devices, parents, NUMA nodes, HCA attributes and localities")
   void sameModel(String file, @TempDir Path root) {
     Path xml = Topologies.path(file);
@@ -82,15 +86,20 @@ class SysfsDiscoveryIT {
     Path function = root.resolve("sys/bus/pci/devices/0000:08:00.0").toRealPath();
     java.nio.file.Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
 
-    var hca = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root)).machine()
-        .device("mlx5_0").orElseThrow().hca();
+    var hca =
+        TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root))
+            .machine()
+            .device("mlx5_0")
+            .orElseThrow()
+            .hca();
 
     assertTrue(hca.virtualFunction());
     assertEquals("0000:08:00.1", hca.physicalFunction().toString());
   }
 
   @Test
-  @DisplayName("an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
+  @DisplayName(
+      "an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
   void unreadableBridge(@TempDir Path root) throws Exception {
     SysfsTree.render(Hwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     java.nio.file.Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
@@ -98,7 +107,9 @@ class SysfsDiscoveryIT {
     Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root));
 
     assertEquals("pci:0000:02:00.0", d.machine().gpus().get(0).parentId());
-    assertTrue(d.notes().stream().anyMatch(n -> n.contains("0000:03:04.0 (no readable class")), d.notes().toString());
+    assertTrue(
+        d.notes().stream().anyMatch(n -> n.contains("0000:03:04.0 (no readable class")),
+        d.notes().toString());
   }
 
   @Test
@@ -111,14 +122,17 @@ class SysfsDiscoveryIT {
   }
 
   @Test
-  @DisplayName("this machine through libhwloc then sysfs then libibverbs: empty topology, notes say why")
+  @DisplayName(
+      "this machine through libhwloc then sysfs then libibverbs: empty topology, notes say why")
   void liveIsEmptyWithNotes() {
     Discovery d = TopologyDiscovery.discover(DiscoveryOptions.live("node-a"));
 
     assertTrue(d.machine().devices().isEmpty());
     assertTrue(d.machine().pcie().isEmpty());
     assertTrue(d.notes().stream().anyMatch(n -> n.startsWith("hwloc")), d.notes().toString());
-    assertTrue(d.notes().stream().anyMatch(n -> n.startsWith("ibverbs: no RDMA devices")), d.notes().toString());
+    assertTrue(
+        d.notes().stream().anyMatch(n -> n.startsWith("ibverbs: no RDMA devices")),
+        d.notes().toString());
   }
 
   @Test
@@ -137,10 +151,34 @@ class SysfsDiscoveryIT {
   private static List<String> view(Machine m) {
     List<String> out = new ArrayList<>();
     for (Device d : m.devices()) {
-      String hca = d.hca() == null ? "" : " hca=" + d.hca().ibDevice() + "/" + d.hca().portState() + "/"
-          + d.hca().nodeGuid() + "/" + d.hca().netdevs().stream().sorted().toList() + "/" + d.hca().virtualFunction();
-      out.add(d.id() + " " + d.kind() + " " + d.address() + " numa=" + d.numaNode() + " parent=" + d.parentId()
-          + " " + Integer.toHexString(d.vendorId()) + ":" + Integer.toHexString(d.deviceId()) + hca);
+      String hca =
+          d.hca() == null
+              ? ""
+              : " hca="
+                  + d.hca().ibDevice()
+                  + "/"
+                  + d.hca().portState()
+                  + "/"
+                  + d.hca().nodeGuid()
+                  + "/"
+                  + d.hca().netdevs().stream().sorted().toList()
+                  + "/"
+                  + d.hca().virtualFunction();
+      out.add(
+          d.id()
+              + " "
+              + d.kind()
+              + " "
+              + d.address()
+              + " numa="
+              + d.numaNode()
+              + " parent="
+              + d.parentId()
+              + " "
+              + Integer.toHexString(d.vendorId())
+              + ":"
+              + Integer.toHexString(d.deviceId())
+              + hca);
     }
     return out;
   }

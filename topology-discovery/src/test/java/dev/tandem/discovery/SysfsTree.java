@@ -15,12 +15,13 @@ import org.w3c.dom.Element;
 
 /**
  * Test utility: renders what libhwloc exported for a machine as the sysfs/procfs tree Linux would
- * show for it, so that the sysfs source can be checked against the hwloc source on the same machine.
+ * show for it, so that the sysfs source can be checked against the hwloc source on the same
+ * machine.
  *
  * <p>Writes {@code sys/devices/pciDDDD:BB/<bridge>/…/<function>} directories with {@code class},
- * {@code vendor}, {@code device}, {@code numa_node} and {@code local_cpulist}; the
- * {@code sys/bus/pci/devices/<address>} links; {@code sys/devices/system/node/nodeN/cpulist} and
- * {@code sys/devices/system/cpu/cpuN/topology/physical_package_id}; {@code sys/class/infiniband/<hca>}
+ * {@code vendor}, {@code device}, {@code numa_node} and {@code local_cpulist}; the {@code
+ * sys/bus/pci/devices/<address>} links; {@code sys/devices/system/node/nodeN/cpulist} and {@code
+ * sys/devices/system/cpu/cpuN/topology/physical_package_id}; {@code sys/class/infiniband/<hca>}
  * (device link, node_guid, ports/1/state) with {@code sys/class/infiniband_verbs/uverbsN/ibdev};
  * netdevs under the function's {@code net/}; {@code proc/driver/nvidia/gpus/<address>/information}
  * with the GPU UUID and model; AMD {@code unique_id} and an {@code amdgpu} driver link.
@@ -48,11 +49,16 @@ final class SysfsTree {
     String type = obj.getAttribute("type");
     String here = type.equals("Package") ? obj.getAttribute("os_index") : pkg;
     if (type.equals("NUMANode")) {
-      write(root.resolve("sys/devices/system/node/node" + obj.getAttribute("os_index") + "/cpulist"),
+      write(
+          root.resolve("sys/devices/system/node/node" + obj.getAttribute("os_index") + "/cpulist"),
           NumaSet.toList(NumaSet.parseBitmap(attr(obj, "cpuset"))));
     }
     if (type.equals("PU") && here != null) {
-      write(root.resolve("sys/devices/system/cpu/cpu" + obj.getAttribute("os_index") + "/topology/physical_package_id"),
+      write(
+          root.resolve(
+              "sys/devices/system/cpu/cpu"
+                  + obj.getAttribute("os_index")
+                  + "/topology/physical_package_id"),
           here);
     }
     List<Element> nested = new ArrayList<>(path);
@@ -81,8 +87,11 @@ final class SysfsTree {
     }
     String busid = attr(obj, "pci_busid");
     var address = dev.tandem.topology.model.PciAddress.parse(busid);
-    Path parent = dir != null ? dir
-        : root.resolve("sys/devices/" + String.format("pci%04x:%02x", address.domain(), address.bus()));
+    Path parent =
+        dir != null
+            ? dir
+            : root.resolve(
+                "sys/devices/" + String.format("pci%04x:%02x", address.domain(), address.bus()));
     Path me = parent.resolve(address.toString());
     PciType pci = PciType.parse(attr(obj, "pci_type"));
     write(me.resolve("class"), String.format("0x%04x00", pci.classId()));
@@ -98,7 +107,8 @@ final class SysfsTree {
       }
     }
     Path childDir = type.equals("Bridge") ? me : parent;
-    children(obj, "object").stream().filter(c -> !c.getAttribute("type").equals("OSDev"))
+    children(obj, "object").stream()
+        .filter(c -> !c.getAttribute("type").equals("OSDev"))
         .forEach(c -> io(c, childDir, attach));
   }
 
@@ -123,11 +133,19 @@ final class SysfsTree {
     }
   }
 
-  private void gpuInfo(Element o, String name, Map<String, String> info, Path function, String address) {
+  private void gpuInfo(
+      Element o, String name, Map<String, String> info, Path function, String address) {
     if (info.containsKey("NVIDIAUUID")) {
       Path f = root.resolve("proc/driver/nvidia/gpus/" + address + "/information");
-      write(f, "Model: \t\t " + info.getOrDefault("GPUModel", "NVIDIA GPU") + "\nGPU UUID: \t "
-          + info.get("NVIDIAUUID") + "\nBus Location: \t " + address + "\n");
+      write(
+          f,
+          "Model: \t\t "
+              + info.getOrDefault("GPUModel", "NVIDIA GPU")
+              + "\nGPU UUID: \t "
+              + info.get("NVIDIAUUID")
+              + "\nBus Location: \t "
+              + address
+              + "\n");
     }
     if (info.containsKey("AMDUUID")) {
       write(function.resolve("unique_id"), info.get("AMDUUID"));

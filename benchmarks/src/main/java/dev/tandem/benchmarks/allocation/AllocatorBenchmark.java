@@ -28,8 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The allocator on a 16-GPU / 16-HCA node (two sockets, two-level PCIe switches) with half of the
- * devices taken — every other GPU and HCA, so each switch is half used — for request shapes up to
- * 8 GPUs + 8 HCAs. Target: at most 2 µs per node per call.
+ * devices taken — every other GPU and HCA, so each switch is half used — for request shapes up to 8
+ * GPUs + 8 HCAs. Target: at most 2 µs per node per call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,8 +64,11 @@ public class AllocatorBenchmark {
     halfTaken = Availability.allFree(index, 1).without(taken);
     String[] counts = shape.split("\\+");
     String[] p = policy.split("/");
-    request = new AllocationRequest(Integer.parseInt(counts[0]), Integer.parseInt(counts[1]),
-        new AlignmentPolicy(Alignment.parse(p[0]), AlignmentMode.parse(p[1])));
+    request =
+        new AllocationRequest(
+            Integer.parseInt(counts[0]),
+            Integer.parseInt(counts[1]),
+            new AlignmentPolicy(Alignment.parse(p[0]), AlignmentMode.parse(p[1])));
   }
 
   @Benchmark

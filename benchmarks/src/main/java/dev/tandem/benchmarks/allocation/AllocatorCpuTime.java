@@ -9,7 +9,8 @@ import java.util.Arrays;
  * loaded machine wall time mostly measures the other processes, CPU time measures the allocator.
  * Prints one line per case: CPU nanoseconds per call (median of 7 rounds of 200,000 calls).
  *
- * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar dev.tandem.benchmarks.allocation.AllocatorCpuTime}.
+ * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
+ * dev.tandem.benchmarks.allocation.AllocatorCpuTime}.
  */
 public final class AllocatorCpuTime {
 

@@ -17,17 +17,24 @@ import java.util.function.IntFunction;
 final class ClosedLoop {
 
   /** What one phase measured. */
-  record Phase(long[] latenciesNanos, long elapsedNanos, int errors, String firstError, Buffer firstBody) {
+  record Phase(
+      long[] latenciesNanos, long elapsedNanos, int errors, String firstError, Buffer firstBody) {
 
     /** Both phases as one: latencies pooled, elapsed times added. */
     Phase plus(Phase other) {
       if (other == null) {
         return this;
       }
-      long[] all = Arrays.copyOf(latenciesNanos, latenciesNanos.length + other.latenciesNanos.length);
-      System.arraycopy(other.latenciesNanos, 0, all, latenciesNanos.length, other.latenciesNanos.length);
-      return new Phase(all, elapsedNanos + other.elapsedNanos, errors + other.errors,
-          firstError != null ? firstError : other.firstError, firstBody != null ? firstBody : other.firstBody);
+      long[] all =
+          Arrays.copyOf(latenciesNanos, latenciesNanos.length + other.latenciesNanos.length);
+      System.arraycopy(
+          other.latenciesNanos, 0, all, latenciesNanos.length, other.latenciesNanos.length);
+      return new Phase(
+          all,
+          elapsedNanos + other.elapsedNanos,
+          errors + other.errors,
+          firstError != null ? firstError : other.firstError,
+          firstBody != null ? firstBody : other.firstBody);
     }
 
     int answered() {
@@ -57,10 +64,15 @@ final class ClosedLoop {
   private final boolean gzip;
 
   /**
-   * {@code bodies} gives the body of the k-th request of a run; {@code gzip} sends
-   * {@code Accept-Encoding: gzip}, as kube-scheduler's Go client does.
+   * {@code bodies} gives the body of the k-th request of a run; {@code gzip} sends {@code
+   * Accept-Encoding: gzip}, as kube-scheduler's Go client does.
    */
-  ClosedLoop(WebClient client, int port, String path, IntFunction<Buffer> bodies, int concurrency,
+  ClosedLoop(
+      WebClient client,
+      int port,
+      String path,
+      IntFunction<Buffer> bodies,
+      int concurrency,
       boolean gzip) {
     this.client = client;
     this.port = port;
@@ -106,12 +118,17 @@ final class ClosedLoop {
       Buffer body = bodies.apply(sent++);
       inFlight++;
       long t0 = System.nanoTime();
-      client.post(port, "127.0.0.1", path)
+      client
+          .post(port, "127.0.0.1", path)
           .putHeader("Content-Type", "application/json")
           .putHeader("Accept-Encoding", gzip ? "gzip" : "identity")
           .sendBuffer(body)
-          .onComplete(ar -> answered(t0, ar.succeeded() ? ar.result() : null,
-              ar.failed() ? ar.cause().toString() : null));
+          .onComplete(
+              ar ->
+                  answered(
+                      t0,
+                      ar.succeeded() ? ar.result() : null,
+                      ar.failed() ? ar.cause().toString() : null));
     }
 
     private void answered(long t0, HttpResponse<Buffer> response, String failure) {
@@ -125,16 +142,23 @@ final class ClosedLoop {
       } else {
         errors++;
         if (firstError == null) {
-          firstError = failure != null ? failure
-              : "HTTP " + response.statusCode() + ": " + response.bodyAsString();
+          firstError =
+              failure != null
+                  ? failure
+                  : "HTTP " + response.statusCode() + ": " + response.bodyAsString();
         }
       }
       boolean timeLeft = now - startNanos < capNanos;
       if (answered + errors + inFlight < target && timeLeft) {
         send();
       } else if (inFlight == 0) {
-        done.complete(new Phase(Arrays.copyOf(latencies, answered), now - startNanos, errors,
-            firstError, firstBody));
+        done.complete(
+            new Phase(
+                Arrays.copyOf(latencies, answered),
+                now - startNanos,
+                errors,
+                firstError,
+                firstBody));
       }
     }
   }

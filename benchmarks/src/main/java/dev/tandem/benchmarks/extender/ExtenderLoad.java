@@ -40,9 +40,14 @@ public final class ExtenderLoad {
     this.options = options;
     this.servers = Vertx.vertx();
     this.clients = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-    this.client = WebClient.create(clients, new WebClientOptions()
-        .setKeepAlive(true).setDecompressionSupported(true).setUserAgentEnabled(false),
-        new PoolOptions().setHttp1MaxSize(options.concurrency()));
+    this.client =
+        WebClient.create(
+            clients,
+            new WebClientOptions()
+                .setKeepAlive(true)
+                .setDecompressionSupported(true)
+                .setUserAgentEnabled(false),
+            new PoolOptions().setHttp1MaxSize(options.concurrency()));
   }
 
   public static void main(String[] args) throws Exception {
@@ -63,11 +68,18 @@ public final class ExtenderLoad {
   }
 
   private void run() throws Exception {
-    System.out.printf("cluster: copies of the bundled real topologies, 30%% of nodes all free, the rest"
-        + " with 25/50/75/100%% of GPUs and HCAs allocated (seed %d)%n", options.seed());
-    System.out.printf("client: %d connections, closed loop, Accept-Encoding: %s, warm-up %d requests per verb,"
-        + " then %d requests or %d s per verb in %d interleaved rounds%n%n", options.concurrency(),
-        options.gzip() ? "gzip" : "identity", options.warmup(), options.requests(), options.cap().toSeconds(),
+    System.out.printf(
+        "cluster: copies of the bundled real topologies, 30%% of nodes all free, the rest"
+            + " with 25/50/75/100%% of GPUs and HCAs allocated (seed %d)%n",
+        options.seed());
+    System.out.printf(
+        "client: %d connections, closed loop, Accept-Encoding: %s, warm-up %d requests per verb,"
+            + " then %d requests or %d s per verb in %d interleaved rounds%n%n",
+        options.concurrency(),
+        options.gzip() ? "gzip" : "identity",
+        options.warmup(),
+        options.requests(),
+        options.cap().toSeconds(),
         options.rounds());
     ResultTable table = new ResultTable();
     for (int size : options.sizes()) {
@@ -81,24 +93,35 @@ public final class ExtenderLoad {
     long t0 = System.nanoTime();
     ClusterState state = LoadCluster.build(size, options.seed(), options.names());
     long heap = usedHeapMiB();
-    System.out.printf("%,d nodes: cluster built in %d ms, heap in use %d MiB, load average %.1f%n", size,
-        (System.nanoTime() - t0) / 1_000_000, heap, loadAverage());
+    System.out.printf(
+        "%,d nodes: cluster built in %d ms, heap in use %d MiB, load average %.1f%n",
+        size, (System.nanoTime() - t0) / 1_000_000, heap, loadAverage());
     SchedulerRequests requests = new SchedulerRequests(LoadCluster.names(state));
     byte[] typical = SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL);
-    List<byte[]> mixed = SchedulerRequests.Shape.all().stream().map(SchedulerRequests::head).toList();
+    List<byte[]> mixed =
+        SchedulerRequests.Shape.all().stream().map(SchedulerRequests::head).toList();
     IntFunction<Buffer> same = k -> requests.body(typical);
     IntFunction<Buffer> varied = k -> requests.body(mixed.get(k % mixed.size()));
-    System.out.printf("  request body %,d bytes (pod %,d bytes)%n", requests.body(typical).length(), typical.length);
+    System.out.printf(
+        "  request body %,d bytes (pod %,d bytes)%n",
+        requests.body(typical).length(), typical.length);
 
     HttpServer server = await(start(state));
     int port = server.actualPort();
-    List<Run> runs = List.of(
-        new Run("floor", "floor (decode, pass all)", FloorVerb.PATH, same),
-        new Run("filter", "filter, same pod", PREFIX + "/filter", same),
-        new Run("filter-mixed", "filter, 512 pod shapes", PREFIX + "/filter", varied),
-        new Run("prioritize", "prioritize, same pod", PREFIX + "/prioritize", same),
-        new Run("prioritize-mixed", "prioritize, 512 pod shapes", PREFIX + "/prioritize", varied))
-        .stream().filter(r -> r.key().equals("floor") || options.verbs().contains(r.key())).toList();
+    List<Run> runs =
+        List.of(
+                new Run("floor", "floor (decode, pass all)", FloorVerb.PATH, same),
+                new Run("filter", "filter, same pod", PREFIX + "/filter", same),
+                new Run("filter-mixed", "filter, 512 pod shapes", PREFIX + "/filter", varied),
+                new Run("prioritize", "prioritize, same pod", PREFIX + "/prioritize", same),
+                new Run(
+                    "prioritize-mixed",
+                    "prioritize, 512 pod shapes",
+                    PREFIX + "/prioritize",
+                    varied))
+            .stream()
+            .filter(r -> r.key().equals("floor") || options.verbs().contains(r.key()))
+            .toList();
     try {
       for (Run run : runs) {
         warmUp(port, run);
@@ -111,16 +134,22 @@ public final class ExtenderLoad {
       for (int round = 0; round < options.rounds(); round++) {
         for (int i = 0; i < runs.size(); i++) {
           Run run = runs.get(i);
-          ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency(),
-          options.gzip());
+          ClosedLoop loop =
+              new ClosedLoop(
+                  client, port, run.path(), run.bodies(), options.concurrency(), options.gzip());
           total[i] = check(run.path(), await(loop.run(perRound, capPerRound))).plus(total[i]);
         }
         load += loadAverage() / options.rounds();
       }
       for (int i = 0; i < runs.size(); i++) {
         ClosedLoop.Phase p = total[i];
-        System.out.printf("  %-28s %6d requests  p50 %7.2f ms  p99 %7.2f ms  %8.1f req/s%n", runs.get(i).verb(),
-            p.answered(), p.percentileMillis(50), p.percentileMillis(99), p.throughput());
+        System.out.printf(
+            "  %-28s %6d requests  p50 %7.2f ms  p99 %7.2f ms  %8.1f req/s%n",
+            runs.get(i).verb(),
+            p.answered(),
+            p.percentileMillis(50),
+            p.percentileMillis(99),
+            p.throughput());
         table.add(size, runs.get(i).verb(), p, i == 0, load);
       }
     } finally {
@@ -132,29 +161,49 @@ public final class ExtenderLoad {
 
   private void warmUp(int port, Run run) throws Exception {
     if (options.warmup() > 0) {
-      ClosedLoop loop = new ClosedLoop(client, port, run.path(), run.bodies(), options.concurrency(),
-          options.gzip());
+      ClosedLoop loop =
+          new ClosedLoop(
+              client, port, run.path(), run.bodies(), options.concurrency(), options.gzip());
       check(run.path(), await(loop.run(options.warmup(), options.cap().dividedBy(2))));
     }
   }
 
   private Future<HttpServer> start(ClusterState state) {
     ExtenderConfig d = ExtenderConfig.defaults();
-    ExtenderConfig config = new ExtenderConfig("127.0.0.1", 0, PREFIX, null, null, null,
-        d.defaultPolicy(), d.assumedTtl(), d.bodyLimit(), true, null, false, d.leaseNamespace(),
-        d.leaseName(), "extender-load", d.cacheSize());
+    ExtenderConfig config =
+        new ExtenderConfig(
+            "127.0.0.1",
+            0,
+            PREFIX,
+            null,
+            null,
+            null,
+            d.defaultPolicy(),
+            d.assumedTtl(),
+            d.bodyLimit(),
+            true,
+            null,
+            false,
+            d.leaseNamespace(),
+            d.leaseName(),
+            "extender-load",
+            d.cacheSize());
     Router router = ExtenderServer.router(servers, config, state, new ExtenderMetrics(state));
     FloorVerb.mount(router, config.bodyLimit());
-    // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts gzip);
-    // filter, prioritize and the floor answer uncompressed all the same (content-encoding identity).
-    return servers.createHttpServer(new HttpServerOptions().setCompressionSupported(true))
-        .requestHandler(router).listen(config.port(), config.host());
+    // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts
+    // gzip);
+    // filter, prioritize and the floor answer uncompressed all the same (content-encoding
+    // identity).
+    return servers
+        .createHttpServer(new HttpServerOptions().setCompressionSupported(true))
+        .requestHandler(router)
+        .listen(config.port(), config.host());
   }
 
   private static ClosedLoop.Phase check(String path, ClosedLoop.Phase phase) {
     if (phase.errors() > 0) {
-      throw new IllegalStateException(path + ": " + phase.errors() + " requests failed; first: "
-          + phase.firstError());
+      throw new IllegalStateException(
+          path + ": " + phase.errors() + " requests failed; first: " + phase.firstError());
     }
     return phase;
   }

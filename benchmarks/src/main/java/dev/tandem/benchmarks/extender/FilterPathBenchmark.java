@@ -25,15 +25,17 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Tandem's own share of a filter request, without HTTP and JSON: the per-node decision for a burst
  * of one pod shape over every node of the load cluster (answers cached, as in a burst). The names
- * are fresh strings each call, as the request decoder makes them. Reports µs per request; divide
- * by the node count for the cost per node.
+ * are fresh strings each call, as the request decoder makes them. Reports µs per request; divide by
+ * the node count for the cost per node.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-XX:+UseSerialGC", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgs = {"-XX:+UseSerialGC", "-Xmx1g"})
 public class FilterPathBenchmark {
 
   @Param({"1000", "5000", "15000"})
@@ -48,7 +50,9 @@ public class FilterPathBenchmark {
   public void cluster() {
     ClusterState state = LoadCluster.build(nodes, 42);
     scheduling = new Scheduling(state, new NodeEvaluator(1_000_000));
-    pod = PodRequest.of(SchedulerRequests.pod(SchedulerRequests.Shape.TYPICAL), AlignmentPolicy.DEFAULT);
+    pod =
+        PodRequest.of(
+            SchedulerRequests.pod(SchedulerRequests.Shape.TYPICAL), AlignmentPolicy.DEFAULT);
     names = LoadCluster.names(state);
   }
 

@@ -16,8 +16,8 @@ import java.util.Arrays;
 /**
  * Where a warm filter's time goes, without HTTP: the request body kube-scheduler sends, decoded,
  * decided and answered in this thread, beside the floor's decode and answer of the same body.
- * Prints the median of each step over many requests. Run:
- * {@code java -cp benchmarks/target/benchmarks.jar dev.tandem.benchmarks.extender.FilterPhases [nodes] [requests]}
+ * Prints the median of each step over many requests. Run: {@code java -cp
+ * benchmarks/target/benchmarks.jar dev.tandem.benchmarks.extender.FilterPhases [nodes] [requests]}
  */
 public final class FilterPhases {
 
@@ -28,8 +28,9 @@ public final class FilterPhases {
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
     ClusterState state = LoadCluster.build(nodes, 42);
     Scheduling scheduling = new Scheduling(state, new NodeEvaluator(1_000_000));
-    Buffer body = new SchedulerRequests(LoadCluster.names(state))
-        .body(SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL));
+    Buffer body =
+        new SchedulerRequests(LoadCluster.names(state))
+            .body(SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL));
     long[][] t = new long[5][requests];
     long bytes = 0;
     for (int r = 0; r < requests; r++) {
@@ -43,15 +44,21 @@ public final class FilterPhases {
       long t3 = System.nanoTime();
       ExtenderArgs floorArgs = ExtenderArgs.decode(body, NodeDirectory.empty());
       long t4 = System.nanoTime();
-      bytes += Replies.filter(floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size(), Outcome.PASSED)).length();
+      bytes +=
+          Replies.filter(
+                  floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size(), Outcome.PASSED))
+              .length();
       long t5 = System.nanoTime();
       long[] step = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
       for (int i = 0; i < step.length; i++) {
         t[i][r] = step[i];
       }
     }
-    System.out.printf("%,d nodes, median of %,d warm requests (%,d answer bytes in all):%n", nodes, requests, bytes);
-    System.out.printf("  filter: decode %s, decide %s, write %s%n", median(t[0]), median(t[1]), median(t[2]));
+    System.out.printf(
+        "%,d nodes, median of %,d warm requests (%,d answer bytes in all):%n",
+        nodes, requests, bytes);
+    System.out.printf(
+        "  filter: decode %s, decide %s, write %s%n", median(t[0]), median(t[1]), median(t[2]));
     System.out.printf("  floor:  decode %s, write %s%n", median(t[3]), median(t[4]));
   }
 

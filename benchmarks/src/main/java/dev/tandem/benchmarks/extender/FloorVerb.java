@@ -14,9 +14,9 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * The floor: a verb that only decodes the ExtenderArgs body and passes every node, with the
  * extender's own decoder ({@link ExtenderArgs#decode}: the pod as a JSON object, every node name as
- * a string, since an answer must name them and the floor knows no nodes) and its own writer
- * ({@link Replies#filter}), answered uncompressed as the extender answers filter and prioritize.
- * What the extender costs beyond it is the cost of Tandem's own work.
+ * a string, since an answer must name them and the floor knows no nodes) and its own writer ({@link
+ * Replies#filter}), answered uncompressed as the extender answers filter and prioritize. What the
+ * extender costs beyond it is the cost of Tandem's own work.
  */
 final class FloorVerb {
 
@@ -26,14 +26,20 @@ final class FloorVerb {
 
   /** Adds the floor verb to the extender's router, so both are served by one server. */
   static void mount(Router router, long bodyLimit) {
-    router.post(PATH).order(-1).handler(BodyHandler.create(false).setBodyLimit(bodyLimit))
+    router
+        .post(PATH)
+        .order(-1)
+        .handler(BodyHandler.create(false).setBodyLimit(bodyLimit))
         .handler(FloorVerb::handle);
   }
 
   private static void handle(RoutingContext rc) {
     ExtenderArgs args = ExtenderArgs.decode(rc.body().buffer(), NodeDirectory.empty());
-    Buffer answer = Replies.filter(args, FilterVerdict.allPassed(args.candidates().size(), Outcome.PASSED));
-    rc.response().putHeader("Content-Type", "application/json")
-        .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY).end(answer);
+    Buffer answer =
+        Replies.filter(args, FilterVerdict.allPassed(args.candidates().size(), Outcome.PASSED));
+    rc.response()
+        .putHeader("Content-Type", "application/json")
+        .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY)
+        .end(answer);
   }
 }

@@ -21,6 +21,7 @@ final class LoadCluster {
 
   /** Share of a node's GPUs and HCAs taken, and how often that share occurs (out of 100). */
   private static final double[] TAKEN = {0.0, 0.25, 0.5, 0.75, 1.0};
+
   private static final int[] WEIGHT = {30, 25, 20, 15, 10};
 
   private LoadCluster() {}
@@ -29,14 +30,17 @@ final class LoadCluster {
   enum Naming {
     /** After the fixture: {@code <fixture>-<i>}, names that differ at the end. */
     FIXTURE,
-    /** As EKS names nodes, {@code ip-10-<a>-<b>-<c>.ec2.internal}: names that differ in the middle. */
+    /**
+     * As EKS names nodes, {@code ip-10-<a>-<b>-<c>.ec2.internal}: names that differ in the middle.
+     */
     CLOUD;
 
     static Naming parse(String value) {
       return switch (value) {
         case "fixture" -> FIXTURE;
         case "cloud" -> CLOUD;
-        default -> throw new IllegalArgumentException("--names must be fixture or cloud, got " + value);
+        default ->
+            throw new IllegalArgumentException("--names must be fixture or cloud, got " + value);
       };
     }
   }
@@ -63,7 +67,8 @@ final class LoadCluster {
     for (NodeEntry e : demo.nodes()) {
       int i = out.size();
       Machine m = e.machine();
-      String name = "ip-10-" + (i >> 16) + "-" + ((i >> 8) & 0xff) + "-" + (i & 0xff) + ".ec2.internal";
+      String name =
+          "ip-10-" + (i >> 16) + "-" + ((i >> 8) & 0xff) + "-" + (i & 0xff) + ".ec2.internal";
       out.add(new Machine(name, m.source(), m.pcie(), m.devices()));
     }
     return out;

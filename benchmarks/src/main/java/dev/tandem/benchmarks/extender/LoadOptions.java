@@ -9,8 +9,8 @@ import java.util.List;
  *
  * @param sizes cluster sizes; every request names all nodes of the cluster
  * @param verbs what to measure besides the floor: {@code filter} and {@code prioritize} send the
- *     same pod every time, {@code filter-mixed} and {@code prioritize-mixed} cycle through 512
- *     pod shapes
+ *     same pod every time, {@code filter-mixed} and {@code prioritize-mixed} cycle through 512 pod
+ *     shapes
  * @param concurrency requests in flight (connections)
  * @param gzip whether the client accepts gzip answers, as kube-scheduler's Go client does
  * @param warmup requests sent and discarded before each measurement
@@ -20,12 +20,23 @@ import java.util.List;
  * @param seed seed of the cluster's allocated devices
  * @param names how the nodes are named
  */
-record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boolean gzip, int warmup,
-    int requests, int rounds, Duration cap, long seed, LoadCluster.Naming names) {
+record LoadOptions(
+    List<Integer> sizes,
+    List<String> verbs,
+    int concurrency,
+    boolean gzip,
+    int warmup,
+    int requests,
+    int rounds,
+    Duration cap,
+    long seed,
+    LoadCluster.Naming names) {
 
-  static final List<String> VERBS = List.of("filter", "filter-mixed", "prioritize", "prioritize-mixed");
+  static final List<String> VERBS =
+      List.of("filter", "filter-mixed", "prioritize", "prioritize-mixed");
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: run-extender-load [--sizes 1000,5000,15000] [--concurrency 4] [--warmup 300]
                                [--requests 2000] [--rounds 4] [--max-seconds 20] [--seed 42]
                                [--verbs filter,filter-mixed,prioritize,prioritize-mixed] [--gzip true]
@@ -78,7 +89,9 @@ record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boo
       }
       String value = args[++i];
       switch (flag) {
-        case "--sizes" -> sizes = Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
+        case "--sizes" ->
+            sizes =
+                Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
         case "--verbs" -> verbs = Arrays.stream(value.split(",")).map(String::trim).toList();
         case "--concurrency" -> concurrency = Integer.parseInt(value);
         case "--gzip" -> gzip = Boolean.parseBoolean(value);
@@ -91,7 +104,16 @@ record LoadOptions(List<Integer> sizes, List<String> verbs, int concurrency, boo
         default -> throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
       }
     }
-    return new LoadOptions(sizes, verbs, concurrency, gzip, warmup, requests, rounds, Duration.ofSeconds(seconds), seed,
+    return new LoadOptions(
+        sizes,
+        verbs,
+        concurrency,
+        gzip,
+        warmup,
+        requests,
+        rounds,
+        Duration.ofSeconds(seconds),
+        seed,
         names);
   }
 }

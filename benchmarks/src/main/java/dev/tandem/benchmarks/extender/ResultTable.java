@@ -11,7 +11,8 @@ import java.util.List;
 /** The figures of every run, printed as a Markdown table with the ratio to the floor. */
 final class ResultTable {
 
-  private record Row(int nodes, String verb, ClosedLoop.Phase phase, ClosedLoop.Phase floor, double load) {}
+  private record Row(
+      int nodes, String verb, ClosedLoop.Phase phase, ClosedLoop.Phase floor, double load) {}
 
   private final List<Row> rows = new ArrayList<>();
   private ClosedLoop.Phase floor;
@@ -24,16 +25,25 @@ final class ResultTable {
   }
 
   void print(PrintStream out) {
-    out.println("| nodes | verb | requests | p50 ms | p99 ms | req/s | p50 / floor | p99 / floor"
-        + " | passed (first answer) | answer bytes | load avg |");
+    out.println(
+        "| nodes | verb | requests | p50 ms | p99 ms | req/s | p50 / floor | p99 / floor"
+            + " | passed (first answer) | answer bytes | load avg |");
     out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : rows) {
       ClosedLoop.Phase p = r.phase();
-      out.printf("| %,d | %s | %,d | %.2f | %.2f | %,.0f | %.2f | %.2f | %s | %,d | %.1f |%n", r.nodes(),
-          r.verb(), p.answered(), p.percentileMillis(50), p.percentileMillis(99), p.throughput(),
+      out.printf(
+          "| %,d | %s | %,d | %.2f | %.2f | %,.0f | %.2f | %.2f | %s | %,d | %.1f |%n",
+          r.nodes(),
+          r.verb(),
+          p.answered(),
+          p.percentileMillis(50),
+          p.percentileMillis(99),
+          p.throughput(),
           p.percentileMillis(50) / r.floor().percentileMillis(50),
-          p.percentileMillis(99) / r.floor().percentileMillis(99), passed(p.firstBody()),
-          p.firstBody() == null ? 0 : p.firstBody().length(), r.load());
+          p.percentileMillis(99) / r.floor().percentileMillis(99),
+          passed(p.firstBody()),
+          p.firstBody() == null ? 0 : p.firstBody().length(),
+          r.load());
     }
   }
 
@@ -48,7 +58,8 @@ final class ResultTable {
       return names == null ? "0" : String.format("%,d", names.size());
     }
     if (decoded instanceof JsonArray priorities) {
-      long scored = priorities.stream().filter(o -> ((JsonObject) o).getLong("Score", 0L) > 0).count();
+      long scored =
+          priorities.stream().filter(o -> ((JsonObject) o).getLong("Score", 0L) > 0).count();
       return String.format("%,d scored", scored);
     }
     return "?";

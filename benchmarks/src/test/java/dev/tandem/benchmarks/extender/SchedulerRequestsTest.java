@@ -23,7 +23,8 @@ class SchedulerRequestsTest {
   private static final List<String> NODES = List.of("gpu-a-1", "gpu-b-2", "gpu-c-3");
 
   @Test
-  @DisplayName("the body is ExtenderArgs with nodeCacheCapable: Pod, Nodes null, NodeNames in order")
+  @DisplayName(
+      "the body is ExtenderArgs with nodeCacheCapable: Pod, Nodes null, NodeNames in order")
   void bodyIsExtenderArgs() {
     SchedulerRequests requests = new SchedulerRequests(NODES);
     String text = requests.body(SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL)).toString();
@@ -39,11 +40,20 @@ class SchedulerRequestsTest {
   @Test
   @DisplayName("the extender reads the pod's request and policy as the shape says")
   void podAsksWhatItsShapeSays() {
-    for (SchedulerRequests.Shape shape : List.of(SchedulerRequests.Shape.TYPICAL,
-        new SchedulerRequests.Shape(8, 4, "numa", "preferred"))) {
-      AllocationRequest r = PodRequest.of(SchedulerRequests.pod(shape), AlignmentPolicy.DEFAULT).request();
-      assertEquals(new AllocationRequest(shape.gpus(), shape.hcas(), new AlignmentPolicy(
-          Alignment.parse(shape.alignment()), AlignmentMode.parse(shape.mode()))), r, shape.toString());
+    for (SchedulerRequests.Shape shape :
+        List.of(
+            SchedulerRequests.Shape.TYPICAL,
+            new SchedulerRequests.Shape(8, 4, "numa", "preferred"))) {
+      AllocationRequest r =
+          PodRequest.of(SchedulerRequests.pod(shape), AlignmentPolicy.DEFAULT).request();
+      assertEquals(
+          new AllocationRequest(
+              shape.gpus(),
+              shape.hcas(),
+              new AlignmentPolicy(
+                  Alignment.parse(shape.alignment()), AlignmentMode.parse(shape.mode()))),
+          r,
+          shape.toString());
     }
   }
 
@@ -52,8 +62,16 @@ class SchedulerRequestsTest {
   void mixedShapesAreDistinct() {
     List<SchedulerRequests.Shape> shapes = SchedulerRequests.Shape.all();
     assertEquals(512, shapes.size());
-    assertEquals(512, new HashSet<>(shapes.stream()
-        .map(s -> PodRequest.of(SchedulerRequests.pod(s), AlignmentPolicy.DEFAULT).request()).toList()).size());
+    assertEquals(
+        512,
+        new HashSet<>(
+                shapes.stream()
+                    .map(
+                        s ->
+                            PodRequest.of(SchedulerRequests.pod(s), AlignmentPolicy.DEFAULT)
+                                .request())
+                    .toList())
+            .size());
   }
 
   @Test
@@ -63,8 +81,8 @@ class SchedulerRequestsTest {
     assertEquals(List.of(1000, 5000, 15_000), defaults.sizes());
     assertEquals(4, defaults.concurrency());
     assertTrue(defaults.gzip());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> LoadOptions.parse("--verbs", "bind"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--verbs", "bind"));
     assertTrue(e.getMessage().contains("--verbs"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--max-seconds", "0"));
     assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--sizes"));

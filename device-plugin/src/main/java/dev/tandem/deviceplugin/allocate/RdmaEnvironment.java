@@ -32,7 +32,9 @@ public final class RdmaEnvironment {
     env.put(NCCL_IB_HCA, "=" + String.join(",", hcas));
     env.put(UCX_NET_DEVICES, hcas.stream().map(h -> h + ":1").collect(Collectors.joining(",")));
     env.put(TANDEM_RDMA_DEVICES, String.join(",", hcas));
-    env.put(TANDEM_RDMA_DEVICE_IDS, devices.stream().map(PluginDevice::id).collect(Collectors.joining(",")));
+    env.put(
+        TANDEM_RDMA_DEVICE_IDS,
+        devices.stream().map(PluginDevice::id).collect(Collectors.joining(",")));
     return env;
   }
 }

@@ -1,7 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
-import java.net.UnknownHostException;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,16 +30,31 @@ public record PluginFlags(
     boolean help) {
 
   public static final Path DEFAULT_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
-  public static final Path DEFAULT_POD_RESOURCES = Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
+  public static final Path DEFAULT_POD_RESOURCES =
+      Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
   public static final String DEFAULT_ENDPOINT = "tandem-rdma.sock";
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
 
-  private static final Set<String> VALUED = Set.of("--plugin-dir", "--kubelet-socket", "--endpoint", "--gpu-endpoint",
-      "--resource-name", "--config", "--node-name", "--hwloc-xml", "--sysfs-root", "--nccl-topo",
-      "--kubeconfig", "--pod-resources-socket", "--lookup-timeout-ms", "--health-interval-seconds");
+  private static final Set<String> VALUED =
+      Set.of(
+          "--plugin-dir",
+          "--kubelet-socket",
+          "--endpoint",
+          "--gpu-endpoint",
+          "--resource-name",
+          "--config",
+          "--node-name",
+          "--hwloc-xml",
+          "--sysfs-root",
+          "--nccl-topo",
+          "--kubeconfig",
+          "--pod-resources-socket",
+          "--lookup-timeout-ms",
+          "--health-interval-seconds");
   private static final Set<String> SWITCHES = Set.of("--no-kube", "--help", "-h");
 
-  public static final String USAGE = """
+  public static final String USAGE =
+      """
       usage: java -jar device-plugin.jar [flags]
 
       Kubelet device plugin for RDMA HCAs (resource rdma/hca by default).
@@ -63,7 +78,9 @@ public record PluginFlags(
         --help                      this text
       """;
 
-  /** @throws UsageException naming an unknown flag, a missing value or a bad number */
+  /**
+   * @throws UsageException naming an unknown flag, a missing value or a bad number
+   */
   public static PluginFlags parse(String[] args, Map<String, String> env) {
     Map<String, String> v = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
@@ -84,18 +101,24 @@ public record PluginFlags(
       }
     }
     Path dir = Path.of(v.getOrDefault("--plugin-dir", DEFAULT_PLUGIN_DIR.toString()));
-    return new PluginFlags(dir,
+    return new PluginFlags(
+        dir,
         Path.of(v.getOrDefault("--kubelet-socket", dir.resolve("kubelet.sock").toString())),
         v.getOrDefault("--endpoint", DEFAULT_ENDPOINT),
         v.getOrDefault("--gpu-endpoint", DEFAULT_GPU_ENDPOINT),
         v.get("--resource-name"),
         path(v, "--config"),
         v.getOrDefault("--node-name", env.getOrDefault("NODE_NAME", hostName(env))),
-        path(v, "--hwloc-xml"), path(v, "--sysfs-root"), path(v, "--nccl-topo"),
-        v.containsKey("--no-kube"), path(v, "--kubeconfig"),
+        path(v, "--hwloc-xml"),
+        path(v, "--sysfs-root"),
+        path(v, "--nccl-topo"),
+        v.containsKey("--no-kube"),
+        path(v, "--kubeconfig"),
         Path.of(v.getOrDefault("--pod-resources-socket", DEFAULT_POD_RESOURCES.toString())),
         number(v, "--lookup-timeout-ms", 1000),
-        v.containsKey("--health-interval-seconds") ? (int) number(v, "--health-interval-seconds", 10) : null,
+        v.containsKey("--health-interval-seconds")
+            ? (int) number(v, "--health-interval-seconds", 10)
+            : null,
         v.containsKey("--help"));
   }
 

@@ -16,16 +16,20 @@ import java.util.Set;
 public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Duration reservation) {
 
   public static final String DEFAULT_RESOURCE = "nvidia.com/gpu";
-  public static final GpuConfig OFF = new GpuConfig(false, false, DEFAULT_RESOURCE, Duration.ofSeconds(30));
+  public static final GpuConfig OFF =
+      new GpuConfig(false, false, DEFAULT_RESOURCE, Duration.ofSeconds(30));
   static final Set<String> KEYS = Set.of("enabled", "cdi", "resourceName", "reservationSeconds");
 
   public GpuConfig {
     if (!resourceName.contains("/")) {
-      throw new ConfigException("gpu.resourceName '" + resourceName
-          + "' is not an extended resource name (it needs a domain, e.g. nvidia.com/gpu)");
+      throw new ConfigException(
+          "gpu.resourceName '"
+              + resourceName
+              + "' is not an extended resource name (it needs a domain, e.g. nvidia.com/gpu)");
     }
     if (reservation.isNegative() || reservation.isZero()) {
-      throw new ConfigException("gpu.reservationSeconds must be at least 1, got " + reservation.toSeconds());
+      throw new ConfigException(
+          "gpu.reservationSeconds must be at least 1, got " + reservation.toSeconds());
     }
   }
 
@@ -35,7 +39,10 @@ public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Durat
     if (seconds < 1) {
       throw new ConfigException("gpu.reservationSeconds must be at least 1, got " + seconds);
     }
-    return new GpuConfig(o.getBoolean("enabled", false), o.getBoolean("cdi", false),
-        o.getString("resourceName", DEFAULT_RESOURCE), Duration.ofSeconds(seconds));
+    return new GpuConfig(
+        o.getBoolean("enabled", false),
+        o.getBoolean("cdi", false),
+        o.getString("resourceName", DEFAULT_RESOURCE),
+        Duration.ofSeconds(seconds));
   }
 }

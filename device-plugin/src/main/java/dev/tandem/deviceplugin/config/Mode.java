@@ -23,7 +23,10 @@ public enum Mode {
         return m;
       }
     }
-    throw new ConfigException("unknown mode '" + text + "'; allowed: "
-        + Arrays.stream(values()).map(Mode::value).collect(Collectors.joining(", ")));
+    throw new ConfigException(
+        "unknown mode '"
+            + text
+            + "'; allowed: "
+            + Arrays.stream(values()).map(Mode::value).collect(Collectors.joining(", ")));
   }
 }

@@ -19,8 +19,13 @@ import java.util.TreeSet;
  * @param healthInterval how often port states are re-read
  * @param gpu joint mode: whether (and how) {@code nvidia.com/gpu} is served too
  */
-public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Selectors selectors,
-    Duration healthInterval, GpuConfig gpu) {
+public record PluginConfig(
+    Mode mode,
+    String resourceName,
+    int slotsPerHca,
+    Selectors selectors,
+    Duration healthInterval,
+    GpuConfig gpu) {
 
   public static final String DEFAULT_RESOURCE = "rdma/hca";
   public static final int DEFAULT_SHARED_SLOTS = 1000;
@@ -34,20 +39,28 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
 
   /** Without joint mode. */
-  public PluginConfig(Mode mode, String resourceName, int slotsPerHca, Selectors selectors, Duration healthInterval) {
+  public PluginConfig(
+      Mode mode,
+      String resourceName,
+      int slotsPerHca,
+      Selectors selectors,
+      Duration healthInterval) {
     this(mode, resourceName, slotsPerHca, selectors, healthInterval, GpuConfig.OFF);
   }
 
   public PluginConfig {
     if (!resourceName.contains("/")) {
-      throw new ConfigException("resourceName '" + resourceName
-          + "' is not an extended resource name (it needs a domain, e.g. rdma/hca)");
+      throw new ConfigException(
+          "resourceName '"
+              + resourceName
+              + "' is not an extended resource name (it needs a domain, e.g. rdma/hca)");
     }
     if (slotsPerHca < 1) {
       throw new ConfigException("slotsPerHca must be at least 1, got " + slotsPerHca);
     }
     if (mode != Mode.SHARED && slotsPerHca != 1) {
-      throw new ConfigException("slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
+      throw new ConfigException(
+          "slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
     }
   }
 
@@ -73,13 +86,16 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
       String resource = o.getString("resourceName", DEFAULT_RESOURCE);
       GpuConfig g = GpuConfig.parse(gpu);
       if (g.enabled() && g.resourceName().equals(resource)) {
-        throw new ConfigException("gpu.resourceName and resourceName are both " + resource + "; they must differ");
+        throw new ConfigException(
+            "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
       return new PluginConfig(mode, resource, slots, sel, Duration.ofSeconds(seconds), g);
     } catch (ClassCastException e) {
       throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
     } catch (ConfigException e) {
-      throw e.getMessage().startsWith(where) ? e : new ConfigException(where + ": " + e.getMessage());
+      throw e.getMessage().startsWith(where)
+          ? e
+          : new ConfigException(where + ": " + e.getMessage());
     }
   }
 
@@ -100,11 +116,18 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
     List<String> links = strings(s, "linkLayers");
     for (String l : links) {
       if (!LINK_LAYERS.contains(l.toLowerCase())) {
-        throw new ConfigException("unknown link layer '" + l + "' in selectors.linkLayers; allowed: InfiniBand, Ethernet");
+        throw new ConfigException(
+            "unknown link layer '"
+                + l
+                + "' in selectors.linkLayers; allowed: InfiniBand, Ethernet");
       }
     }
-    return new Selectors(strings(s, "vendorIds"), strings(s, "deviceIds"), links,
-        strings(s, "ibDevices"), strings(s, "netdevs"));
+    return new Selectors(
+        strings(s, "vendorIds"),
+        strings(s, "deviceIds"),
+        links,
+        strings(s, "ibDevices"),
+        strings(s, "netdevs"));
   }
 
   private static List<String> strings(JsonObject o, String key) {
@@ -120,8 +143,13 @@ public record PluginConfig(Mode mode, String resourceName, int slotsPerHca, Sele
     Set<String> unknown = new TreeSet<>(o.fieldNames());
     unknown.removeAll(known);
     if (!unknown.isEmpty()) {
-      throw new ConfigException(where + ": unknown key" + (unknown.size() == 1 ? " " : "s ")
-          + String.join(", ", unknown) + "; allowed: " + String.join(", ", new TreeSet<>(known)));
+      throw new ConfigException(
+          where
+              + ": unknown key"
+              + (unknown.size() == 1 ? " " : "s ")
+              + String.join(", ", unknown)
+              + "; allowed: "
+              + String.join(", ", new TreeSet<>(known)));
     }
   }
 }

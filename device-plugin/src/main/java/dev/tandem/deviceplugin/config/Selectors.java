@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which HCAs the plugin offers. Each list that is not empty must match (any of its values); an empty
- * list matches everything.
+ * Which HCAs the plugin offers. Each list that is not empty must match (any of its values); an
+ * empty list matches everything.
  *
  * @param vendorIds PCI vendor ids in hex, e.g. {@code 15b3}
  * @param deviceIds PCI device ids in hex, e.g. {@code 101b}
@@ -15,10 +15,15 @@ import java.util.Locale;
  * @param ibDevices ibverbs names, e.g. {@code mlx5_0}
  * @param netdevs network interface names, e.g. {@code ib0}
  */
-public record Selectors(List<String> vendorIds, List<String> deviceIds, List<String> linkLayers,
-    List<String> ibDevices, List<String> netdevs) {
+public record Selectors(
+    List<String> vendorIds,
+    List<String> deviceIds,
+    List<String> linkLayers,
+    List<String> ibDevices,
+    List<String> netdevs) {
 
-  public static final Selectors ALL = new Selectors(List.of(), List.of(), List.of(), List.of(), List.of());
+  public static final Selectors ALL =
+      new Selectors(List.of(), List.of(), List.of(), List.of(), List.of());
 
   public Selectors {
     vendorIds = lower(vendorIds);
@@ -32,7 +37,8 @@ public record Selectors(List<String> vendorIds, List<String> deviceIds, List<Str
     HcaInfo info = hca.hca();
     return anyOf(vendorIds, hex(hca.vendorId()))
         && anyOf(deviceIds, hex(hca.deviceId()))
-        && anyOf(linkLayers, info.linkLayer() == null ? null : info.linkLayer().toLowerCase(Locale.ROOT))
+        && anyOf(
+            linkLayers, info.linkLayer() == null ? null : info.linkLayer().toLowerCase(Locale.ROOT))
         && anyOf(ibDevices, info.ibDevice())
         && (netdevs.isEmpty() || info.netdevs().stream().anyMatch(netdevs::contains));
   }
@@ -46,9 +52,12 @@ public record Selectors(List<String> vendorIds, List<String> deviceIds, List<Str
   }
 
   private static List<String> lower(List<String> in) {
-    return in.stream().map(s -> {
-      String t = s.trim().toLowerCase(Locale.ROOT);
-      return t.startsWith("0x") ? t.substring(2) : t;
-    }).toList();
+    return in.stream()
+        .map(
+            s -> {
+              String t = s.trim().toLowerCase(Locale.ROOT);
+              return t.startsWith("0x") ? t.substring(2) : t;
+            })
+        .toList();
   }
 }

@@ -6,12 +6,12 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The NVIDIA driver's view of a GPU from procfs and sysfs under a root: healthy when
- * {@code <root>/proc/driver/nvidia/gpus/<pci>/information} exists (the driver has bound the GPU)
- * and, when {@code <root>/sys/bus/pci/devices} exists, the PCI device is still there (a GPU that
- * fell off the bus disappears from it). When {@code <root>/proc/driver/nvidia/gpus} is absent the
- * driver is not visible (not loaded, or not mounted into the container): the probe cannot tell.
- * Blocking file I/O: call it from a worker thread.
+ * The NVIDIA driver's view of a GPU from procfs and sysfs under a root: healthy when {@code
+ * <root>/proc/driver/nvidia/gpus/<pci>/information} exists (the driver has bound the GPU) and, when
+ * {@code <root>/sys/bus/pci/devices} exists, the PCI device is still there (a GPU that fell off the
+ * bus disappears from it). When {@code <root>/proc/driver/nvidia/gpus} is absent the driver is not
+ * visible (not loaded, or not mounted into the container): the probe cannot tell. Blocking file
+ * I/O: call it from a worker thread.
  */
 public final class DriverProcfs implements GpuHealthProbe {
 

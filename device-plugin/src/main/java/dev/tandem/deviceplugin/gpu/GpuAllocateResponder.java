@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Answers Allocate for GPUs as NVIDIA's device plugin does with its default strategy
- * ({@code envvar}): {@code NVIDIA_VISIBLE_DEVICES=<uuid>,<uuid>}, which the NVIDIA container
- * runtime turns into the device nodes and driver libraries; optionally also CDI device names
- * {@code nvidia.com/gpu=<uuid>} (for runtimes with CDI and a generated NVIDIA CDI spec). One
- * response per container request, in order. Pure.
+ * Answers Allocate for GPUs as NVIDIA's device plugin does with its default strategy ({@code
+ * envvar}): {@code NVIDIA_VISIBLE_DEVICES=<uuid>,<uuid>}, which the NVIDIA container runtime turns
+ * into the device nodes and driver libraries; optionally also CDI device names {@code
+ * nvidia.com/gpu=<uuid>} (for runtimes with CDI and a generated NVIDIA CDI spec). One response per
+ * container request, in order. Pure.
  */
 public final class GpuAllocateResponder {
 
@@ -47,11 +47,18 @@ public final class GpuAllocateResponder {
     }
     if (!unknown.isEmpty()) {
       List<String> offered = table.gpus().stream().map(Device::id).toList();
-      throw new AllocationException("unknown GPU id" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
-          + " on node " + table.machine().nodeName() + "; this plugin offers " + String.join(", ", offered));
+      throw new AllocationException(
+          "unknown GPU id"
+              + (unknown.size() == 1 ? " " : "s ")
+              + String.join(", ", unknown)
+              + " on node "
+              + table.machine().nodeName()
+              + "; this plugin offers "
+              + String.join(", ", offered));
     }
-    ContainerAllocateResponse.Builder b = ContainerAllocateResponse.newBuilder()
-        .putEnvs(NVIDIA_VISIBLE_DEVICES, String.join(",", ids));
+    ContainerAllocateResponse.Builder b =
+        ContainerAllocateResponse.newBuilder()
+            .putEnvs(NVIDIA_VISIBLE_DEVICES, String.join(",", ids));
     if (cdi) {
       ids.forEach(id -> b.addCdiDevices(CDIDevice.newBuilder().setName(CDI_KIND + "=" + id)));
     }

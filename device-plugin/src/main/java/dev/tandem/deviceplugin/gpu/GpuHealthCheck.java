@@ -29,18 +29,26 @@ public final class GpuHealthCheck {
   }
 
   public Future<List<String>> run() {
-    return vertx.executeBlocking(this::read, false).map(reading -> {
-      List<String> changed = table.update(reading);
-      for (String id : changed) {
-        LOG.info("GPU {} on node {} is now {}", id, table.machine().nodeName(),
-            reading.get(id) ? "Healthy" : "Unhealthy (the NVIDIA driver does not show it)");
-      }
-      return changed;
-    });
+    return vertx
+        .executeBlocking(this::read, false)
+        .map(
+            reading -> {
+              List<String> changed = table.update(reading);
+              for (String id : changed) {
+                LOG.info(
+                    "GPU {} on node {} is now {}",
+                    id,
+                    table.machine().nodeName(),
+                    reading.get(id) ? "Healthy" : "Unhealthy (the NVIDIA driver does not show it)");
+              }
+              return changed;
+            });
   }
 
   public long every(long intervalMs) {
-    return vertx.setPeriodic(intervalMs, id -> run().onFailure(e -> LOG.warn("GPU health check failed: {}", e.toString())));
+    return vertx.setPeriodic(
+        intervalMs,
+        id -> run().onFailure(e -> LOG.warn("GPU health check failed: {}", e.toString())));
   }
 
   Map<String, Boolean> read() {

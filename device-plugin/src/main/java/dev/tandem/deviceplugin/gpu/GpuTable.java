@@ -1,8 +1,8 @@
 package dev.tandem.deviceplugin.gpu;
 
+import dev.tandem.deviceplugin.grpc.DeviceListing;
 import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
-import dev.tandem.deviceplugin.grpc.DeviceListing;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.util.HashMap;
@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * The node's full GPUs as {@code nvidia.com/gpu} devices (id = the GPU's UUID, as NVIDIA's plugin
- * names them), with health and NUMA node. A change of health is pushed to the listeners as the full list.
+ * names them), with health and NUMA node. A change of health is pushed to the listeners as the full
+ * list.
  */
 public final class GpuTable implements DeviceListing {
 
@@ -62,10 +63,16 @@ public final class GpuTable implements DeviceListing {
     return () -> listeners.remove(listener);
   }
 
-  /** Records a health reading; returns the GPU ids whose health changed (listeners told when any). */
+  /**
+   * Records a health reading; returns the GPU ids whose health changed (listeners told when any).
+   */
   public synchronized List<String> update(Map<String, Boolean> reading) {
-    List<String> changed = reading.entrySet().stream().filter(e -> !e.getValue().equals(health.get(e.getKey())))
-        .map(Map.Entry::getKey).sorted().toList();
+    List<String> changed =
+        reading.entrySet().stream()
+            .filter(e -> !e.getValue().equals(health.get(e.getKey())))
+            .map(Map.Entry::getKey)
+            .sorted()
+            .toList();
     if (!changed.isEmpty()) {
       Map<String, Boolean> next = new HashMap<>(health);
       next.putAll(reading);

@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * NVML through JNA, when {@code libnvidia-ml.so.1} loads and initialises: a GPU is healthy when
- * NVML finds it by UUID. {@link #load} never throws: a missing library (no driver on this host,
- * or not mounted into the container) is a note, and health falls back to procfs.
+ * NVML finds it by UUID. {@link #load} never throws: a missing library (no driver on this host, or
+ * not mounted into the container) is a note, and health falls back to procfs.
  */
 public final class Nvml implements GpuHealthProbe {
 
@@ -29,19 +29,28 @@ public final class Nvml implements GpuHealthProbe {
     try {
       lib = Native.load(libraryName, NvmlLibrary.class);
     } catch (UnsatisfiedLinkError e) {
-      return new Loaded(Optional.empty(), "NVML library lib" + libraryName + ".so.1 not loadable ("
-          + e.getMessage().lines().findFirst().orElse("not found") + "); GPU health from procfs/sysfs only");
+      return new Loaded(
+          Optional.empty(),
+          "NVML library lib"
+              + libraryName
+              + ".so.1 not loadable ("
+              + e.getMessage().lines().findFirst().orElse("not found")
+              + "); GPU health from procfs/sysfs only");
     }
     int rc;
     try {
       rc = lib.nvmlInit_v2();
     } catch (UnsatisfiedLinkError e) {
-      return new Loaded(Optional.empty(), "lib" + libraryName + " has no nvmlInit_v2; GPU health from procfs/sysfs only");
+      return new Loaded(
+          Optional.empty(),
+          "lib" + libraryName + " has no nvmlInit_v2; GPU health from procfs/sysfs only");
     }
     if (rc != SUCCESS) {
-      return new Loaded(Optional.empty(), "nvmlInit_v2 returned " + rc + "; GPU health from procfs/sysfs only");
+      return new Loaded(
+          Optional.empty(), "nvmlInit_v2 returned " + rc + "; GPU health from procfs/sysfs only");
     }
-    return new Loaded(Optional.of(new Nvml(lib)), "NVML loaded: GPU health from NVML and procfs/sysfs");
+    return new Loaded(
+        Optional.of(new Nvml(lib)), "NVML loaded: GPU health from NVML and procfs/sysfs");
   }
 
   @Override
@@ -49,6 +58,7 @@ public final class Nvml implements GpuHealthProbe {
     if (!gpu.id().startsWith("GPU-")) {
       return Optional.empty();
     }
-    return Optional.of(lib.nvmlDeviceGetHandleByUUID(gpu.id(), new PointerByReference()) == SUCCESS);
+    return Optional.of(
+        lib.nvmlDeviceGetHandleByUUID(gpu.id(), new PointerByReference()) == SUCCESS);
   }
 }

@@ -33,14 +33,32 @@ public final class KubeletRegistration {
     return kubeletSocket;
   }
 
-  /** Registers {@code resource}, served at {@code endpoint} (a file name in the plugin directory). */
+  /**
+   * Registers {@code resource}, served at {@code endpoint} (a file name in the plugin directory).
+   */
   public Future<Empty> register(String endpoint, String resource, DevicePluginOptions options) {
-    RegisterRequest request = RegisterRequest.newBuilder().setVersion(VERSION).setEndpoint(endpoint)
-        .setResourceName(resource).setOptions(options).build();
+    RegisterRequest request =
+        RegisterRequest.newBuilder()
+            .setVersion(VERSION)
+            .setEndpoint(endpoint)
+            .setResourceName(resource)
+            .setOptions(options)
+            .build();
     return grpc.request(address, RegistrationGrpcClient.Register)
         .compose(req -> req.send(request))
-        .compose(resp -> resp.last().recover(e -> Future.failedFuture(new IllegalStateException("kubelet answered "
-            + (resp.status() == null ? e.toString() : resp.status().name() + ": " + resp.statusMessage())))))
+        .compose(
+            resp ->
+                resp.last()
+                    .recover(
+                        e ->
+                            Future.failedFuture(
+                                new IllegalStateException(
+                                    "kubelet answered "
+                                        + (resp.status() == null
+                                            ? e.toString()
+                                            : resp.status().name()
+                                                + ": "
+                                                + resp.statusMessage())))))
         // the kubelet answers only after calling our GetDevicePluginOptions: bound the wait
         .timeout(timeoutMs, TimeUnit.MILLISECONDS);
   }

@@ -31,13 +31,17 @@ public final class PluginServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(PluginServer.class);
   public static final DevicePluginOptions OPTIONS =
-      DevicePluginOptions.newBuilder().setPreStartRequired(false).setGetPreferredAllocationAvailable(true).build();
+      DevicePluginOptions.newBuilder()
+          .setPreStartRequired(false)
+          .setGetPreferredAllocationAvailable(true)
+          .build();
 
   private final Vertx vertx;
   private final Path socket;
   private final ServedResource resource;
   private final Runnable onStreamLost;
-  private final Set<GrpcServerResponse<?, ListAndWatchResponse>> streams = ConcurrentHashMap.newKeySet();
+  private final Set<GrpcServerResponse<?, ListAndWatchResponse>> streams =
+      ConcurrentHashMap.newKeySet();
   private HttpServer http;
   private Runnable unsubscribe = () -> {};
   private volatile boolean stopping;
@@ -60,28 +64,49 @@ public final class PluginServer {
   /** Deletes a stale socket file, then listens. */
   public Future<Void> start() {
     GrpcServer grpc = GrpcServer.server(vertx);
-    grpc.callHandler(DevicePluginGrpcService.GetDevicePluginOptions, req -> req.handler(m -> req.response().end(OPTIONS)));
+    grpc.callHandler(
+        DevicePluginGrpcService.GetDevicePluginOptions,
+        req -> req.handler(m -> req.response().end(OPTIONS)));
     grpc.callHandler(DevicePluginGrpcService.ListAndWatch, req -> req.handler(m -> watch(req)));
-    grpc.callHandler(DevicePluginGrpcService.GetPreferredAllocation, req -> req.handler(m ->
-        resource.preferred(m).onSuccess(r -> req.response().end(r)).onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e))));
-    grpc.callHandler(DevicePluginGrpcService.Allocate, req -> req.handler(m -> {
-      try {
-        req.response().end(resource.allocate(m));
-      } catch (AllocationException e) {
-        LOG.warn("Allocate of {} refused: {}", resource.resourceName(), e.getMessage());
-        fail(req.response(), GrpcStatus.INVALID_ARGUMENT, e);
-      }
-    }));
-    grpc.callHandler(DevicePluginGrpcService.PreStartContainer,
-        req -> req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
+    grpc.callHandler(
+        DevicePluginGrpcService.GetPreferredAllocation,
+        req ->
+            req.handler(
+                m ->
+                    resource
+                        .preferred(m)
+                        .onSuccess(r -> req.response().end(r))
+                        .onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e))));
+    grpc.callHandler(
+        DevicePluginGrpcService.Allocate,
+        req ->
+            req.handler(
+                m -> {
+                  try {
+                    req.response().end(resource.allocate(m));
+                  } catch (AllocationException e) {
+                    LOG.warn("Allocate of {} refused: {}", resource.resourceName(), e.getMessage());
+                    fail(req.response(), GrpcStatus.INVALID_ARGUMENT, e);
+                  }
+                }));
+    grpc.callHandler(
+        DevicePluginGrpcService.PreStartContainer,
+        req ->
+            req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
     unsubscribe = resource.onChange(this::broadcast);
-    return vertx.executeBlocking(() -> Files.deleteIfExists(socket), false)
-        .compose(v -> vertx.createHttpServer(new HttpServerOptions()).requestHandler(grpc)
-            .listen(SocketAddress.domainSocketAddress(socket.toAbsolutePath().toString())))
-        .map(s -> {
-          http = s;
-          return null;
-        });
+    return vertx
+        .executeBlocking(() -> Files.deleteIfExists(socket), false)
+        .compose(
+            v ->
+                vertx
+                    .createHttpServer(new HttpServerOptions())
+                    .requestHandler(grpc)
+                    .listen(SocketAddress.domainSocketAddress(socket.toAbsolutePath().toString())))
+        .map(
+            s -> {
+              http = s;
+              return null;
+            });
   }
 
   /** Ends the streams, closes the server and removes the socket file. */
@@ -91,19 +116,22 @@ public final class PluginServer {
     streams.forEach(PluginServer::endQuietly);
     streams.clear();
     Future<Void> closed = http == null ? Future.succeededFuture() : http.close();
-    return closed.recover(e -> Future.succeededFuture())
-        .compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket), false)).mapEmpty();
+    return closed
+        .recover(e -> Future.succeededFuture())
+        .compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket), false))
+        .mapEmpty();
   }
 
   private void watch(GrpcServerRequest<?, ListAndWatchResponse> req) {
     GrpcServerResponse<?, ListAndWatchResponse> response = req.response();
     streams.add(response);
-    Runnable lost = () -> {
-      if (streams.remove(response) && !stopping) {
-        LOG.info("kubelet closed the ListAndWatch stream of {}", socket.getFileName());
-        onStreamLost.run();
-      }
-    };
+    Runnable lost =
+        () -> {
+          if (streams.remove(response) && !stopping) {
+            LOG.info("kubelet closed the ListAndWatch stream of {}", socket.getFileName());
+            onStreamLost.run();
+          }
+        };
     req.errorHandler(e -> lost.run());
     req.exceptionHandler(e -> lost.run());
     response.exceptionHandler(e -> lost.run());
@@ -120,16 +148,22 @@ public final class PluginServer {
   }
 
   private void broadcast(ListAndWatchResponse list) {
-    vertx.runOnContext(v -> streams.forEach(s -> {
-      try {
-        s.write(list);
-      } catch (IllegalStateException e) {
-        LOG.debug("stream already failed: {}", e.getMessage());
-      }
-    }));
+    vertx.runOnContext(
+        v ->
+            streams.forEach(
+                s -> {
+                  try {
+                    s.write(list);
+                  } catch (IllegalStateException e) {
+                    LOG.debug("stream already failed: {}", e.getMessage());
+                  }
+                }));
   }
 
   private static void fail(GrpcServerResponse<?, ?> response, GrpcStatus status, Throwable e) {
-    response.status(status).statusMessage(e.getMessage() == null ? e.toString() : e.getMessage()).end();
+    response
+        .status(status)
+        .statusMessage(e.getMessage() == null ? e.toString() : e.getMessage())
+        .end();
   }
 }

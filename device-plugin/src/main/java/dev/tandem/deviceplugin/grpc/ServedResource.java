@@ -10,8 +10,8 @@ import io.vertx.core.Future;
 import java.util.function.Consumer;
 
 /**
- * One extended resource served on one socket: {@code rdma/hca}, and in joint mode also
- * {@code nvidia.com/gpu}. {@link PluginServer} and the lifecycle serve any of them the same way.
+ * One extended resource served on one socket: {@code rdma/hca}, and in joint mode also {@code
+ * nvidia.com/gpu}. {@link PluginServer} and the lifecycle serve any of them the same way.
  */
 public interface ServedResource {
 
@@ -26,12 +26,15 @@ public interface ServedResource {
 
   Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request);
 
-  /** @throws AllocationException naming unknown devices or what is missing */
+  /**
+   * @throws AllocationException naming unknown devices or what is missing
+   */
   AllocateResponse allocate(AllocateRequest request);
 
   /** For the log: how many devices, how many healthy. */
   default String describe() {
-    long healthy = list().getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth())).count();
+    long healthy =
+        list().getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth())).count();
     return list().getDevicesCount() + " devices, " + healthy + " healthy";
   }
 }

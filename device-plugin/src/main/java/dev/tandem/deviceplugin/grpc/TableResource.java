@@ -26,9 +26,13 @@ public final class TableResource implements ServedResource {
 
   /**
    * @param noun what the devices are called in the log ("devices", "GPUs")
-   * @param allocate the Allocate answer, throwing {@link dev.tandem.deviceplugin.allocate.AllocationException}
+   * @param allocate the Allocate answer, throwing {@link
+   *     dev.tandem.deviceplugin.allocate.AllocationException}
    */
-  public TableResource(String resourceName, String noun, DeviceListing table,
+  public TableResource(
+      String resourceName,
+      String noun,
+      DeviceListing table,
       Function<AllocateRequest, AllocateResponse> allocate,
       Function<PreferredAllocationRequest, Future<PreferredAllocationResponse>> preferred,
       Consumer<AllocateRequest> allocated) {
@@ -69,6 +73,11 @@ public final class TableResource implements ServedResource {
 
   @Override
   public String describe() {
-    return table.list().getDevicesCount() + " " + noun + ", " + table.healthyIds().size() + " healthy";
+    return table.list().getDevicesCount()
+        + " "
+        + noun
+        + ", "
+        + table.healthyIds().size()
+        + " healthy";
   }
 }

@@ -1,8 +1,8 @@
 package dev.tandem.deviceplugin.inventory;
 
-import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
-import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
 import dev.tandem.deviceplugin.grpc.DeviceListing;
+import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +29,9 @@ public final class DeviceTable implements DeviceListing {
   public DeviceTable(Inventory inventory) {
     this.inventory = inventory;
     Map<String, Boolean> initial = new HashMap<>();
-    inventory.hcas().forEach(h -> initial.put(h.hca().ibDevice(), h.healthy() && h.hca().portUsable()));
+    inventory
+        .hcas()
+        .forEach(h -> initial.put(h.hca().ibDevice(), h.healthy() && h.hca().portUsable()));
     this.healthByIbdev = Map.copyOf(initial);
     this.list = render();
   }
@@ -68,9 +70,12 @@ public final class DeviceTable implements DeviceListing {
    */
   public synchronized List<String> update(Map<String, Boolean> health, Map<String, String> uverbs) {
     this.uverbsByIbdev = Map.copyOf(uverbs);
-    List<String> changed = health.entrySet().stream()
-        .filter(e -> !e.getValue().equals(healthByIbdev.get(e.getKey())))
-        .map(Map.Entry::getKey).sorted().toList();
+    List<String> changed =
+        health.entrySet().stream()
+            .filter(e -> !e.getValue().equals(healthByIbdev.get(e.getKey())))
+            .map(Map.Entry::getKey)
+            .sorted()
+            .toList();
     if (changed.isEmpty()) {
       return changed;
     }

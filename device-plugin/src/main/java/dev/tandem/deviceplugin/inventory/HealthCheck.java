@@ -32,19 +32,28 @@ public final class HealthCheck {
   /** One check now; completes when the table is updated. */
   public Future<List<String>> run() {
     List<Device> hcas = table.inventory().hcas();
-    return vertx.executeBlocking(() -> read(hcas), false).map(r -> {
-      List<String> changed = table.update(r.health, r.uverbs);
-      for (String ib : changed) {
-        LOG.info("HCA {} on node {} is now {}", ib, table.inventory().machine().nodeName(),
-            r.health.get(ib) ? DeviceTable.HEALTHY : DeviceTable.UNHEALTHY + " (port not ACTIVE)");
-      }
-      return changed;
-    });
+    return vertx
+        .executeBlocking(() -> read(hcas), false)
+        .map(
+            r -> {
+              List<String> changed = table.update(r.health, r.uverbs);
+              for (String ib : changed) {
+                LOG.info(
+                    "HCA {} on node {} is now {}",
+                    ib,
+                    table.inventory().machine().nodeName(),
+                    r.health.get(ib)
+                        ? DeviceTable.HEALTHY
+                        : DeviceTable.UNHEALTHY + " (port not ACTIVE)");
+              }
+              return changed;
+            });
   }
 
   /** Runs a check every {@code intervalMs}; returns the timer id. */
   public long every(long intervalMs) {
-    return vertx.setPeriodic(intervalMs, id -> run().onFailure(e -> LOG.warn("health check failed: {}", e.toString())));
+    return vertx.setPeriodic(
+        intervalMs, id -> run().onFailure(e -> LOG.warn("health check failed: {}", e.toString())));
   }
 
   private record Reading(Map<String, Boolean> health, Map<String, String> uverbs) {}

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The devices the plugin offers on one node, derived from the node's topology and the config:
- * which HCAs (selectors), and how each becomes kubelet devices (mode). Immutable.
+ * The devices the plugin offers on one node, derived from the node's topology and the config: which
+ * HCAs (selectors), and how each becomes kubelet devices (mode). Immutable.
  */
 public final class Inventory {
 
@@ -59,12 +59,14 @@ public final class Inventory {
 
   /**
    * The plugin's device ids that an HCA id of a plan stands for: the HCA itself ({@code hca}), its
-   * slots ({@code shared}), or the VF itself or the VFs of that PF ({@code sriov}). An HCA id may be
-   * the topology's device id or the ibverbs name. Empty when the HCA is not offered.
+   * slots ({@code shared}), or the VF itself or the VFs of that PF ({@code sriov}). An HCA id may
+   * be the topology's device id or the ibverbs name. Empty when the HCA is not offered.
    */
   public List<String> idsFor(String hcaId) {
-    Optional<Device> hca = machine.hcas().stream()
-        .filter(h -> h.id().equals(hcaId) || hcaId.equals(h.hca().ibDevice())).findFirst();
+    Optional<Device> hca =
+        machine.hcas().stream()
+            .filter(h -> h.id().equals(hcaId) || hcaId.equals(h.hca().ibDevice()))
+            .findFirst();
     if (hca.isEmpty()) {
       return List.of();
     }
@@ -83,8 +85,10 @@ public final class Inventory {
     boolean vf = hca.hca().virtualFunction();
     return switch (config.mode()) {
       case HCA -> vf ? List.of() : List.of(new PluginDevice(hca.hca().ibDevice(), hca));
-      case SRIOV -> vf && hca.address() != null
-          ? List.of(new PluginDevice(hca.address().toString(), hca)) : List.of();
+      case SRIOV ->
+          vf && hca.address() != null
+              ? List.of(new PluginDevice(hca.address().toString(), hca))
+              : List.of();
       case SHARED -> {
         if (vf) {
           yield List.of();

@@ -15,8 +15,12 @@ public record PluginDevice(String id, Device hca) {
 
   public PluginDevice {
     if (id.length() > MAX_ID_LENGTH) {
-      throw new IllegalArgumentException("device id " + id + " is longer than " + MAX_ID_LENGTH
-          + " characters, which the kubelet does not accept");
+      throw new IllegalArgumentException(
+          "device id "
+              + id
+              + " is longer than "
+              + MAX_ID_LENGTH
+              + " characters, which the kubelet does not accept");
     }
   }
 

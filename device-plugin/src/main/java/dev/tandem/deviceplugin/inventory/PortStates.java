@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reads an HCA's port states from sysfs ({@code <root>/sys/class/infiniband/<ibdev>/ports/<n>/state},
- * e.g. {@code 4: ACTIVE}). Blocking file I/O: call it from a worker thread.
+ * Reads an HCA's port states from sysfs ({@code
+ * <root>/sys/class/infiniband/<ibdev>/ports/<n>/state}, e.g. {@code 4: ACTIVE}). Blocking file I/O:
+ * call it from a worker thread.
  */
 public final class PortStates implements HealthProbe {
 

@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Finds the uverbs character device of an HCA in sysfs: the {@code uverbsN} entry of
- * {@code <root>/sys/class/infiniband/<ibdev>/device/infiniband_verbs/}, else the
- * {@code <root>/sys/class/infiniband_verbs/uverbsN} whose {@code ibdev} file names the HCA.
- * Blocking file I/O: call it from a worker thread.
+ * Finds the uverbs character device of an HCA in sysfs: the {@code uverbsN} entry of {@code
+ * <root>/sys/class/infiniband/<ibdev>/device/infiniband_verbs/}, else the {@code
+ * <root>/sys/class/infiniband_verbs/uverbsN} whose {@code ibdev} file names the HCA. Blocking file
+ * I/O: call it from a worker thread.
  */
 public final class UverbsLocator {
 
@@ -21,7 +21,8 @@ public final class UverbsLocator {
   }
 
   public Optional<String> uverbs(String ibDevice) {
-    Path verbs = root.resolve("sys/class/infiniband").resolve(ibDevice).resolve("device/infiniband_verbs");
+    Path verbs =
+        root.resolve("sys/class/infiniband").resolve(ibDevice).resolve("device/infiniband_verbs");
     Optional<String> direct = firstUverbs(verbs);
     return direct.isPresent() ? direct : byIbdevFile(ibDevice);
   }
@@ -29,7 +30,9 @@ public final class UverbsLocator {
   /** Where the locator looks, for error messages. */
   public String searched(String ibDevice) {
     return root.resolve("sys/class/infiniband").resolve(ibDevice).resolve("device/infiniband_verbs")
-        + " and " + root.resolve("sys/class/infiniband_verbs") + "/uverbs*/ibdev";
+        + " and "
+        + root.resolve("sys/class/infiniband_verbs")
+        + "/uverbs*/ibdev";
   }
 
   private Optional<String> firstUverbs(Path dir) {

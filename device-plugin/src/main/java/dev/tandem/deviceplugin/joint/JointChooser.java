@@ -1,6 +1,5 @@
 package dev.tandem.deviceplugin.joint;
 
-import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.deviceplugin.preferred.Hint;
@@ -12,6 +11,7 @@ import dev.tandem.topology.allocation.Allocator;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
@@ -35,7 +35,8 @@ import java.util.function.Function;
  */
 final class JointChooser {
 
-  private static final AlignmentPolicy NEAREST = new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
+  private static final AlignmentPolicy NEAREST =
+      new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
 
   private final Inventory inventory;
   private final LocalityIndex index;
@@ -46,8 +47,13 @@ final class JointChooser {
     this.inventory = inventory;
     // the kubelet and the free maps decide what is usable: count every device
     Machine m = inventory.machine();
-    this.index = LocalityIndex.of(new Machine(m.nodeName(), m.source(), m.pcie(),
-        m.devices().stream().map(d -> d.withHealthy(true)).toList()));
+    this.index =
+        LocalityIndex.of(
+            new Machine(
+                m.nodeName(),
+                m.source(),
+                m.pcie(),
+                m.devices().stream().map(d -> d.withHealthy(true)).toList()));
     this.allocator = new Allocator(index);
     this.hcaChooser = new PreferredChooser(inventory);
   }
@@ -56,14 +62,28 @@ final class JointChooser {
     return index;
   }
 
-  /** The allocator's best (gpus, hcas) among the free units (GPU id → 1, HCA id → units); empty when short. */
-  Optional<Allocation> best(int gpus, int hcas, Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
-    AllocationResult r = allocator.allocate(new AllocationRequest(gpus, hcas, NEAREST), availability(gpuFree, hcaFree));
+  /**
+   * The allocator's best (gpus, hcas) among the free units (GPU id → 1, HCA id → units); empty when
+   * short.
+   */
+  Optional<Allocation> best(
+      int gpus, int hcas, Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
+    AllocationResult r =
+        allocator.allocate(
+            new AllocationRequest(gpus, hcas, NEAREST), availability(gpuFree, hcaFree));
     return r instanceof Allocation a ? Optional.of(a) : Optional.empty();
   }
 
-  /** Exactly {@code size} GPUs of {@code offered} (fewer only if fewer offered): must, preferred, nearest the HCAs, kubelet order. */
-  List<String> gpus(List<String> offered, List<String> must, int size, List<String> preferred, List<String> nearHcas) {
+  /**
+   * Exactly {@code size} GPUs of {@code offered} (fewer only if fewer offered): must, preferred,
+   * nearest the HCAs, kubelet order.
+   */
+  List<String> gpus(
+      List<String> offered,
+      List<String> must,
+      int size,
+      List<String> preferred,
+      List<String> nearHcas) {
     Set<String> out = new LinkedHashSet<>(must);
     Set<String> free = new LinkedHashSet<>(offered);
     for (String g : preferred) {
@@ -72,8 +92,12 @@ final class JointChooser {
       }
     }
     if (out.size() < size && !nearHcas.isEmpty()) {
-      out.addAll(nearest(free.stream().filter(g -> !out.contains(g) && known(g)).toList(), g -> g, nearHcas,
-          size - out.size()));
+      out.addAll(
+          nearest(
+              free.stream().filter(g -> !out.contains(g) && known(g)).toList(),
+              g -> g,
+              nearHcas,
+              size - out.size()));
     }
     if (out.size() < size) {
       Map<String, Integer> gpuFree = new HashMap<>();
@@ -89,8 +113,16 @@ final class JointChooser {
     return List.copyOf(out);
   }
 
-  /** Exactly {@code size} HCA device ids of {@code offered}: must, the preferred HCA units, nearest the GPUs, allocator, kubelet order. */
-  List<String> hcas(List<String> offered, List<String> must, int size, List<String> preferredUnits, List<String> nearGpus) {
+  /**
+   * Exactly {@code size} HCA device ids of {@code offered}: must, the preferred HCA units, nearest
+   * the GPUs, allocator, kubelet order.
+   */
+  List<String> hcas(
+      List<String> offered,
+      List<String> must,
+      int size,
+      List<String> preferredUnits,
+      List<String> nearGpus) {
     Set<String> out = new LinkedHashSet<>(must);
     Set<String> free = new LinkedHashSet<>(offered);
     for (String unit : preferredUnits) {
@@ -104,29 +136,41 @@ final class JointChooser {
       }
     }
     if (out.size() < size && !nearGpus.isEmpty()) {
-      out.addAll(nearest(free.stream().filter(id -> !out.contains(id)).toList(), this::hcaUnit, nearGpus,
-          size - out.size()));
+      out.addAll(
+          nearest(
+              free.stream().filter(id -> !out.contains(id)).toList(),
+              this::hcaUnit,
+              nearGpus,
+              size - out.size()));
     }
     if (out.size() >= size) {
       return List.copyOf(out);
     }
-    return hcaChooser.choose(offered, List.copyOf(out), size, Hint.gpus(nearGpus, List.of(), "joint"));
+    return hcaChooser.choose(
+        offered, List.copyOf(out), size, Hint.gpus(nearGpus, List.of(), "joint"));
   }
 
   /**
-   * The {@code need} candidates nearest the given devices of the other kind: each of those devices in
-   * turn takes the nearest candidate left (ties to the machine's canonical order), so every device of
-   * the first side gets a near partner before any gets a second one.
+   * The {@code need} candidates nearest the given devices of the other kind: each of those devices
+   * in turn takes the nearest candidate left (ties to the machine's canonical order), so every
+   * device of the first side gets a near partner before any gets a second one.
    */
-  List<String> nearest(List<String> candidates, Function<String, String> unitOf, List<String> partners, int need) {
-    List<String> pool = new ArrayList<>(candidates.stream().filter(c -> known(unitOf.apply(c)))
-        .sorted(Comparator.comparingInt((String c) -> index.indexOf(unitOf.apply(c)))).toList());
+  List<String> nearest(
+      List<String> candidates, Function<String, String> unitOf, List<String> partners, int need) {
+    List<String> pool =
+        new ArrayList<>(
+            candidates.stream()
+                .filter(c -> known(unitOf.apply(c)))
+                .sorted(Comparator.comparingInt((String c) -> index.indexOf(unitOf.apply(c))))
+                .toList());
     List<String> near = partners.stream().filter(this::known).toList();
     List<String> out = new ArrayList<>();
     for (int i = 0; out.size() < need && !pool.isEmpty() && !near.isEmpty(); i++) {
       String partner = near.get(i % near.size());
-      String pick = pool.stream().min(Comparator.comparing((String c) -> index.locality(unitOf.apply(c), partner)))
-          .orElseThrow();
+      String pick =
+          pool.stream()
+              .min(Comparator.comparing((String c) -> index.locality(unitOf.apply(c), partner)))
+              .orElseThrow();
       out.add(pick);
       pool.remove(pick);
     }
@@ -136,7 +180,10 @@ final class JointChooser {
   /** Whether every preferred HCA unit maps to a distinct offered device id. */
   boolean hcasOffered(List<String> units, Collection<String> offered) {
     return hcas(List.copyOf(offered), List.of(), units.size(), units, List.of()).stream()
-        .map(this::hcaUnit).sorted().toList().equals(units.stream().map(this::canonicalHca).sorted().toList());
+        .map(this::hcaUnit)
+        .sorted()
+        .toList()
+        .equals(units.stream().map(this::canonicalHca).sorted().toList());
   }
 
   /** The allocator's HCA id behind a plugin device id (the id itself when unknown). */
@@ -150,8 +197,11 @@ final class JointChooser {
 
   /** A plan's HCA id (topology id or ibverbs name) as the allocator's id. */
   String canonicalHca(String hcaId) {
-    return inventory.machine().hcas().stream().filter(h -> h.id().equals(hcaId) || hcaId.equals(h.hca().ibDevice()))
-        .map(Device::id).findFirst().orElse(hcaId);
+    return inventory.machine().hcas().stream()
+        .filter(h -> h.id().equals(hcaId) || hcaId.equals(h.hca().ibDevice()))
+        .map(Device::id)
+        .findFirst()
+        .orElse(hcaId);
   }
 
   private boolean known(String id) {
@@ -174,8 +224,10 @@ final class JointChooser {
     List<String> away = new ArrayList<>();
     for (int i = 0; i < index.devices().size(); i++) {
       Device d = index.devices().get(i);
-      int keep = d.kind() == DeviceKind.GPU
-          ? gpuFree.getOrDefault(d.id(), 0) : hcaFree.getOrDefault(d.id(), 0);
+      int keep =
+          d.kind() == DeviceKind.GPU
+              ? gpuFree.getOrDefault(d.id(), 0)
+              : hcaFree.getOrDefault(d.id(), 0);
       for (int u = keep; u < all.free(i); u++) {
         away.add(d.id());
       }

@@ -27,8 +27,15 @@ final class Reservation {
    * @param hcas reserved HCA units
    * @param otherSize the size the second call should have, or -1 when unknown (no API server)
    */
-  Reservation(String pod, Side first, List<String> gpus, List<String> hcas, int firstSize, int otherSize,
-      Instant created, String why) {
+  Reservation(
+      String pod,
+      Side first,
+      List<String> gpus,
+      List<String> hcas,
+      int firstSize,
+      int otherSize,
+      Instant created,
+      String why) {
     this.pod = pod;
     this.first = first;
     this.created = created;
@@ -68,12 +75,18 @@ final class Reservation {
     allocated.put(s, List.copyOf(topologyIds));
   }
 
-  /** What the second side follows: what the kubelet allocated for the first side, else what was answered. */
+  /**
+   * What the second side follows: what the kubelet allocated for the first side, else what was
+   * answered.
+   */
   List<String> firstDevices() {
     return allocated.getOrDefault(first, answered.getOrDefault(first, reserved.get(first)));
   }
 
-  /** Whether the first side got exactly the reserved devices (so the reserved second side is the plan). */
+  /**
+   * Whether the first side got exactly the reserved devices (so the reserved second side is the
+   * plan).
+   */
   boolean firstAsReserved() {
     return sameUnits(firstDevices(), reserved.get(first));
   }
@@ -83,12 +96,18 @@ final class Reservation {
   }
 
   static boolean sameUnits(List<String> a, List<String> b) {
-    return a.size() == b.size() && a.stream().sorted().toList().equals(b.stream().sorted().toList());
+    return a.size() == b.size()
+        && a.stream().sorted().toList().equals(b.stream().sorted().toList());
   }
 
   @Override
   public String toString() {
-    return (pod == null ? "unknown pod" : pod) + ", " + first.label() + " first, GPUs " + reserved.get(Side.GPU)
-        + ", HCAs " + reserved.get(Side.HCA);
+    return (pod == null ? "unknown pod" : pod)
+        + ", "
+        + first.label()
+        + " first, GPUs "
+        + reserved.get(Side.GPU)
+        + ", HCAs "
+        + reserved.get(Side.HCA);
   }
 }

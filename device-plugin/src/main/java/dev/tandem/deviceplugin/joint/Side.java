@@ -2,7 +2,8 @@ package dev.tandem.deviceplugin.joint;
 
 /** The two resources of joint mode. */
 public enum Side {
-  GPU, HCA;
+  GPU,
+  HCA;
 
   public Side other() {
     return this == GPU ? HCA : GPU;

@@ -16,12 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serve, then register; and again whenever the kubelet restarts. A restart is seen as
- * {@code kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled;
- * the old server is stopped before the new one starts. While {@code kubelet.sock} is absent the
- * plugin waits (and says so). Failed registrations are retried with {@link Backoff}; when they are
- * exhausted, {@link #failed()} completes and the process should exit non-zero. Restart storms
- * (more than 3 in 10 s) are slowed down with the same backoff.
+ * Serve, then register; and again whenever the kubelet restarts. A restart is seen as {@code
+ * kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled; the old
+ * server is stopped before the new one starts. While {@code kubelet.sock} is absent the plugin
+ * waits (and says so). Failed registrations are retried with {@link Backoff}; when they are
+ * exhausted, {@link #failed()} completes and the process should exit non-zero. Restart storms (more
+ * than 3 in 10 s) are slowed down with the same backoff.
  */
 public final class PluginLifecycle {
 
@@ -47,7 +47,11 @@ public final class PluginLifecycle {
   private long waitingSince = -1;
   private int failures;
 
-  public PluginLifecycle(Vertx vertx, Path pluginSocket, KubeletRegistration registration, ServedResource resource,
+  public PluginLifecycle(
+      Vertx vertx,
+      Path pluginSocket,
+      KubeletRegistration registration,
+      ServedResource resource,
       Backoff backoff) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
@@ -59,11 +63,12 @@ public final class PluginLifecycle {
 
   /** Starts watching and registering; returns at once. */
   public void start() {
-    context.runOnContext(v -> {
-      busy = true;
-      watchTimer = vertx.setPeriodic(WATCH_MS, id -> watch());
-      cycle();
-    });
+    context.runOnContext(
+        v -> {
+          busy = true;
+          watchTimer = vertx.setPeriodic(WATCH_MS, id -> watch());
+          cycle();
+        });
   }
 
   /** Completes when registration attempts are exhausted (with the last error). */
@@ -79,11 +84,12 @@ public final class PluginLifecycle {
   /** Stops watching, ends the streams, removes the socket. */
   public Future<Void> stop() {
     Promise<Void> done = Promise.promise();
-    context.runOnContext(v -> {
-      stopped = true;
-      vertx.cancelTimer(watchTimer);
-      stopServer().onComplete(done);
-    });
+    context.runOnContext(
+        v -> {
+          stopped = true;
+          vertx.cancelTimer(watchTimer);
+          stopServer().onComplete(done);
+        });
     return done.future();
   }
 
@@ -91,27 +97,37 @@ public final class PluginLifecycle {
     if (busy || stopped) {
       return;
     }
-    vertx.executeBlocking(() -> new Observed(SocketIdentity.of(registration.socket()), SocketIdentity.of(pluginSocket)), false)
-        .onSuccess(o -> {
-          if (busy || stopped) {
-            return;
-          }
-          if (o.kubelet().isPresent() && !o.kubelet().get().equals(registeredKubelet)) {
-            restart("kubelet socket " + registration.socket() + " was created again (kubelet restart)");
-          } else if (o.plugin().isEmpty() && o.kubelet().isPresent()) {
-            restart("our socket " + pluginSocket + " was removed");
-          }
-        });
+    vertx
+        .executeBlocking(
+            () ->
+                new Observed(
+                    SocketIdentity.of(registration.socket()), SocketIdentity.of(pluginSocket)),
+            false)
+        .onSuccess(
+            o -> {
+              if (busy || stopped) {
+                return;
+              }
+              if (o.kubelet().isPresent() && !o.kubelet().get().equals(registeredKubelet)) {
+                restart(
+                    "kubelet socket "
+                        + registration.socket()
+                        + " was created again (kubelet restart)");
+              } else if (o.plugin().isEmpty() && o.kubelet().isPresent()) {
+                restart("our socket " + pluginSocket + " was removed");
+              }
+            });
   }
 
   private record Observed(Optional<String> kubelet, Optional<String> plugin) {}
 
   private void onStreamLost() {
-    context.runOnContext(v -> {
-      if (!busy && !stopped) {
-        restart("the kubelet cancelled the ListAndWatch stream");
-      }
-    });
+    context.runOnContext(
+        v -> {
+          if (!busy && !stopped) {
+            restart("the kubelet cancelled the ListAndWatch stream");
+          }
+        });
   }
 
   /** Restarts at once, unless more than 3 restarts happened in the last 10 s: then with backoff. */
@@ -123,42 +139,58 @@ public final class PluginLifecycle {
       recentRestarts.removeFirst();
     }
     long delay = recentRestarts.size() > 3 ? backoff.delayAfter(recentRestarts.size() - 3) : 0;
-    LOG.info("re-registering{}: {}", delay > 0 ? " in " + delay + " ms (" + recentRestarts.size()
-        + " restarts in 10 s)" : "", why);
-    stopServer().onComplete(v -> {
-      if (delay > 0) {
-        vertx.setTimer(delay, id -> cycle());
-      } else {
-        cycle();
-      }
-    });
+    LOG.info(
+        "re-registering{}: {}",
+        delay > 0 ? " in " + delay + " ms (" + recentRestarts.size() + " restarts in 10 s)" : "",
+        why);
+    stopServer()
+        .onComplete(
+            v -> {
+              if (delay > 0) {
+                vertx.setTimer(delay, id -> cycle());
+              } else {
+                cycle();
+              }
+            });
   }
 
-  /** Waits for kubelet.sock, serves, registers; retries with backoff. Runs with {@code busy} set. */
+  /**
+   * Waits for kubelet.sock, serves, registers; retries with backoff. Runs with {@code busy} set.
+   */
   private void cycle() {
     if (stopped) {
       return;
     }
-    vertx.executeBlocking(() -> SocketIdentity.of(registration.socket()), false).onComplete(ar -> {
-      Optional<String> kubelet = ar.succeeded() ? ar.result() : Optional.empty();
-      if (kubelet.isEmpty()) {
-        waitForKubelet();
-        return;
-      }
-      waitingSince = -1;
-      server = new PluginServer(vertx, pluginSocket, resource, this::onStreamLost);
-      server.start()
-          .compose(v -> registration.register(pluginSocket.getFileName().toString(),
-              resource.resourceName(), PluginServer.OPTIONS))
-          .onSuccess(v -> registered(kubelet.get()))
-          .onFailure(this::registrationFailed);
-    });
+    vertx
+        .executeBlocking(() -> SocketIdentity.of(registration.socket()), false)
+        .onComplete(
+            ar -> {
+              Optional<String> kubelet = ar.succeeded() ? ar.result() : Optional.empty();
+              if (kubelet.isEmpty()) {
+                waitForKubelet();
+                return;
+              }
+              waitingSince = -1;
+              server = new PluginServer(vertx, pluginSocket, resource, this::onStreamLost);
+              server
+                  .start()
+                  .compose(
+                      v ->
+                          registration.register(
+                              pluginSocket.getFileName().toString(),
+                              resource.resourceName(),
+                              PluginServer.OPTIONS))
+                  .onSuccess(v -> registered(kubelet.get()))
+                  .onFailure(this::registrationFailed);
+            });
   }
 
   private void waitForKubelet() {
     long now = System.currentTimeMillis();
     if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
-      LOG.info("waiting for the kubelet socket {} (is the kubelet running? see --kubelet-socket)", registration.socket());
+      LOG.info(
+          "waiting for the kubelet socket {} (is the kubelet running? see --kubelet-socket)",
+          registration.socket());
       waitingSince = now;
     }
     vertx.setTimer(WATCH_MS, id -> cycle());
@@ -169,22 +201,39 @@ public final class PluginLifecycle {
     failures = 0;
     busy = false;
     registrations.incrementAndGet();
-    LOG.info("registered {} ({}) with the kubelet at {} as {}", resource.resourceName(), resource.describe(),
-        registration.socket(), pluginSocket.getFileName());
+    LOG.info(
+        "registered {} ({}) with the kubelet at {} as {}",
+        resource.resourceName(),
+        resource.describe(),
+        registration.socket(),
+        pluginSocket.getFileName());
   }
 
   private void registrationFailed(Throwable e) {
     failures++;
-    LOG.warn("registration with the kubelet at {} failed (attempt {} of {}): {}", registration.socket(), failures,
-        backoff.maxAttempts(), e.toString());
-    stopServer().onComplete(v -> {
-      if (backoff.exhausted(failures)) {
-        failed.tryFail(new IllegalStateException("could not register with the kubelet at " + registration.socket()
-            + " after " + failures + " attempts; last error: " + e.getMessage(), e));
-        return;
-      }
-      vertx.setTimer(backoff.delayAfter(failures), id -> cycle());
-    });
+    LOG.warn(
+        "registration with the kubelet at {} failed (attempt {} of {}): {}",
+        registration.socket(),
+        failures,
+        backoff.maxAttempts(),
+        e.toString());
+    stopServer()
+        .onComplete(
+            v -> {
+              if (backoff.exhausted(failures)) {
+                failed.tryFail(
+                    new IllegalStateException(
+                        "could not register with the kubelet at "
+                            + registration.socket()
+                            + " after "
+                            + failures
+                            + " attempts; last error: "
+                            + e.getMessage(),
+                        e));
+                return;
+              }
+              vertx.setTimer(backoff.delayAfter(failures), id -> cycle());
+            });
   }
 
   private Future<Void> stopServer() {

@@ -17,7 +17,12 @@ public final class SocketIdentity {
   public static Optional<String> of(Path socket) {
     try {
       BasicFileAttributes a = Files.readAttributes(socket, BasicFileAttributes.class);
-      return Optional.of(a.fileKey() + "@" + a.lastModifiedTime().toInstant() + "/" + a.creationTime().toInstant());
+      return Optional.of(
+          a.fileKey()
+              + "@"
+              + a.lastModifiedTime().toInstant()
+              + "/"
+              + a.creationTime().toInstant());
     } catch (IOException e) {
       return Optional.empty();
     }

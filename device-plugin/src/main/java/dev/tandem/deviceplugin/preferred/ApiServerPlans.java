@@ -16,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pending pods of a node with a plan, listed from the API server ({@code spec.nodeName} and
- * {@code status.phase=Pending} field selectors) on a worker thread. A pod whose plan annotation
- * does not parse is skipped with a warning.
+ * Pending pods of a node with a plan, listed from the API server ({@code spec.nodeName} and {@code
+ * status.phase=Pending} field selectors) on a worker thread. A pod whose plan annotation does not
+ * parse is skipped with a warning.
  */
 public final class ApiServerPlans implements PendingPlans {
 
@@ -43,9 +43,18 @@ public final class ApiServerPlans implements PendingPlans {
 
   @Override
   public Future<List<PlannedPod>> pending(String nodeName) {
-    return vertx.executeBlocking(() -> client.pods().inAnyNamespace()
-        .withField("spec.nodeName", nodeName).withField("status.phase", "Pending")
-        .list().getItems(), false).map(this::planned);
+    return vertx
+        .executeBlocking(
+            () ->
+                client
+                    .pods()
+                    .inAnyNamespace()
+                    .withField("spec.nodeName", nodeName)
+                    .withField("status.phase", "Pending")
+                    .list()
+                    .getItems(),
+            false)
+        .map(this::planned);
   }
 
   List<PlannedPod> planned(List<Pod> pods) {
@@ -57,10 +66,19 @@ public final class ApiServerPlans implements PendingPlans {
         continue;
       }
       try {
-        out.add(new PlannedPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-            PlanCodec.decode(text), limits(pod, resource), limits(pod, gpuResource)));
+        out.add(
+            new PlannedPod(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                PlanCodec.decode(text),
+                limits(pod, resource),
+                limits(pod, gpuResource)));
       } catch (IllegalArgumentException e) {
-        LOG.warn("pod {}/{}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e.getMessage());
+        LOG.warn(
+            "pod {}/{}: {}",
+            pod.getMetadata().getNamespace(),
+            pod.getMetadata().getName(),
+            e.getMessage());
       }
     }
     return out;

@@ -14,7 +14,11 @@ import java.util.List;
 public record Hint(Source source, List<String> gpus, List<String> hcas, String why) {
 
   /** Where the hint came from. */
-  public enum Source { GPUS, PLAN, NONE }
+  public enum Source {
+    GPUS,
+    PLAN,
+    NONE
+  }
 
   public Hint {
     gpus = List.copyOf(gpus);

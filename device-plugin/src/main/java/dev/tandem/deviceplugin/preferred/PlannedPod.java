@@ -12,7 +12,11 @@ import java.util.Map;
  * @param hcaLimits per container (regular and init), the limit of the plugin's resource, when set
  * @param gpuLimits per container, the limit of the GPU resource ({@code nvidia.com/gpu}), when set
  */
-public record PlannedPod(String namespace, String name, Plan plan, Map<String, Integer> hcaLimits,
+public record PlannedPod(
+    String namespace,
+    String name,
+    Plan plan,
+    Map<String, Integer> hcaLimits,
     Map<String, Integer> gpuLimits) {
 
   public PlannedPod {

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers GetPreferredAllocation: for each container request, the hint ({@link HintFinder}) and the
- * choice ({@link PreferredChooser}). Never fails for lack of a hint; logs which hint was used and why.
+ * choice ({@link PreferredChooser}). Never fails for lack of a hint; logs which hint was used and
+ * why.
  */
 public final class PreferredAllocations {
 
@@ -31,21 +32,34 @@ public final class PreferredAllocations {
     for (ContainerPreferredAllocationRequest c : request.getContainerRequestsList()) {
       each.add(container(c));
     }
-    return Future.all(each).map(all -> {
-      PreferredAllocationResponse.Builder b = PreferredAllocationResponse.newBuilder();
-      each.forEach(f -> b.addContainerResponses(f.result()));
-      return b.build();
-    });
+    return Future.all(each)
+        .map(
+            all -> {
+              PreferredAllocationResponse.Builder b = PreferredAllocationResponse.newBuilder();
+              each.forEach(f -> b.addContainerResponses(f.result()));
+              return b.build();
+            });
   }
 
-  private Future<ContainerPreferredAllocationResponse> container(ContainerPreferredAllocationRequest c) {
+  private Future<ContainerPreferredAllocationResponse> container(
+      ContainerPreferredAllocationRequest c) {
     int size = c.getAllocationSize();
-    return hints.find(size).recover(e -> Future.succeededFuture(Hint.none("hint lookup failed: " + e)))
-        .map(hint -> {
-          List<String> ids = chooser.choose(c.getAvailableDeviceIDsList(), c.getMustIncludeDeviceIDsList(), size, hint);
-          LOG.info("preferred {} of {} available: {} (hint {}: {})", size, c.getAvailableDeviceIDsCount(), ids,
-              hint.source().name().toLowerCase(), hint.why());
-          return ContainerPreferredAllocationResponse.newBuilder().addAllDeviceIDs(ids).build();
-        });
+    return hints
+        .find(size)
+        .recover(e -> Future.succeededFuture(Hint.none("hint lookup failed: " + e)))
+        .map(
+            hint -> {
+              List<String> ids =
+                  chooser.choose(
+                      c.getAvailableDeviceIDsList(), c.getMustIncludeDeviceIDsList(), size, hint);
+              LOG.info(
+                  "preferred {} of {} available: {} (hint {}: {})",
+                  size,
+                  c.getAvailableDeviceIDsCount(),
+                  ids,
+                  hint.source().name().toLowerCase(),
+                  hint.why());
+              return ContainerPreferredAllocationResponse.newBuilder().addAllDeviceIDs(ids).build();
+            });
   }
 }

@@ -24,13 +24,14 @@ import java.util.Set;
 /**
  * Chooses exactly {@code size} device ids out of {@code available}, keeping {@code mustInclude},
  * following a {@link Hint}: the HCAs nearest the container's GPUs (the topology-core allocator
- * pairing those GPUs with the available HCAs), else the plan's HCAs, else the allocator's best
- * HCAs among the available; what a hint leaves open is filled by the allocator's choice, then in
- * the kubelet's order. Pure and thread-safe.
+ * pairing those GPUs with the available HCAs), else the plan's HCAs, else the allocator's best HCAs
+ * among the available; what a hint leaves open is filled by the allocator's choice, then in the
+ * kubelet's order. Pure and thread-safe.
  */
 public final class PreferredChooser {
 
-  private static final AlignmentPolicy NEAREST = new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
+  private static final AlignmentPolicy NEAREST =
+      new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
 
   private final Inventory inventory;
   private final LocalityIndex index;
@@ -41,14 +42,20 @@ public final class PreferredChooser {
     this.inventory = inventory;
     // the kubelet decides which devices are healthy (it offers only those): count every device
     Machine m = inventory.machine();
-    this.index = LocalityIndex.of(new Machine(m.nodeName(), m.source(), m.pcie(),
-        m.devices().stream().map(d -> d.withHealthy(true)).toList()));
+    this.index =
+        LocalityIndex.of(
+            new Machine(
+                m.nodeName(),
+                m.source(),
+                m.pcie(),
+                m.devices().stream().map(d -> d.withHealthy(true)).toList()));
     this.allocator = new Allocator(index);
     this.slots = inventory.config().slotsPerHca();
   }
 
   /** The chosen ids; fewer than {@code size} only when fewer are available. */
-  public List<String> choose(List<String> available, List<String> mustInclude, int size, Hint hint) {
+  public List<String> choose(
+      List<String> available, List<String> mustInclude, int size, Hint hint) {
     Set<String> out = new LinkedHashSet<>(mustInclude);
     Set<String> offered = new LinkedHashSet<>(available);
     if (hint.source() == Hint.Source.GPUS) {
@@ -81,22 +88,33 @@ public final class PreferredChooser {
     }
   }
 
-  private List<String> hcasNear(List<String> gpus, Set<String> offered, Set<String> taken, int size) {
+  private List<String> hcasNear(
+      List<String> gpus, Set<String> offered, Set<String> taken, int size) {
     Set<String> held = new LinkedHashSet<>();
     for (String g : gpus) {
-      inventory.machine().device(g).filter(d -> d.kind() == DeviceKind.GPU).ifPresent(d -> held.add(d.id()));
+      inventory
+          .machine()
+          .device(g)
+          .filter(d -> d.kind() == DeviceKind.GPU)
+          .ifPresent(d -> held.add(d.id()));
     }
     if (held.isEmpty()) {
       return List.of();
     }
     int need = size - taken.size();
-    return need <= 0 ? List.of() : hcasOf(allocator.allocate(new AllocationRequest(held.size(), need, NEAREST),
-        availability(offered, taken, held)));
+    return need <= 0
+        ? List.of()
+        : hcasOf(
+            allocator.allocate(
+                new AllocationRequest(held.size(), need, NEAREST),
+                availability(offered, taken, held)));
   }
 
   private List<String> allocatorBest(Set<String> offered, Set<String> taken, int size) {
-    return hcasOf(allocator.allocate(new AllocationRequest(0, size - taken.size(), NEAREST),
-        availability(offered, taken, Set.of())));
+    return hcasOf(
+        allocator.allocate(
+            new AllocationRequest(0, size - taken.size(), NEAREST),
+            availability(offered, taken, Set.of())));
   }
 
   private static List<String> hcasOf(AllocationResult r) {
@@ -108,14 +126,20 @@ public final class PreferredChooser {
     Map<String, Integer> units = new HashMap<>();
     for (String id : offered) {
       if (!taken.contains(id)) {
-        inventory.device(id).map(PluginDevice::hca).ifPresent(h -> units.merge(h.id(), 1, Integer::sum));
+        inventory
+            .device(id)
+            .map(PluginDevice::hca)
+            .ifPresent(h -> units.merge(h.id(), 1, Integer::sum));
       }
     }
     Availability all = Availability.allFree(index, slots);
     List<String> away = new ArrayList<>();
     for (int i = 0; i < index.devices().size(); i++) {
       Device d = index.devices().get(i);
-      int keep = d.kind() == DeviceKind.GPU ? (gpus.contains(d.id()) ? 1 : 0) : units.getOrDefault(d.id(), 0);
+      int keep =
+          d.kind() == DeviceKind.GPU
+              ? (gpus.contains(d.id()) ? 1 : 0)
+              : units.getOrDefault(d.id(), 0);
       for (int u = keep; u < all.free(i); u++) {
         away.add(d.id());
       }

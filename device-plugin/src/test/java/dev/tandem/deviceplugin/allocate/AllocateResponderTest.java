@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.TestMachines;
-import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
-import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,15 +35,26 @@ class AllocateResponderTest {
   }
 
   @Test
-  @DisplayName("shared slots of one HCA give that HCA once; every container gets exactly one response")
+  @DisplayName(
+      "shared slots of one HCA give that HCA once; every container gets exactly one response")
   void sharedSlots() {
-    DeviceTable t = new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"),
-        PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t")));
+    DeviceTable t =
+        new DeviceTable(
+            Inventory.of(
+                TestMachines.twoSwitches("n1"),
+                PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t")));
     t.update(Map.of(), Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"));
-    var r = new AllocateResponder(t).allocate(request(List.of("mlx5_0-slot-2", "mlx5_0-slot-1"), List.of("mlx5_1-slot-0"), List.of()));
+    var r =
+        new AllocateResponder(t)
+            .allocate(
+                request(
+                    List.of("mlx5_0-slot-2", "mlx5_0-slot-1"),
+                    List.of("mlx5_1-slot-0"),
+                    List.of()));
     assertEquals(3, r.getContainerResponsesCount());
     ContainerAllocateResponse c = r.getContainerResponses(0);
-    assertEquals(List.of("/dev/infiniband/uverbs3", "/dev/infiniband/rdma_cm"),
+    assertEquals(
+        List.of("/dev/infiniband/uverbs3", "/dev/infiniband/rdma_cm"),
         c.getDevicesList().stream().map(DeviceSpec::getContainerPath).toList());
     assertEquals("=mlx5_0", c.getEnvsMap().get("NCCL_IB_HCA"));
     assertEquals("mlx5_0-slot-2,mlx5_0-slot-1", c.getEnvsMap().get("TANDEM_RDMA_DEVICE_IDS"));
@@ -51,7 +62,8 @@ class AllocateResponderTest {
   }
 
   @Test
-  @DisplayName("uverbs found through /sys/class/infiniband_verbs/*/ibdev when the device link is missing")
+  @DisplayName(
+      "uverbs found through /sys/class/infiniband_verbs/*/ibdev when the device link is missing")
   void ibdevFile() throws Exception {
     Path u = Files.createDirectories(sysfs.resolve("sys/class/infiniband_verbs/uverbs5"));
     Files.writeString(u.resolve("ibdev"), "mlx5_1\n");
@@ -60,13 +72,19 @@ class AllocateResponderTest {
   }
 
   @Test
-  @DisplayName("a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
+  @DisplayName(
+      "a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
   void missingSysfs() {
-    DeviceTable t = new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.DEFAULT));
+    DeviceTable t =
+        new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.DEFAULT));
     t.update(Map.of(), Map.of("mlx5_0", "uverbs0"));
-    AllocationException e = assertThrows(AllocationException.class,
-        () -> new AllocateResponder(t).allocate(request(List.of("mlx5_0", "mlx5_1"))));
-    assertTrue(e.getMessage().startsWith("no uverbs character device known for HCA mlx5_1 on node n1"), e.getMessage());
+    AllocationException e =
+        assertThrows(
+            AllocationException.class,
+            () -> new AllocateResponder(t).allocate(request(List.of("mlx5_0", "mlx5_1"))));
+    assertTrue(
+        e.getMessage().startsWith("no uverbs character device known for HCA mlx5_1 on node n1"),
+        e.getMessage());
     assertTrue(e.getMessage().contains("ib_uverbs"), e.getMessage());
   }
 }

@@ -1,12 +1,12 @@
 package dev.tandem.deviceplugin.bench;
 
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.file.Files;
@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Round trips of GetPreferredAllocation and Allocate over the plugin's Unix socket, and the plugin's
- * RSS. The plugin runs as its own process from the shaded jar, on an hwloc fixture with a fake
- * sysfs tree and without the API-server lookup (--no-kube); this JVM plays the kubelet.
+ * Round trips of GetPreferredAllocation and Allocate over the plugin's Unix socket, and the
+ * plugin's RSS. The plugin runs as its own process from the shaded jar, on an hwloc fixture with a
+ * fake sysfs tree and without the API-server lookup (--no-kube); this JVM plays the kubelet.
  *
  * <pre>
  * mvn -q -pl device-plugin -am install -DskipTests
@@ -31,6 +31,7 @@ public final class RoundTripBenchmark {
 
   /** Calls timed right after registration, while both JVMs still interpret and compile. */
   private static final int COLD_CALLS = 100;
+
   /**
    * Calls before the steady figures. Fewer leave the kubelet JVM's C2 compiler threads competing
    * with the plugin for the two cores, which shows in the plugin's p99 and is not the plugin's.
@@ -41,16 +42,30 @@ public final class RoundTripBenchmark {
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-    List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length)
-        : List.of("-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:ReservedCodeCacheSize=16m",
-            "-XX:MaxDirectMemorySize=16m", "-XX:MaxMetaspaceSize=64m", "-Dio.netty.allocator.type=unpooled");
+    List<String> jvm =
+        args.length > 1
+            ? Arrays.asList(args).subList(1, args.length)
+            : List.of(
+                "-Xmx32m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-XX:ReservedCodeCacheSize=16m",
+                "-XX:MaxDirectMemorySize=16m",
+                "-XX:MaxMetaspaceSize=64m",
+                "-Dio.netty.allocator.type=unpooled");
     Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
-    Path fixture = Path.of(System.getProperty("fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+    Path fixture =
+        Path.of(
+            System.getProperty(
+                "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
     Path dir = Files.createTempDirectory("dp-bench");
     Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
     for (int i = 0; i < 4; i++) {
-      Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/device/infiniband_verbs/uverbs" + i));
-      Path port = Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
+      Files.createDirectories(
+          sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/device/infiniband_verbs/uverbs" + i));
+      Path port =
+          Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
       Files.writeString(port.resolve("state"), "4: ACTIVE\n");
     }
     Vertx vertx = Vertx.vertx();
@@ -59,37 +74,75 @@ public final class RoundTripBenchmark {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvm);
-    cmd.addAll(List.of("-jar", jar.toString(), "--plugin-dir", dir.toString(), "--hwloc-xml", fixture.toString(),
-        "--sysfs-root", sysfs.toString(), "--node-name", "bench", "--no-kube"));
-    Process plugin = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(new File(dir.toFile(), "plugin.log")).start();
+    cmd.addAll(
+        List.of(
+            "-jar",
+            jar.toString(),
+            "--plugin-dir",
+            dir.toString(),
+            "--hwloc-xml",
+            fixture.toString(),
+            "--sysfs-root",
+            sysfs.toString(),
+            "--node-name",
+            "bench",
+            "--no-kube"));
+    Process plugin =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(new File(dir.toFile(), "plugin.log"))
+            .start();
     try {
       ListAndWatchResponse list = kubelet.nextList(30_000);
       if (list == null) {
-        throw new IllegalStateException("plugin did not register; see " + dir.resolve("plugin.log"));
+        throw new IllegalStateException(
+            "plugin did not register; see " + dir.resolve("plugin.log"));
       }
       List<String> ids = list.getDevicesList().stream().map(d -> d.getID()).toList();
-      PreferredAllocationRequest pref = PreferredAllocationRequest.newBuilder().addContainerRequests(
-          ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(ids).setAllocationSize(2)).build();
-      AllocateRequest alloc = AllocateRequest.newBuilder().addContainerRequests(
-          ContainerAllocateRequest.newBuilder().addDevicesIds(ids.get(0)).addDevicesIds(ids.get(1))).build();
-      System.out.println("plugin pid " + plugin.pid() + ", JVM options " + jvm + ", " + ids.size() + " devices, "
-          + iterations + " calls each");
+      PreferredAllocationRequest pref =
+          PreferredAllocationRequest.newBuilder()
+              .addContainerRequests(
+                  ContainerPreferredAllocationRequest.newBuilder()
+                      .addAllAvailableDeviceIDs(ids)
+                      .setAllocationSize(2))
+              .build();
+      AllocateRequest alloc =
+          AllocateRequest.newBuilder()
+              .addContainerRequests(
+                  ContainerAllocateRequest.newBuilder()
+                      .addDevicesIds(ids.get(0))
+                      .addDevicesIds(ids.get(1)))
+              .build();
+      System.out.println(
+          "plugin pid "
+              + plugin.pid()
+              + ", JVM options "
+              + jvm
+              + ", "
+              + ids.size()
+              + " devices, "
+              + iterations
+              + " calls each");
       long[] coldPreferred = measure(COLD_CALLS, () -> kubelet.preferred(pref));
       long[] coldAllocate = measure(COLD_CALLS, () -> kubelet.allocate(alloc));
       report("GetPreferredAllocation", "first " + COLD_CALLS, coldPreferred);
       report("Allocate", "first " + COLD_CALLS, coldAllocate);
       measure(WARMUP_CALLS, () -> kubelet.preferred(pref));
       measure(WARMUP_CALLS, () -> kubelet.allocate(alloc));
-      report("GetPreferredAllocation", "steady", measure(iterations, () -> kubelet.preferred(pref)));
+      report(
+          "GetPreferredAllocation", "steady", measure(iterations, () -> kubelet.preferred(pref)));
       report("Allocate", "steady", measure(iterations, () -> kubelet.allocate(alloc)));
-      System.out.printf("plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n", kib(plugin.pid(), "VmRSS") / 1024.0,
-          kib(plugin.pid(), "VmHWM") / 1024.0);
+      System.out.printf(
+          "plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n",
+          kib(plugin.pid(), "VmRSS") / 1024.0, kib(plugin.pid(), "VmHWM") / 1024.0);
     } finally {
       plugin.destroy();
       plugin.waitFor();
-      System.out.println("plugin exited " + plugin.exitValue() + " on SIGTERM; socket removed: "
-          + !Files.exists(dir.resolve("tandem-rdma.sock")));
+      System.out.println(
+          "plugin exited "
+              + plugin.exitValue()
+              + " on SIGTERM; socket removed: "
+              + !Files.exists(dir.resolve("tandem-rdma.sock")));
       vertx.close().await();
     }
   }
@@ -106,8 +159,13 @@ public final class RoundTripBenchmark {
   }
 
   private static void report(String what, String phase, long[] sorted) {
-    System.out.printf("%-24s %-10s p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms%n", what, phase,
-        sorted[sorted.length / 2] / 1e6, sorted[(int) (sorted.length * 0.99)] / 1e6, sorted[sorted.length - 1] / 1e6);
+    System.out.printf(
+        "%-24s %-10s p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms%n",
+        what,
+        phase,
+        sorted[sorted.length / 2] / 1e6,
+        sorted[(int) (sorted.length * 0.99)] / 1e6,
+        sorted[sorted.length - 1] / 1e6);
   }
 
   private static long kib(long pid, String field) throws Exception {

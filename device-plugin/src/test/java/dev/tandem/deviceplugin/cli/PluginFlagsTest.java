@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class PluginFlagsTest {
 
   @Test
-  @DisplayName("defaults: kubelet dirs, kubelet.sock inside the plugin dir, node name from NODE_NAME")
+  @DisplayName(
+      "defaults: kubelet dirs, kubelet.sock inside the plugin dir, node name from NODE_NAME")
   void defaults() {
     PluginFlags f = PluginFlags.parse(new String[0], Map.of("NODE_NAME", "gpu-7"));
     assertEquals(Path.of("/var/lib/kubelet/device-plugins"), f.pluginDir());
@@ -24,10 +25,24 @@ class PluginFlagsTest {
   }
 
   @Test
-  @DisplayName("--plugin-dir moves the default kubelet socket; --flag=value and --flag value both work")
+  @DisplayName(
+      "--plugin-dir moves the default kubelet socket; --flag=value and --flag value both work")
   void values() {
-    PluginFlags f = PluginFlags.parse(new String[] {"--plugin-dir=/tmp/dp", "--hwloc-xml", "x.xml", "--no-kube",
-        "--node-name", "n1", "--config", "c.json", "--pod-resources-socket", "/tmp/pr.sock"}, Map.of());
+    PluginFlags f =
+        PluginFlags.parse(
+            new String[] {
+              "--plugin-dir=/tmp/dp",
+              "--hwloc-xml",
+              "x.xml",
+              "--no-kube",
+              "--node-name",
+              "n1",
+              "--config",
+              "c.json",
+              "--pod-resources-socket",
+              "/tmp/pr.sock"
+            },
+            Map.of());
     assertEquals(Path.of("/tmp/dp/kubelet.sock"), f.kubeletSocket());
     assertEquals(Path.of("x.xml"), f.hwlocXml());
     assertTrue(f.noKube());
@@ -37,11 +52,22 @@ class PluginFlagsTest {
   @Test
   @DisplayName("an unknown flag, a missing value or a bad number is a usage error naming the flag")
   void errors() {
-    assertEquals("unknown flag --plugin-directory (see --help)", assertThrows(UsageException.class,
-        () -> PluginFlags.parse(new String[] {"--plugin-directory", "/x"}, Map.of())).getMessage());
-    assertTrue(assertThrows(UsageException.class, () -> PluginFlags.parse(new String[] {"--config"}, Map.of()))
-        .getMessage().contains("--config needs a value"));
-    assertTrue(assertThrows(UsageException.class,
-        () -> PluginFlags.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of())).getMessage().contains("soon"));
+    assertEquals(
+        "unknown flag --plugin-directory (see --help)",
+        assertThrows(
+                UsageException.class,
+                () -> PluginFlags.parse(new String[] {"--plugin-directory", "/x"}, Map.of()))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                UsageException.class, () -> PluginFlags.parse(new String[] {"--config"}, Map.of()))
+            .getMessage()
+            .contains("--config needs a value"));
+    assertTrue(
+        assertThrows(
+                UsageException.class,
+                () -> PluginFlags.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of()))
+            .getMessage()
+            .contains("soon"));
   }
 }

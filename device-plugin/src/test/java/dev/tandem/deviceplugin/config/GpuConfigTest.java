@@ -32,8 +32,12 @@ class GpuConfigTest {
   @Test
   @DisplayName("cdi, resourceName and reservationSeconds are read")
   void options() {
-    GpuConfig g = PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"cdi\":true,\"resourceName\":\"example.com/gpu\","
-        + "\"reservationSeconds\":5}}", "f").gpu();
+    GpuConfig g =
+        PluginConfig.parse(
+                "{\"gpu\":{\"enabled\":true,\"cdi\":true,\"resourceName\":\"example.com/gpu\","
+                    + "\"reservationSeconds\":5}}",
+                "f")
+            .gpu();
     assertTrue(g.cdi());
     assertEquals("example.com/gpu", g.resourceName());
     assertEquals(Duration.ofSeconds(5), g.reservation());
@@ -42,19 +46,37 @@ class GpuConfigTest {
   @Test
   @DisplayName("an unknown key inside gpu is rejected by name, with the file and the allowed keys")
   void unknownKey() {
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
-    assertTrue(e.getMessage().contains("dp.json gpu") && e.getMessage().contains("strategy")
-        && e.getMessage().contains("reservationSeconds"), e.getMessage());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
+    assertTrue(
+        e.getMessage().contains("dp.json gpu")
+            && e.getMessage().contains("strategy")
+            && e.getMessage().contains("reservationSeconds"),
+        e.getMessage());
   }
 
   @Test
-  @DisplayName("wrong types and values are named: enabled not a boolean, reservationSeconds 0, same resource twice")
+  @DisplayName(
+      "wrong types and values are named: enabled not a boolean, reservationSeconds 0, same resource twice")
   void badValues() {
-    assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
-        .getMessage().contains("reservationSeconds"));
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse(
-        "{\"resourceName\":\"nvidia.com/gpu\",\"gpu\":{\"enabled\":true}}", "f")).getMessage().contains("must differ"));
+    assertThrows(
+        ConfigException.class, () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
+            .getMessage()
+            .contains("reservationSeconds"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    PluginConfig.parse(
+                        "{\"resourceName\":\"nvidia.com/gpu\",\"gpu\":{\"enabled\":true}}", "f"))
+            .getMessage()
+            .contains("must differ"));
   }
 }

@@ -24,14 +24,18 @@ class PluginConfigTest {
   @DisplayName("shared mode defaults to 1000 slots per HCA (rdma/hca: 1k)")
   void shared() {
     assertEquals(1000, PluginConfig.parse("{\"mode\":\"shared\"}", "f").slotsPerHca());
-    assertEquals(8, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "f").slotsPerHca());
+    assertEquals(
+        8, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "f").slotsPerHca());
   }
 
   @Test
   @DisplayName("selectors are parsed and normalised (hex ids without 0x, link layer case)")
   void selectors() {
-    PluginConfig c = PluginConfig.parse("{\"mode\":\"sriov\",\"selectors\":{\"vendorIds\":[\"0x15B3\"],"
-        + "\"linkLayers\":[\"InfiniBand\"],\"ibDevices\":[\"mlx5_0\"]}}", "f");
+    PluginConfig c =
+        PluginConfig.parse(
+            "{\"mode\":\"sriov\",\"selectors\":{\"vendorIds\":[\"0x15B3\"],"
+                + "\"linkLayers\":[\"InfiniBand\"],\"ibDevices\":[\"mlx5_0\"]}}",
+            "f");
     assertEquals(List.of("15b3"), c.selectors().vendorIds());
     assertEquals(List.of("infiniband"), c.selectors().linkLayers());
   }
@@ -39,8 +43,13 @@ class PluginConfigTest {
   @Test
   @DisplayName("unknown keys are rejected with their names and the file")
   void unknownKeys() {
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> PluginConfig.parse("{\"mode\":\"hca\",\"slots\":4,\"colour\":\"red\"}", "/etc/tandem/plugin.json"));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                PluginConfig.parse(
+                    "{\"mode\":\"hca\",\"slots\":4,\"colour\":\"red\"}",
+                    "/etc/tandem/plugin.json"));
     assertTrue(e.getMessage().contains("/etc/tandem/plugin.json"), e.getMessage());
     assertTrue(e.getMessage().contains("colour, slots"), e.getMessage());
   }
@@ -48,24 +57,48 @@ class PluginConfigTest {
   @Test
   @DisplayName("unknown selector keys, modes and link layers are rejected by name")
   void unknownValues() {
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
-        .getMessage().contains("unknown mode 'vf'; allowed: hca, sriov, shared"));
-    assertTrue(assertThrows(ConfigException.class,
-        () -> PluginConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f")).getMessage().contains("pciIds"));
-    assertTrue(assertThrows(ConfigException.class,
-        () -> PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f")).getMessage().contains("RoCE"));
+    assertTrue(
+        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
+            .getMessage()
+            .contains("unknown mode 'vf'; allowed: hca, sriov, shared"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f"))
+            .getMessage()
+            .contains("pciIds"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f"))
+            .getMessage()
+            .contains("RoCE"));
   }
 
   @Test
   @DisplayName("malformed JSON, wrong types and nonsense values are errors naming the file")
   void malformed() {
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":", "p.json"))
-        .getMessage().startsWith("p.json: not a JSON object"));
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
-        .getMessage().startsWith("p.json"));
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
-        .getMessage().contains("only meaningful in shared mode"));
-    assertTrue(assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
-        .getMessage().contains("not an extended resource name"));
+    assertTrue(
+        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":", "p.json"))
+            .getMessage()
+            .startsWith("p.json: not a JSON object"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
+            .getMessage()
+            .startsWith("p.json"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
+            .getMessage()
+            .contains("only meaningful in shared mode"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
+            .getMessage()
+            .contains("not an extended resource name"));
   }
 }

@@ -36,7 +36,8 @@ class GpuHealthTest {
   }
 
   @Test
-  @DisplayName("driver directory with information and PCI device present → healthy; GPU missing from the driver → unhealthy")
+  @DisplayName(
+      "driver directory with information and PCI device present → healthy; GPU missing from the driver → unhealthy")
   void driverView() throws Exception {
     driverSees(machine.gpus().get(0));
     DriverProcfs p = new DriverProcfs(root);
@@ -54,29 +55,40 @@ class GpuHealthTest {
   }
 
   @Test
-  @DisplayName("a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
+  @DisplayName(
+      "a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
   void checkUpdatesTable() throws Exception {
-    machine.gpus().forEach(g -> {
-      try {
-        driverSees(g);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    Files.delete(root.resolve("proc/driver/nvidia/gpus").resolve(machine.gpus().get(1).address().toString())
-        .resolve("information"));
+    machine
+        .gpus()
+        .forEach(
+            g -> {
+              try {
+                driverSees(g);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Files.delete(
+        root.resolve("proc/driver/nvidia/gpus")
+            .resolve(machine.gpus().get(1).address().toString())
+            .resolve("information"));
     Vertx vertx = Vertx.vertx();
     try {
       GpuTable table = new GpuTable(machine);
       List<Object> told = new java.util.concurrent.CopyOnWriteArrayList<>();
       table.onChange(told::add);
-      List<String> changed = new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await();
+      List<String> changed =
+          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await();
       assertEquals(List.of("GPU-1"), changed);
-      assertEquals(Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"), Map.of(
-          table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
-          table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
+      assertEquals(
+          Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"),
+          Map.of(
+              table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
+              table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
       assertEquals(1, told.size());
-      assertEquals(List.of(), new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await());
+      assertEquals(
+          List.of(),
+          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await());
     } finally {
       vertx.close().await();
     }
@@ -87,7 +99,8 @@ class GpuHealthTest {
   void nvmlMissing() {
     Nvml.Loaded l = Nvml.load("tandem-no-such-nvml");
     assertTrue(l.nvml().isEmpty());
-    assertTrue(l.note().contains("libtandem-no-such-nvml") && l.note().contains("procfs"), l.note());
+    assertTrue(
+        l.note().contains("libtandem-no-such-nvml") && l.note().contains("procfs"), l.note());
   }
 
   @Test

@@ -21,29 +21,72 @@ class InventoryTest {
     return i.devices().stream().map(PluginDevice::id).toList();
   }
 
-  /** One switch: GPU, PF mlx5_0 (InfiniBand) with VFs mlx5_2 and mlx5_3, and PF mlx5_1 (Ethernet). */
+  /**
+   * One switch: GPU, PF mlx5_0 (InfiniBand) with VFs mlx5_2 and mlx5_3, and PF mlx5_1 (Ethernet).
+   */
   static Machine withVfs() {
     TopologyBuilder b = new TopologyBuilder("n1", "test");
     b.cpuDomain("cpu0", List.of(0)).hostBridge("hb0", "cpu0");
     PciAddress rp = new PciAddress(0, 0x10, 0, 0);
     PciAddress up = new PciAddress(0, 0x11, 0, 0);
     PciAddress down = new PciAddress(0, 0x12, 0, 0);
-    b.bridge(rp, "hb0", 0x8086, 1).bridge(up, TopologyBuilder.bridgeId(rp), 0x1000, 2)
+    b.bridge(rp, "hb0", 0x8086, 1)
+        .bridge(up, TopologyBuilder.bridgeId(rp), 0x1000, 2)
         .bridge(down, TopologyBuilder.bridgeId(up), 0x1000, 2);
     String parent = TopologyBuilder.bridgeId(down);
     PciAddress pf = new PciAddress(0, 0x14, 0, 0);
-    b.device(new Device("GPU-0", DeviceKind.GPU, "cuda0", new PciAddress(0, 0x13, 0, 0), 0, parent, 0x10de, 1, null, true, null));
+    b.device(
+        new Device(
+            "GPU-0",
+            DeviceKind.GPU,
+            "cuda0",
+            new PciAddress(0, 0x13, 0, 0),
+            0,
+            parent,
+            0x10de,
+            1,
+            null,
+            true,
+            null));
     b.device(hca("mlx5_0", pf, parent, "InfiniBand", false, null, "ib0"));
     b.device(hca("mlx5_1", new PciAddress(0, 0x15, 0, 0), parent, "Ethernet", false, null, "eth1"));
-    b.device(hca("0000:14:00.2", new PciAddress(0, 0x14, 0, 2), parent, "InfiniBand", true, pf, null));
-    b.device(hca("0000:14:00.3", new PciAddress(0, 0x14, 0, 3), parent, "InfiniBand", true, pf, null));
+    b.device(
+        hca("0000:14:00.2", new PciAddress(0, 0x14, 0, 2), parent, "InfiniBand", true, pf, null));
+    b.device(
+        hca("0000:14:00.3", new PciAddress(0, 0x14, 0, 3), parent, "InfiniBand", true, pf, null));
     return b.build();
   }
 
-  static Device hca(String id, PciAddress a, String parent, String link, boolean vf, PciAddress pf, String netdev) {
+  static Device hca(
+      String id,
+      PciAddress a,
+      String parent,
+      String link,
+      boolean vf,
+      PciAddress pf,
+      String netdev) {
     String ib = vf ? "mlx5_" + (a.function()) : id;
-    return new Device(id, DeviceKind.HCA, ib, a, 0, parent, 0x15b3, vf ? 0x101c : 0x101b, null, true,
-        new HcaInfo(ib, link, "ACTIVE", null, null, netdev == null ? List.of() : List.of(netdev), null, vf, pf));
+    return new Device(
+        id,
+        DeviceKind.HCA,
+        ib,
+        a,
+        0,
+        parent,
+        0x15b3,
+        vf ? 0x101c : 0x101b,
+        null,
+        true,
+        new HcaInfo(
+            ib,
+            link,
+            "ACTIVE",
+            null,
+            null,
+            netdev == null ? List.of() : List.of(netdev),
+            null,
+            vf,
+            pf));
   }
 
   @Test
@@ -67,9 +110,19 @@ class InventoryTest {
   @Test
   @DisplayName("shared: N slots per HCA, ids <ibdev>-slot-<n>")
   void sharedMode() {
-    Inventory i = Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
-    assertEquals(List.of("mlx5_0-slot-0", "mlx5_0-slot-1", "mlx5_0-slot-2", "mlx5_1-slot-0", "mlx5_1-slot-1",
-        "mlx5_1-slot-2"), ids(i));
+    Inventory i =
+        Inventory.of(
+            TestMachines.twoSwitches("n1"),
+            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
+    assertEquals(
+        List.of(
+            "mlx5_0-slot-0",
+            "mlx5_0-slot-1",
+            "mlx5_0-slot-2",
+            "mlx5_1-slot-0",
+            "mlx5_1-slot-1",
+            "mlx5_1-slot-2"),
+        ids(i));
     assertEquals(3, i.idsFor("mlx5_1").size());
   }
 
@@ -77,12 +130,33 @@ class InventoryTest {
   @DisplayName("selectors: link layer, netdev, vendor/device ids and ibverbs names")
   void selectors() {
     Machine m = withVfs();
-    assertEquals(List.of("mlx5_1"), ids(Inventory.of(m, PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"Ethernet\"]}}", "t"))));
-    assertEquals(List.of("mlx5_0"), ids(Inventory.of(m, PluginConfig.parse("{\"selectors\":{\"netdevs\":[\"ib0\"]}}", "t"))));
-    assertEquals(List.of("mlx5_0", "mlx5_1"), ids(Inventory.of(m,
-        PluginConfig.parse("{\"selectors\":{\"vendorIds\":[\"15b3\"],\"deviceIds\":[\"0x101b\"]}}", "t"))));
-    assertEquals(List.of("0000:14:00.2", "0000:14:00.3"), ids(Inventory.of(m,
-        PluginConfig.parse("{\"mode\":\"sriov\",\"selectors\":{\"deviceIds\":[\"101c\"]}}", "t"))));
-    assertEquals(List.of(), ids(Inventory.of(m, PluginConfig.parse("{\"selectors\":{\"ibDevices\":[\"mlx5_9\"]}}", "t"))));
+    assertEquals(
+        List.of("mlx5_1"),
+        ids(
+            Inventory.of(
+                m, PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"Ethernet\"]}}", "t"))));
+    assertEquals(
+        List.of("mlx5_0"),
+        ids(Inventory.of(m, PluginConfig.parse("{\"selectors\":{\"netdevs\":[\"ib0\"]}}", "t"))));
+    assertEquals(
+        List.of("mlx5_0", "mlx5_1"),
+        ids(
+            Inventory.of(
+                m,
+                PluginConfig.parse(
+                    "{\"selectors\":{\"vendorIds\":[\"15b3\"],\"deviceIds\":[\"0x101b\"]}}",
+                    "t"))));
+    assertEquals(
+        List.of("0000:14:00.2", "0000:14:00.3"),
+        ids(
+            Inventory.of(
+                m,
+                PluginConfig.parse(
+                    "{\"mode\":\"sriov\",\"selectors\":{\"deviceIds\":[\"101c\"]}}", "t"))));
+    assertEquals(
+        List.of(),
+        ids(
+            Inventory.of(
+                m, PluginConfig.parse("{\"selectors\":{\"ibDevices\":[\"mlx5_9\"]}}", "t"))));
   }
 }

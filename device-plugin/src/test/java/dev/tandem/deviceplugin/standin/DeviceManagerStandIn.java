@@ -1,12 +1,12 @@
 package dev.tandem.deviceplugin.standin;
 
+import dev.tandem.deviceplugin.preferred.HeldDevices;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
-import dev.tandem.deviceplugin.preferred.HeldDevices;
-import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,11 +22,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The kubelet's device manager as shared/PROTOCOLS.md §3.8 describes it, without a Topology Manager
- * hint: per container, the resources in random order (a Go map walk); per resource, {@code available}
- * = healthy − in use in random (set) order, GetPreferredAllocation when the resource's plugin offers
- * it, the answer ∩ available then filled in set order, then Allocate. Resources served by a plugin
- * without preferred allocation (the GPU stub of hint mode) are chosen in set order alone. What each
- * container holds is what PodResources reports.
+ * hint: per container, the resources in random order (a Go map walk); per resource, {@code
+ * available} = healthy − in use in random (set) order, GetPreferredAllocation when the resource's
+ * plugin offers it, the answer ∩ available then filled in set order, then Allocate. Resources
+ * served by a plugin without preferred allocation (the GPU stub of hint mode) are chosen in set
+ * order alone. What each container holds is what PodResources reports.
  */
 public final class DeviceManagerStandIn {
 
@@ -43,7 +43,9 @@ public final class DeviceManagerStandIn {
     this.random = new Random(seed);
   }
 
-  /** A resource served by a registered plugin (GetPreferredAllocation and Allocate over its socket). */
+  /**
+   * A resource served by a registered plugin (GetPreferredAllocation and Allocate over its socket).
+   */
   public DeviceManagerStandIn plugin(String resource, ListAndWatchResponse list) {
     devices(resource, list);
     viaPlugin.add(resource);
@@ -59,8 +61,12 @@ public final class DeviceManagerStandIn {
   }
 
   private void devices(String resource, ListAndWatchResponse list) {
-    healthy.put(resource, list.getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth()))
-        .map(dev.tandem.kubelet.deviceplugin.v1beta1.Device::getID).toList());
+    healthy.put(
+        resource,
+        list.getDevicesList().stream()
+            .filter(d -> "Healthy".equals(d.getHealth()))
+            .map(dev.tandem.kubelet.deviceplugin.v1beta1.Device::getID)
+            .toList());
     inUse.put(resource, new HashSet<>());
   }
 
@@ -69,14 +75,19 @@ public final class DeviceManagerStandIn {
   }
 
   /** Admits one container in a random resource order; returns the devices per resource. */
-  public Map<String, List<String>> admit(String namespace, String pod, String container, Map<String, Integer> limits) {
+  public Map<String, List<String>> admit(
+      String namespace, String pod, String container, Map<String, Integer> limits) {
     List<String> order = new ArrayList<>(new java.util.TreeMap<>(limits).keySet());
     Collections.shuffle(order, random);
     return admit(namespace, pod, container, limits, order);
   }
 
   /** Admits one container, resources in the given order. */
-  public Map<String, List<String>> admit(String namespace, String pod, String container, Map<String, Integer> limits,
+  public Map<String, List<String>> admit(
+      String namespace,
+      String pod,
+      String container,
+      Map<String, Integer> limits,
       List<String> order) {
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (String resource : order) {
@@ -86,9 +97,18 @@ public final class DeviceManagerStandIn {
       Collections.shuffle(available, random);
       Set<String> chosen = new LinkedHashSet<>();
       if (viaPlugin.contains(resource)) {
-        List<String> preferred = kubelet.preferred(resource, PreferredAllocationRequest.newBuilder().addContainerRequests(
-            ContainerPreferredAllocationRequest.newBuilder().addAllAvailableDeviceIDs(available).setAllocationSize(size))
-            .build()).getContainerResponses(0).getDeviceIDsList();
+        List<String> preferred =
+            kubelet
+                .preferred(
+                    resource,
+                    PreferredAllocationRequest.newBuilder()
+                        .addContainerRequests(
+                            ContainerPreferredAllocationRequest.newBuilder()
+                                .addAllAvailableDeviceIDs(available)
+                                .setAllocationSize(size))
+                        .build())
+                .getContainerResponses(0)
+                .getDeviceIDsList();
         preferred.stream().filter(available::contains).limit(size).forEach(chosen::add);
       }
       for (String id : available) {
@@ -98,8 +118,12 @@ public final class DeviceManagerStandIn {
         chosen.add(id);
       }
       if (allocateViaPlugin.contains(resource)) {
-        kubelet.allocate(resource, AllocateRequest.newBuilder().addContainerRequests(
-            ContainerAllocateRequest.newBuilder().addAllDevicesIds(chosen)).build());
+        kubelet.allocate(
+            resource,
+            AllocateRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerAllocateRequest.newBuilder().addAllDevicesIds(chosen))
+                .build());
       }
       inUse.get(resource).addAll(chosen);
       holdings.add(new HeldDevices(namespace, pod, container, resource, List.copyOf(chosen)));

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.standin;
 
+import dev.tandem.kubelet.KubeletGrpcClient;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient;
@@ -10,7 +11,6 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.RegisterRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.RegistrationGrpcService;
-import dev.tandem.kubelet.KubeletGrpcClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -22,8 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +46,8 @@ public final class KubeletStandIn {
   private final List<DevicePluginOptions> options = new CopyOnWriteArrayList<>();
   private volatile DevicePluginGrpcClient plugin;
   private final Map<String, DevicePluginGrpcClient> byResource = new ConcurrentHashMap<>();
-  private final Map<String, BlockingQueue<ListAndWatchResponse>> listsByResource = new ConcurrentHashMap<>();
+  private final Map<String, BlockingQueue<ListAndWatchResponse>> listsByResource =
+      new ConcurrentHashMap<>();
   private HttpServer server;
   private volatile boolean refuse;
   private volatile io.vertx.grpc.client.GrpcClientRequest<?, ?> stream;
@@ -64,39 +65,66 @@ public final class KubeletStandIn {
 
   public Future<Void> start() {
     GrpcServer grpc = GrpcServer.server(vertx);
-    grpc.callHandler(RegistrationGrpcService.Register, req -> req.handler(r -> register(r).onComplete(ar -> {
-      if (ar.succeeded()) {
-        req.response().end(Empty.getDefaultInstance());
-      } else {
-        req.response().status(GrpcStatus.UNKNOWN).statusMessage(ar.cause().getMessage()).end();
-      }
-    })));
-    return vertx.executeBlocking(() -> Files.deleteIfExists(socket))
-        .compose(v -> vertx.createHttpServer().requestHandler(r -> {
-          authorities.add(r.authority() == null ? "<none>" : r.authority().toString());
-          grpc.handle(r);
-        }).listen(SocketAddress.domainSocketAddress(socket.toString())))
-        .map(s -> {
-          server = s;
-          return null;
-        });
+    grpc.callHandler(
+        RegistrationGrpcService.Register,
+        req ->
+            req.handler(
+                r ->
+                    register(r)
+                        .onComplete(
+                            ar -> {
+                              if (ar.succeeded()) {
+                                req.response().end(Empty.getDefaultInstance());
+                              } else {
+                                req.response()
+                                    .status(GrpcStatus.UNKNOWN)
+                                    .statusMessage(ar.cause().getMessage())
+                                    .end();
+                              }
+                            })));
+    return vertx
+        .executeBlocking(() -> Files.deleteIfExists(socket))
+        .compose(
+            v ->
+                vertx
+                    .createHttpServer()
+                    .requestHandler(
+                        r -> {
+                          authorities.add(
+                              r.authority() == null ? "<none>" : r.authority().toString());
+                          grpc.handle(r);
+                        })
+                    .listen(SocketAddress.domainSocketAddress(socket.toString())))
+        .map(
+            s -> {
+              server = s;
+              return null;
+            });
   }
 
   /** Stops serving and removes kubelet.sock, like a kubelet going down. */
   public Future<Void> stop() {
-    return server.close().compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket))).mapEmpty();
+    return server
+        .close()
+        .compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket)))
+        .mapEmpty();
   }
 
   /** The kubelet restarting: stop, delete every socket in the directory, start again. */
   public Future<Void> restart() {
-    return stop().compose(v -> vertx.executeBlocking(() -> {
-      try (var files = Files.list(dir)) {
-        for (Path p : files.filter(f -> f.toString().endsWith(".sock")).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
-      return null;
-    })).compose(v -> start());
+    return stop()
+        .compose(
+            v ->
+                vertx.executeBlocking(
+                    () -> {
+                      try (var files = Files.list(dir)) {
+                        for (Path p : files.filter(f -> f.toString().endsWith(".sock")).toList()) {
+                          Files.deleteIfExists(p);
+                        }
+                      }
+                      return null;
+                    }))
+        .compose(v -> start());
   }
 
   /** From now on, answer Register with an error (a kubelet refusing the plugin). */
@@ -109,14 +137,17 @@ public final class KubeletStandIn {
     if (refuse) {
       return Future.failedFuture("registration refused by the stand-in");
     }
-    DevicePluginGrpcClient p = DevicePluginGrpcClient.create(client,
-        SocketAddress.domainSocketAddress(dir.resolve(r.getEndpoint()).toString()));
+    DevicePluginGrpcClient p =
+        DevicePluginGrpcClient.create(
+            client, SocketAddress.domainSocketAddress(dir.resolve(r.getEndpoint()).toString()));
     plugin = p;
     byResource.put(r.getResourceName(), p);
-    return p.getDevicePluginOptions(Empty.getDefaultInstance()).compose(o -> {
-      options.add(o);
-      return listAndWatch(r.getEndpoint(), queue(r.getResourceName()));
-    });
+    return p.getDevicePluginOptions(Empty.getDefaultInstance())
+        .compose(
+            o -> {
+              options.add(o);
+              return listAndWatch(r.getEndpoint(), queue(r.getResourceName()));
+            });
   }
 
   private BlockingQueue<ListAndWatchResponse> queue(String resource) {
@@ -124,15 +155,23 @@ public final class KubeletStandIn {
   }
 
   private Future<Void> listAndWatch(String endpoint, BlockingQueue<ListAndWatchResponse> mine) {
-    return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
-        dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient.ListAndWatch).compose(req -> {
-          stream = req;
-          req.response().onSuccess(resp -> resp.handler(l -> {
-            lists.add(l);
-            mine.add(l);
-          }));
-          return req.end(Empty.getDefaultInstance());
-        });
+    return client
+        .request(
+            SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
+            dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient.ListAndWatch)
+        .compose(
+            req -> {
+              stream = req;
+              req.response()
+                  .onSuccess(
+                      resp ->
+                          resp.handler(
+                              l -> {
+                                lists.add(l);
+                                mine.add(l);
+                              }));
+              return req.end(Empty.getDefaultInstance());
+            });
   }
 
   /** Cancels the ListAndWatch stream (RST_STREAM CANCEL), as a kubelet dropping its client does. */
@@ -145,7 +184,8 @@ public final class KubeletStandIn {
   }
 
   /** The next ListAndWatch message of one resource (joint mode has two streams). */
-  public ListAndWatchResponse nextList(String resource, long timeoutMs) throws InterruptedException {
+  public ListAndWatchResponse nextList(String resource, long timeoutMs)
+      throws InterruptedException {
     return queue(resource).poll(timeoutMs, TimeUnit.MILLISECONDS);
   }
 
@@ -158,14 +198,31 @@ public final class KubeletStandIn {
     return byResource.get(resource).allocate(r).await();
   }
 
-  /** Allocate as a raw call on the plugin of {@code resource}: "OK" or the gRPC status and message. */
+  /**
+   * Allocate as a raw call on the plugin of {@code resource}: "OK" or the gRPC status and message.
+   */
   public String allocateStatus(String resource, AllocateRequest r) {
-    String endpoint = registrations.stream().filter(x -> x.getResourceName().equals(resource))
-        .reduce((a, b) -> b).orElseThrow().getEndpoint();
-    return client.request(SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()), DevicePluginGrpcClient.Allocate)
+    String endpoint =
+        registrations.stream()
+            .filter(x -> x.getResourceName().equals(resource))
+            .reduce((a, b) -> b)
+            .orElseThrow()
+            .getEndpoint();
+    return client
+        .request(
+            SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
+            DevicePluginGrpcClient.Allocate)
         .compose(req -> req.send(r))
-        .compose(resp -> resp.end().transform(ar -> Future.succeededFuture(
-            resp.status().name() + (resp.statusMessage() == null ? "" : ": " + resp.statusMessage()))))
+        .compose(
+            resp ->
+                resp.end()
+                    .transform(
+                        ar ->
+                            Future.succeededFuture(
+                                resp.status().name()
+                                    + (resp.statusMessage() == null
+                                        ? ""
+                                        : ": " + resp.statusMessage()))))
         .await();
   }
 
@@ -185,13 +242,26 @@ public final class KubeletStandIn {
     return plugin.getPreferredAllocation(r).await();
   }
 
-  /** Allocate as a raw call: the gRPC status and message the kubelet would log ("OK" on success). */
+  /**
+   * Allocate as a raw call: the gRPC status and message the kubelet would log ("OK" on success).
+   */
   public String allocateStatus(AllocateRequest r) {
-    return client.request(SocketAddress.domainSocketAddress(dir.resolve(registrations.get(registrations.size() - 1)
-            .getEndpoint()).toString()), DevicePluginGrpcClient.Allocate)
+    return client
+        .request(
+            SocketAddress.domainSocketAddress(
+                dir.resolve(registrations.get(registrations.size() - 1).getEndpoint()).toString()),
+            DevicePluginGrpcClient.Allocate)
         .compose(req -> req.send(r))
-        .compose(resp -> resp.end().transform(ar -> Future.succeededFuture(
-            resp.status().name() + (resp.statusMessage() == null ? "" : ": " + resp.statusMessage()))))
+        .compose(
+            resp ->
+                resp.end()
+                    .transform(
+                        ar ->
+                            Future.succeededFuture(
+                                resp.status().name()
+                                    + (resp.statusMessage() == null
+                                        ? ""
+                                        : ": " + resp.statusMessage()))))
         .await();
   }
 

@@ -28,13 +28,17 @@ public final class PodResourcesStandIn {
     this.socket = socket;
   }
 
-  public void holds(String namespace, String pod, String container, String resource, List<String> ids) {
+  public void holds(
+      String namespace, String pod, String container, String resource, List<String> ids) {
     ContainerResources.Builder c = ContainerResources.newBuilder().setName(container);
     for (String id : ids) {
       c.addDevices(ContainerDevices.newBuilder().setResourceName(resource).addDeviceIds(id));
     }
-    answer = ListPodResourcesResponse.newBuilder().addPodResources(PodResources.newBuilder()
-        .setNamespace(namespace).setName(pod).addContainers(c)).build();
+    answer =
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(
+                PodResources.newBuilder().setNamespace(namespace).setName(pod).addContainers(c))
+            .build();
   }
 
   public List<String> authorities() {
@@ -43,13 +47,20 @@ public final class PodResourcesStandIn {
 
   public Future<Void> start() {
     GrpcServer grpc = GrpcServer.server(vertx);
-    grpc.callHandler(PodResourcesListerGrpcService.List, req -> req.handler(m -> req.response().end(answer)));
-    return vertx.createHttpServer().requestHandler(r -> {
-      authorities.add(r.authority() == null ? "<none>" : r.authority().toString());
-      grpc.handle(r);
-    }).listen(SocketAddress.domainSocketAddress(socket.toString())).map(s -> {
-      server = s;
-      return null;
-    });
+    grpc.callHandler(
+        PodResourcesListerGrpcService.List, req -> req.handler(m -> req.response().end(answer)));
+    return vertx
+        .createHttpServer()
+        .requestHandler(
+            r -> {
+              authorities.add(r.authority() == null ? "<none>" : r.authority().toString());
+              grpc.handle(r);
+            })
+        .listen(SocketAddress.domainSocketAddress(socket.toString()))
+        .map(
+            s -> {
+              server = s;
+              return null;
+            });
   }
 }

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param devices device ids by resource name (e.g. {@code rdma/hca -> [mlx5_0]}), ids sorted and
  *     unique; a resource the kubelet has not allocated yet is absent
  */
-public record PodDevices(String namespace, String pod, String container, Map<String, List<String>> devices) {
+public record PodDevices(
+    String namespace, String pod, String container, Map<String, List<String>> devices) {
 
   public PodDevices {
     Objects.requireNonNull(namespace, "namespace");

@@ -20,10 +20,10 @@ import java.util.function.Supplier;
  * The kubelet's PodResources API v1 over its Unix socket: which devices each container holds
  * ({@link #list()}) and which healthy devices exist ({@link #allocatable()}).
  *
- * <p>Every call carries {@code :authority: localhost}, is bounded by the timeout (sent as
- * {@code grpc-timeout} and enforced locally) and is spaced at least 10 ms after the previous one,
- * which keeps one client under the kubelet's limit of 100 calls per second. Reusable: the device
- * plugin asks it which GPUs a container already holds.
+ * <p>Every call carries {@code :authority: localhost}, is bounded by the timeout (sent as {@code
+ * grpc-timeout} and enforced locally) and is spaced at least 10 ms after the previous one, which
+ * keeps one client under the kubelet's limit of 100 calls per second. Reusable: the device plugin
+ * asks it which GPUs a container already holds.
  */
 public final class PodResourcesClient {
 
@@ -54,7 +54,10 @@ public final class PodResourcesClient {
     return socket;
   }
 
-  /** Every container the kubelet lists (active pods; regular and sidecar containers), with its devices. */
+  /**
+   * Every container the kubelet lists (active pods; regular and sidecar containers), with its
+   * devices.
+   */
   public Future<List<PodDevices>> list() {
     return call(PodResourcesListerGrpcClient.List, ListPodResourcesRequest.getDefaultInstance())
         .map(PodResourcesDecoder::pods);
@@ -62,7 +65,9 @@ public final class PodResourcesClient {
 
   /** The node's healthy devices, one record per resource and device id. */
   public Future<List<AllocatableDevice>> allocatable() {
-    return call(PodResourcesListerGrpcClient.GetAllocatableResources, AllocatableResourcesRequest.getDefaultInstance())
+    return call(
+            PodResourcesListerGrpcClient.GetAllocatableResources,
+            AllocatableResourcesRequest.getDefaultInstance())
         .map(PodResourcesDecoder::allocatable);
   }
 
@@ -71,12 +76,18 @@ public final class PodResourcesClient {
   }
 
   private <Q, R> Future<R> call(ServiceMethod<R, Q> method, Q request) {
-    Supplier<Future<R>> send = () -> grpc.request(address, method).compose(req -> {
-      req.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return req.send(request).compose(resp -> resp.last());
-    });
-    return spaced(send).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new PodResourcesException(socket, method.methodName(), e)));
+    Supplier<Future<R>> send =
+        () ->
+            grpc.request(address, method)
+                .compose(
+                    req -> {
+                      req.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                      return req.send(request).compose(resp -> resp.last());
+                    });
+    return spaced(send)
+        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .recover(
+            e -> Future.failedFuture(new PodResourcesException(socket, method.methodName(), e)));
   }
 
   private synchronized <R> Future<R> spaced(Supplier<Future<R>> send) {
@@ -87,6 +98,7 @@ public final class PodResourcesClient {
     if (delayMillis < 1) {
       return send.get();
     }
-    return Future.<Void>future(p -> vertx.setTimer(delayMillis, id -> p.complete())).compose(v -> send.get());
+    return Future.<Void>future(p -> vertx.setTimer(delayMillis, id -> p.complete()))
+        .compose(v -> send.get());
   }
 }

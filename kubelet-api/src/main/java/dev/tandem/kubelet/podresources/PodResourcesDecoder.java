@@ -25,7 +25,9 @@ final class PodResourcesDecoder {
     List<PodDevices> out = new ArrayList<>();
     for (PodResources pod : response.getPodResourcesList()) {
       for (ContainerResources c : pod.getContainersList()) {
-        out.add(new PodDevices(pod.getNamespace(), pod.getName(), c.getName(), byResource(c.getDevicesList())));
+        out.add(
+            new PodDevices(
+                pod.getNamespace(), pod.getName(), c.getName(), byResource(c.getDevicesList())));
       }
     }
     return out;
@@ -43,8 +45,13 @@ final class PodResourcesDecoder {
       }
     }
     List<AllocatableDevice> out = new ArrayList<>();
-    numa.forEach((key, nodes) -> out.add(new AllocatableDevice(resourceOf.get(key),
-        key.substring(key.indexOf('\u0000') + 1), List.copyOf(nodes))));
+    numa.forEach(
+        (key, nodes) ->
+            out.add(
+                new AllocatableDevice(
+                    resourceOf.get(key),
+                    key.substring(key.indexOf('\u0000') + 1),
+                    List.copyOf(nodes))));
     return out;
   }
 

@@ -6,8 +6,15 @@ import java.nio.file.Path;
 public class PodResourcesException extends RuntimeException {
 
   public PodResourcesException(Path socket, String method, Throwable cause) {
-    super("kubelet PodResources " + method + " on " + socket + " failed: " + describe(cause)
-        + " (is the kubelet running and the socket mounted into the pod?)", cause);
+    super(
+        "kubelet PodResources "
+            + method
+            + " on "
+            + socket
+            + " failed: "
+            + describe(cause)
+            + " (is the kubelet running and the socket mounted into the pod?)",
+        cause);
   }
 
   private static String describe(Throwable cause) {

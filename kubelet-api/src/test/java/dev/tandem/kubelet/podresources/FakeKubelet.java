@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A PodResources server on a real Unix socket, answering as a kubelet does: one ContainerDevices
- * entry per device id with at most one NUMA node. It records the {@code :authority} of every request.
+ * entry per device id with at most one NUMA node. It records the {@code :authority} of every
+ * request.
  */
 public final class FakeKubelet {
 
@@ -35,29 +36,40 @@ public final class FakeKubelet {
       new AtomicReference<>(ListPodResourcesResponse.getDefaultInstance());
   public final AtomicReference<AllocatableResourcesResponse> allocatable =
       new AtomicReference<>(AllocatableResourcesResponse.getDefaultInstance());
+
   /** When set, List answers only after this future completes (to test timeouts). */
   public final AtomicReference<Future<Void>> stall = new AtomicReference<>();
+
   private HttpServer server;
 
   public Future<FakeKubelet> start(Vertx vertx, Path socket) throws Exception {
     Files.deleteIfExists(socket);
     GrpcServer grpc = GrpcServer.server(vertx);
-    grpc.addService(PodResourcesListerGrpcService.of(new PodResourcesListerService() {
-      @Override
-      public Future<ListPodResourcesResponse> list(ListPodResourcesRequest request) {
-        Future<Void> wait = stall.get();
-        return wait == null ? Future.succeededFuture(pods.get()) : wait.map(v -> pods.get());
-      }
+    grpc.addService(
+        PodResourcesListerGrpcService.of(
+            new PodResourcesListerService() {
+              @Override
+              public Future<ListPodResourcesResponse> list(ListPodResourcesRequest request) {
+                Future<Void> wait = stall.get();
+                return wait == null
+                    ? Future.succeededFuture(pods.get())
+                    : wait.map(v -> pods.get());
+              }
 
-      @Override
-      public Future<AllocatableResourcesResponse> getAllocatableResources(AllocatableResourcesRequest request) {
-        return Future.succeededFuture(allocatable.get());
-      }
-    }));
-    server = vertx.createHttpServer(new HttpServerOptions()).requestHandler(req -> {
-      authorities.add(req.authority() == null ? "<none>" : req.authority().toString());
-      grpc.handle(req);
-    });
+              @Override
+              public Future<AllocatableResourcesResponse> getAllocatableResources(
+                  AllocatableResourcesRequest request) {
+                return Future.succeededFuture(allocatable.get());
+              }
+            }));
+    server =
+        vertx
+            .createHttpServer(new HttpServerOptions())
+            .requestHandler(
+                req -> {
+                  authorities.add(req.authority() == null ? "<none>" : req.authority().toString());
+                  grpc.handle(req);
+                });
     return server.listen(SocketAddress.domainSocketAddress(socket.toString())).map(s -> this);
   }
 
@@ -67,14 +79,23 @@ public final class FakeKubelet {
 
   /** One ContainerDevices per device id, as the kubelet encodes them. */
   public static List<ContainerDevices> devices(String resource, int numa, String... ids) {
-    return java.util.Arrays.stream(ids).map(id -> ContainerDevices.newBuilder().setResourceName(resource)
-        .addDeviceIds(id)
-        .setTopology(TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(numa)))
-        .build()).toList();
+    return java.util.Arrays.stream(ids)
+        .map(
+            id ->
+                ContainerDevices.newBuilder()
+                    .setResourceName(resource)
+                    .addDeviceIds(id)
+                    .setTopology(
+                        TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(numa)))
+                    .build())
+        .toList();
   }
 
   public static PodResources pod(String namespace, String name, ContainerResources... containers) {
-    return PodResources.newBuilder().setNamespace(namespace).setName(name).addAllContainers(List.of(containers))
+    return PodResources.newBuilder()
+        .setNamespace(namespace)
+        .setName(name)
+        .addAllContainers(List.of(containers))
         .build();
   }
 

@@ -25,8 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class PodResourcesClientIT {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Vertx vertx;
   private FakeKubelet kubelet;
@@ -56,49 +55,68 @@ class PodResourcesClientIT {
   }
 
   @Test
-  @DisplayName("List: per-device entries are merged per container and resource; partial allocations show as they are")
+  @DisplayName(
+      "List: per-device entries are merged per container and resource; partial allocations show as they are")
   void list() {
     List<ContainerDevices> gpus = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-b", "GPU-a"));
     gpus.addAll(devices("rdma/hca", 0, "mlx5_0"));
-    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
-        .addPodResources(pod("ml", "train-0", container("main", gpus), container("sidecar", List.of())))
-        .addPodResources(pod("ml", "train-1", container("main", devices("rdma/hca", 1, "mlx5_2"))))
-        .build());
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(
+                pod("ml", "train-0", container("main", gpus), container("sidecar", List.of())))
+            .addPodResources(
+                pod("ml", "train-1", container("main", devices("rdma/hca", 1, "mlx5_2"))))
+            .build());
 
     List<PodDevices> pods = client.list().await();
 
-    assertEquals(List.of(
-        new PodDevices("ml", "train-0", "main",
-            Map.of("nvidia.com/gpu", List.of("GPU-a", "GPU-b"), "rdma/hca", List.of("mlx5_0"))),
-        new PodDevices("ml", "train-0", "sidecar", Map.of()),
-        new PodDevices("ml", "train-1", "main", Map.of("rdma/hca", List.of("mlx5_2")))), pods);
+    assertEquals(
+        List.of(
+            new PodDevices(
+                "ml",
+                "train-0",
+                "main",
+                Map.of("nvidia.com/gpu", List.of("GPU-a", "GPU-b"), "rdma/hca", List.of("mlx5_0"))),
+            new PodDevices("ml", "train-0", "sidecar", Map.of()),
+            new PodDevices("ml", "train-1", "main", Map.of("rdma/hca", List.of("mlx5_2")))),
+        pods);
     assertEquals(List.of(), pods.get(2).ids("nvidia.com/gpu"));
   }
 
   @Test
-  @DisplayName("GetAllocatableResources: a device on two NUMA nodes (two entries) becomes one device with both")
+  @DisplayName(
+      "GetAllocatableResources: a device on two NUMA nodes (two entries) becomes one device with both")
   void allocatable() {
     List<ContainerDevices> d = new ArrayList<>(devices("rdma/hca", 0, "mlx5_0", "mlx5_1"));
     d.addAll(devices("rdma/hca", 1, "mlx5_1"));
-    d.add(ContainerDevices.newBuilder().setResourceName("nvidia.com/gpu").addDeviceIds("GPU-x").build());
+    d.add(
+        ContainerDevices.newBuilder()
+            .setResourceName("nvidia.com/gpu")
+            .addDeviceIds("GPU-x")
+            .build());
     kubelet.allocatable.set(AllocatableResourcesResponse.newBuilder().addAllDevices(d).build());
 
-    assertEquals(List.of(
-        new AllocatableDevice("nvidia.com/gpu", "GPU-x", List.of()),
-        new AllocatableDevice("rdma/hca", "mlx5_0", List.of(0)),
-        new AllocatableDevice("rdma/hca", "mlx5_1", List.of(0, 1))), client.allocatable().await());
+    assertEquals(
+        List.of(
+            new AllocatableDevice("nvidia.com/gpu", "GPU-x", List.of()),
+            new AllocatableDevice("rdma/hca", "mlx5_0", List.of(0)),
+            new AllocatableDevice("rdma/hca", "mlx5_1", List.of(0, 1))),
+        client.allocatable().await());
   }
 
   @Test
-  @DisplayName("a kubelet that does not answer fails the call within the timeout, naming the socket and method")
+  @DisplayName(
+      "a kubelet that does not answer fails the call within the timeout, naming the socket and method")
   void timeout() {
     Promise<Void> never = Promise.promise();
     kubelet.stall.set(never.future());
-    PodResourcesClient quick = PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofMillis(300));
+    PodResourcesClient quick =
+        PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofMillis(300));
     long start = System.nanoTime();
     PodResourcesException e = assertThrows(PodResourcesException.class, () -> quick.list().await());
     assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() < 3000);
-    assertTrue(e.getMessage().contains("kubelet.sock") && e.getMessage().contains("List"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("kubelet.sock") && e.getMessage().contains("List"), e.getMessage());
     never.complete();
     quick.close().await();
   }
@@ -106,8 +124,10 @@ class PodResourcesClientIT {
   @Test
   @DisplayName("a missing socket fails the call with the socket's path")
   void missingSocket() {
-    PodResourcesClient absent = PodResourcesClient.create(vertx, dir.resolve("absent.sock"), Duration.ofSeconds(1));
-    PodResourcesException e = assertThrows(PodResourcesException.class, () -> absent.list().await());
+    PodResourcesClient absent =
+        PodResourcesClient.create(vertx, dir.resolve("absent.sock"), Duration.ofSeconds(1));
+    PodResourcesException e =
+        assertThrows(PodResourcesException.class, () -> absent.list().await());
     assertTrue(e.getMessage().contains("absent.sock"), e.getMessage());
     absent.close().await();
   }

@@ -56,19 +56,27 @@ public final class AlignmentEvents {
   }
 
   private Event event(Violation v) {
-    String now = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    String now =
+        DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
     return new EventBuilder()
         .withNewMetadata()
-          .withName(v.pod() + "." + Long.toHexString(clock.millis()).toLowerCase(Locale.ROOT))
-          .withNamespace(v.namespace())
+        .withName(v.pod() + "." + Long.toHexString(clock.millis()).toLowerCase(Locale.ROOT))
+        .withNamespace(v.namespace())
         .endMetadata()
         .withNewInvolvedObject()
-          .withApiVersion("v1").withKind("Pod").withNamespace(v.namespace()).withName(v.pod()).withUid(v.uid())
+        .withApiVersion("v1")
+        .withKind("Pod")
+        .withNamespace(v.namespace())
+        .withName(v.pod())
+        .withUid(v.uid())
         .endInvolvedObject()
         .withType("Warning")
         .withReason(Violation.REASON)
         .withMessage(v.message())
-        .withNewSource().withComponent(COMPONENT).withHost(nodeName).endSource()
+        .withNewSource()
+        .withComponent(COMPONENT)
+        .withHost(nodeName)
+        .endSource()
         .withReportingComponent(COMPONENT)
         .withReportingInstance(nodeName)
         .withFirstTimestamp(now)

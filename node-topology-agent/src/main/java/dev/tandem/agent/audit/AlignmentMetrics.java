@@ -37,40 +37,66 @@ public final class AlignmentMetrics {
 
   public AlignmentMetrics(MeterRegistry registry) {
     this.registry = registry;
-    Gauge.builder("tandem_pods_audited", met, AtomicInteger::get).tags("policy_met", "true")
-        .description("Pods holding GPUs and HCAs whose alignment policy is met").register(registry);
-    Gauge.builder("tandem_pods_audited", notMet, AtomicInteger::get).tags("policy_met", "false")
-        .description("Pods holding GPUs and HCAs whose alignment policy is not met").register(registry);
-    Gauge.builder("tandem_podresources_up", up, AtomicInteger::get)
-        .description("1 when the last kubelet PodResources poll succeeded").register(registry);
-    events = Counter.builder("tandem_alignment_events").description("AlignmentNotMet events recorded")
+    Gauge.builder("tandem_pods_audited", met, AtomicInteger::get)
+        .tags("policy_met", "true")
+        .description("Pods holding GPUs and HCAs whose alignment policy is met")
         .register(registry);
+    Gauge.builder("tandem_pods_audited", notMet, AtomicInteger::get)
+        .tags("policy_met", "false")
+        .description("Pods holding GPUs and HCAs whose alignment policy is not met")
+        .register(registry);
+    Gauge.builder("tandem_podresources_up", up, AtomicInteger::get)
+        .description("1 when the last kubelet PodResources poll succeeded")
+        .register(registry);
+    events =
+        Counter.builder("tandem_alignment_events")
+            .description("AlignmentNotMet events recorded")
+            .register(registry);
   }
 
   public synchronized void audited(List<AuditEntry> audit) {
     Set<String> seen = new HashSet<>();
     int yes = 0;
     for (AuditEntry a : audit) {
-      Tags tags = Tags.of("namespace", a.namespace(), "pod", a.pod(), "policy", a.policy(),
-          "policy_met", Boolean.toString(a.policyMet()));
+      Tags tags =
+          Tags.of(
+              "namespace",
+              a.namespace(),
+              "pod",
+              a.pod(),
+              "policy",
+              a.policy(),
+              "policy_met",
+              Boolean.toString(a.policyMet()));
       String key = tags.toString();
       seen.add(key);
-      podValues.computeIfAbsent(key, k -> {
-        AtomicInteger value = new AtomicInteger();
-        podGauges.put(k, Gauge.builder("tandem_pod_alignment_worst_locality", value, AtomicInteger::get)
-            .tags(tags).description("Worst GPU-HCA locality of a pod: 1 PIX, 2 PXB, 3 PHB, 4 NODE, 5 SYS")
-            .register(registry));
-        return value;
-      }).set(Locality.parse(a.worstLocality()).ordinal());
+      podValues
+          .computeIfAbsent(
+              key,
+              k -> {
+                AtomicInteger value = new AtomicInteger();
+                podGauges.put(
+                    k,
+                    Gauge.builder("tandem_pod_alignment_worst_locality", value, AtomicInteger::get)
+                        .tags(tags)
+                        .description(
+                            "Worst GPU-HCA locality of a pod: 1 PIX, 2 PXB, 3 PHB, 4 NODE, 5 SYS")
+                        .register(registry));
+                return value;
+              })
+          .set(Locality.parse(a.worstLocality()).ordinal());
       yes += a.policyMet() ? 1 : 0;
     }
-    podValues.keySet().removeIf(k -> {
-      if (seen.contains(k)) {
-        return false;
-      }
-      registry.remove(podGauges.remove(k));
-      return true;
-    });
+    podValues
+        .keySet()
+        .removeIf(
+            k -> {
+              if (seen.contains(k)) {
+                return false;
+              }
+              registry.remove(podGauges.remove(k));
+              return true;
+            });
     met.set(yes);
     notMet.set(audit.size() - yes);
   }

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Compares what the kubelet allocated with the node's tree: allocations per container (complete
- * or still in progress) and, for every pod holding both GPUs and HCAs, the actual worst locality
+ * Compares what the kubelet allocated with the node's tree: allocations per container (complete or
+ * still in progress) and, for every pod holding both GPUs and HCAs, the actual worst locality
  * against its policy. Pure: no I/O.
  *
  * <p>Worst locality: for each of the pod's GPUs the nearest of its HCAs, and for each HCA the
@@ -50,7 +50,11 @@ public final class AllocationAudit {
     List<Violation> violations = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     Map<String, List<PodDevices>> byPod = new LinkedHashMap<>();
-    listed.forEach(c -> byPod.computeIfAbsent(PodFacts.key(c.namespace(), c.pod()), k -> new ArrayList<>()).add(c));
+    listed.forEach(
+        c ->
+            byPod
+                .computeIfAbsent(PodFacts.key(c.namespace(), c.pod()), k -> new ArrayList<>())
+                .add(c));
     LocalityIndex index = machine == null ? null : LocalityIndex.of(machine);
     for (Map.Entry<String, List<PodDevices>> e : byPod.entrySet()) {
       PodFacts facts = pods.get(e.getKey());
@@ -80,18 +84,31 @@ public final class AllocationAudit {
       List<String> ids = c.ids(resource);
       boolean complete = facts != null && ids.size() >= facts.limit(c.container(), resource);
       all &= complete || !isAudited(resource);
-      out.add(new AllocationEntry(facts == null ? "" : facts.uid(), c.namespace(), c.pod(), c.container(),
-          resource, ids, complete));
+      out.add(
+          new AllocationEntry(
+              facts == null ? "" : facts.uid(),
+              c.namespace(),
+              c.pod(),
+              c.container(),
+              resource,
+              ids,
+              complete));
     }
     return all;
   }
 
   private static boolean isAudited(String resource) {
-    return resource.equals(NodeTopologyMapper.GPU_RESOURCE) || resource.equals(NodeTopologyMapper.HCA_RESOURCE);
+    return resource.equals(NodeTopologyMapper.GPU_RESOURCE)
+        || resource.equals(NodeTopologyMapper.HCA_RESOURCE);
   }
 
-  private void alignment(PodFacts facts, List<PodDevices> containers, LocalityIndex index,
-      List<AuditEntry> audit, List<Violation> violations, List<String> notes) {
+  private void alignment(
+      PodFacts facts,
+      List<PodDevices> containers,
+      LocalityIndex index,
+      List<AuditEntry> audit,
+      List<Violation> violations,
+      List<String> notes) {
     List<Integer> gpus = new ArrayList<>();
     List<Integer> hcas = new ArrayList<>();
     for (PodDevices c : containers) {
@@ -104,22 +121,53 @@ public final class AllocationAudit {
     Pair worst = worst(gpus, hcas, index);
     AlignmentPolicy policy = policy(facts, notes);
     boolean met = worst.locality().isWithin(policy.alignment().worstAllowed());
-    audit.add(new AuditEntry(facts.uid(), facts.namespace(), facts.name(), worst.locality().name(),
-        policy.toString(), met));
+    audit.add(
+        new AuditEntry(
+            facts.uid(),
+            facts.namespace(),
+            facts.name(),
+            worst.locality().name(),
+            policy.toString(),
+            met));
     if (!met) {
-      violations.add(new Violation(facts.uid(), facts.namespace(), facts.name(), worst.locality(), policy,
-          worst.gpu(), worst.hca()));
+      violations.add(
+          new Violation(
+              facts.uid(),
+              facts.namespace(),
+              facts.name(),
+              worst.locality(),
+              policy,
+              worst.gpu(),
+              worst.hca()));
     }
   }
 
-  private static void known(PodFacts facts, List<String> ids, DeviceKind kind, LocalityIndex index,
-      List<Integer> out, List<String> notes) {
+  private static void known(
+      PodFacts facts,
+      List<String> ids,
+      DeviceKind kind,
+      LocalityIndex index,
+      List<Integer> out,
+      List<String> notes) {
     for (String id : ids) {
-      Integer i = index.machine().device(id).filter(d -> d.kind() == kind)
-          .map(Device::id).map(index::indexOf).orElse(null);
+      Integer i =
+          index
+              .machine()
+              .device(id)
+              .filter(d -> d.kind() == kind)
+              .map(Device::id)
+              .map(index::indexOf)
+              .orElse(null);
       if (i == null) {
-        notes.add("pod " + facts.key() + " holds " + kind + " " + id + ", which is not in this node's topology;"
-            + " its alignment is not audited (does the device plugin use other ids than discovery?)");
+        notes.add(
+            "pod "
+                + facts.key()
+                + " holds "
+                + kind
+                + " "
+                + id
+                + ", which is not in this node's topology;"
+                + " its alignment is not audited (does the device plugin use other ids than discovery?)");
       } else if (!out.contains(i)) {
         out.add(i);
       }
@@ -158,7 +206,13 @@ public final class AllocationAudit {
     try {
       return AlignmentPolicy.fromAnnotations(facts.annotations(), defaults);
     } catch (InvalidPolicyException e) {
-      notes.add("pod " + facts.key() + ": " + e.getMessage() + "; audited against the default " + defaults);
+      notes.add(
+          "pod "
+              + facts.key()
+              + ": "
+              + e.getMessage()
+              + "; audited against the default "
+              + defaults);
       return defaults;
     }
   }

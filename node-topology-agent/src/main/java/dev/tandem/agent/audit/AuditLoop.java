@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Polls the kubelet's PodResources ({@code List} and {@code GetAllocatableResources}) and this
  * node's Pod objects every {@code poll}, audits the allocations against the node's tree, records
- * events and metrics, and hands the report to the publisher. While the kubelet socket is absent
- * it says so once at INFO (then at DEBUG) and in the report's notes.
+ * events and metrics, and hands the report to the publisher. While the kubelet socket is absent it
+ * says so once at INFO (then at DEBUG) and in the report's notes.
  */
 public final class AuditLoop {
 
@@ -36,7 +36,10 @@ public final class AuditLoop {
   private static final int MAX_DEVICE_NOTES = 5;
 
   /** What the loop talks to. */
-  public record Peers(PodResourcesClient kubelet, NodePods pods, AlignmentEvents events,
+  public record Peers(
+      PodResourcesClient kubelet,
+      NodePods pods,
+      AlignmentEvents events,
       AlignmentMetrics metrics) {}
 
   private final Vertx vertx;
@@ -53,8 +56,14 @@ public final class AuditLoop {
 
   private record Observed(List<PodDevices> pods, List<AllocatableDevice> allocatable) {}
 
-  public AuditLoop(Vertx vertx, Peers peers, String nodeName, Duration poll, AllocationAudit audit,
-      Supplier<Optional<Machine>> machine, Consumer<AuditReport> sink) {
+  public AuditLoop(
+      Vertx vertx,
+      Peers peers,
+      String nodeName,
+      Duration poll,
+      AllocationAudit audit,
+      Supplier<Optional<Machine>> machine,
+      Consumer<AuditReport> sink) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.peers = peers;
@@ -66,10 +75,11 @@ public final class AuditLoop {
   }
 
   public void start() {
-    context.runOnContext(v -> {
-      timer = vertx.setPeriodic(poll.toMillis(), id -> pollOnce());
-      pollOnce();
-    });
+    context.runOnContext(
+        v -> {
+          timer = vertx.setPeriodic(poll.toMillis(), id -> pollOnce());
+          pollOnce();
+        });
   }
 
   public void stop() {
@@ -82,19 +92,23 @@ public final class AuditLoop {
       return Future.succeededFuture();
     }
     busy = true;
-    return vertx.executeBlocking(() -> Files.exists(peers.kubelet().socket()), false)
+    return vertx
+        .executeBlocking(() -> Files.exists(peers.kubelet().socket()), false)
         .compose(present -> present ? audited() : waiting())
-        .onFailure(e -> {
-          peers.metrics().podResourcesUp(false);
-          LOG.warn("Allocation audit on node {} failed: {}", nodeName, e.getMessage());
-        })
+        .onFailure(
+            e -> {
+              peers.metrics().podResourcesUp(false);
+              LOG.warn("Allocation audit on node {} failed: {}", nodeName, e.getMessage());
+            })
         .onComplete(ar -> busy = false)
         .mapEmpty();
   }
 
   private Future<Void> waiting() {
-    String note = "allocation audit is waiting for the kubelet's PodResources socket "
-        + peers.kubelet().socket() + " (mount /var/lib/kubelet/pod-resources into the agent)";
+    String note =
+        "allocation audit is waiting for the kubelet's PodResources socket "
+            + peers.kubelet().socket()
+            + " (mount /var/lib/kubelet/pod-resources into the agent)";
     if (!waitingLogged) {
       LOG.info("{}", note);
       waitingLogged = true;
@@ -108,18 +122,23 @@ public final class AuditLoop {
 
   private Future<Void> audited() {
     if (waitingLogged) {
-      LOG.info("Kubelet PodResources socket {} is present; auditing allocations", peers.kubelet().socket());
+      LOG.info(
+          "Kubelet PodResources socket {} is present; auditing allocations",
+          peers.kubelet().socket());
       waitingLogged = false;
     }
-    return peers.kubelet().list()
+    return peers
+        .kubelet()
+        .list()
         .compose(pods -> peers.kubelet().allocatable().map(a -> new Observed(pods, a)))
         .compose(observed -> vertx.executeBlocking(() -> report(observed), false))
-        .map(report -> {
-          peers.metrics().podResourcesUp(true);
-          peers.metrics().audited(report.audit());
-          sink.accept(report);
-          return null;
-        });
+        .map(
+            report -> {
+              peers.metrics().podResourcesUp(true);
+              peers.metrics().audited(report.audit());
+              sink.accept(report);
+              return null;
+            });
   }
 
   /** Blocking: reads Pod objects, audits, records events. */
@@ -132,8 +151,12 @@ public final class AuditLoop {
     Machine m = machine.get().orElse(null);
     AuditReport report = audit.audit(observed.pods(), facts, m);
     Set<String> uids = new HashSet<>();
-    observed.pods().forEach(c -> Optional.ofNullable(facts.get(PodFacts.key(c.namespace(), c.pod())))
-        .ifPresent(f -> uids.add(f.uid())));
+    observed
+        .pods()
+        .forEach(
+            c ->
+                Optional.ofNullable(facts.get(PodFacts.key(c.namespace(), c.pod())))
+                    .ifPresent(f -> uids.add(f.uid())));
     List<String> notes = new ArrayList<>(report.notes());
     try {
       peers.metrics().eventsRecorded(peers.events().record(report.violations(), uids));
@@ -149,17 +172,26 @@ public final class AuditLoop {
     if (m == null) {
       return List.of();
     }
-    List<String> unknown = allocatable.stream()
-        .filter(d -> d.resource().equals(NodeTopologyMapper.GPU_RESOURCE)
-            || d.resource().equals(NodeTopologyMapper.HCA_RESOURCE))
-        .filter(d -> m.device(d.id()).isEmpty())
-        .map(d -> d.resource() + " " + d.id()).toList();
+    List<String> unknown =
+        allocatable.stream()
+            .filter(
+                d ->
+                    d.resource().equals(NodeTopologyMapper.GPU_RESOURCE)
+                        || d.resource().equals(NodeTopologyMapper.HCA_RESOURCE))
+            .filter(d -> m.device(d.id()).isEmpty())
+            .map(d -> d.resource() + " " + d.id())
+            .toList();
     if (unknown.isEmpty()) {
       return List.of();
     }
-    String shown = String.join(", ", unknown.subList(0, Math.min(MAX_DEVICE_NOTES, unknown.size())))
-        + (unknown.size() > MAX_DEVICE_NOTES ? " and " + (unknown.size() - MAX_DEVICE_NOTES) + " more" : "");
-    return List.of("the kubelet advertises devices discovery did not find: " + shown
-        + "; their alignment cannot be audited");
+    String shown =
+        String.join(", ", unknown.subList(0, Math.min(MAX_DEVICE_NOTES, unknown.size())))
+            + (unknown.size() > MAX_DEVICE_NOTES
+                ? " and " + (unknown.size() - MAX_DEVICE_NOTES) + " more"
+                : "");
+    return List.of(
+        "the kubelet advertises devices discovery did not find: "
+            + shown
+            + "; their alignment cannot be audited");
   }
 }

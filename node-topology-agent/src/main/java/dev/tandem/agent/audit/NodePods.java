@@ -15,8 +15,9 @@ public interface NodePods {
    * each agent reads only its own node's pods.
    */
   static NodePods fieldSelector(KubernetesClient client, String node) {
-    return () -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems().stream()
-        .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
-        .toList();
+    return () ->
+        client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems().stream()
+            .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+            .toList();
   }
 }

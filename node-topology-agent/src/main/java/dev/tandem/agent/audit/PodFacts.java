@@ -1,12 +1,12 @@
 package dev.tandem.agent.audit;
 
-import java.util.OptionalLong;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * What the audit needs from a Pod object: identity, annotations (the alignment policy) and the
@@ -18,7 +18,11 @@ import java.util.Map;
  * @param annotations the pod's annotations
  * @param limits container name to resource name to limit (integer resources only)
  */
-public record PodFacts(String uid, String namespace, String name, Map<String, String> annotations,
+public record PodFacts(
+    String uid,
+    String namespace,
+    String name,
+    Map<String, String> annotations,
     Map<String, Map<String, Long>> limits) {
 
   public PodFacts {
@@ -44,11 +48,16 @@ public record PodFacts(String uid, String namespace, String name, Map<String, St
     Map<String, Map<String, Long>> limits = new HashMap<>();
     containers(pod.getSpec() == null ? null : pod.getSpec().getContainers(), false, limits);
     containers(pod.getSpec() == null ? null : pod.getSpec().getInitContainers(), true, limits);
-    return new PodFacts(pod.getMetadata().getUid(), pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-        pod.getMetadata().getAnnotations(), limits);
+    return new PodFacts(
+        pod.getMetadata().getUid(),
+        pod.getMetadata().getNamespace(),
+        pod.getMetadata().getName(),
+        pod.getMetadata().getAnnotations(),
+        limits);
   }
 
-  private static void containers(List<Container> containers, boolean init, Map<String, Map<String, Long>> out) {
+  private static void containers(
+      List<Container> containers, boolean init, Map<String, Map<String, Long>> out) {
     if (containers == null) {
       return;
     }
@@ -58,7 +67,9 @@ public record PodFacts(String uid, String namespace, String name, Map<String, St
       }
       Map<String, Long> limits = new HashMap<>();
       if (c.getResources() != null && c.getResources().getLimits() != null) {
-        c.getResources().getLimits().forEach((resource, q) -> count(q).ifPresent(n -> limits.put(resource, n)));
+        c.getResources()
+            .getLimits()
+            .forEach((resource, q) -> count(q).ifPresent(n -> limits.put(resource, n)));
       }
       out.put(c.getName(), Map.copyOf(limits));
     }

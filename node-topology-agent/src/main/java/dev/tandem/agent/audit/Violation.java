@@ -1,8 +1,8 @@
 package dev.tandem.agent.audit;
 
-import java.util.Locale;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import java.util.Locale;
 
 /**
  * A pod whose GPUs and HCAs are further apart than its policy allows.
@@ -15,15 +15,32 @@ import dev.tandem.topology.policy.AlignmentPolicy;
  * @param gpu a GPU of the worst pair
  * @param hca an HCA of the worst pair
  */
-public record Violation(String uid, String namespace, String pod, Locality worst, AlignmentPolicy policy,
-    String gpu, String hca) {
+public record Violation(
+    String uid,
+    String namespace,
+    String pod,
+    Locality worst,
+    AlignmentPolicy policy,
+    String gpu,
+    String hca) {
 
   public static final String REASON = "AlignmentNotMet";
 
   /** E.g. {@code GPU-… and mlx5_3 are NODE apart; tandem.dev/alignment=switch allows PXB}. */
   public String message() {
-    return gpu + " and " + hca + " are " + worst + " apart; " + AlignmentPolicy.ALIGNMENT_ANNOTATION + "="
-        + policy.alignment().value() + " allows " + policy.alignment().worstAllowed()
-        + " (" + worst.meaning().toLowerCase(Locale.ROOT) + ")";
+    return gpu
+        + " and "
+        + hca
+        + " are "
+        + worst
+        + " apart; "
+        + AlignmentPolicy.ALIGNMENT_ANNOTATION
+        + "="
+        + policy.alignment().value()
+        + " allows "
+        + policy.alignment().worstAllowed()
+        + " ("
+        + worst.meaning().toLowerCase(Locale.ROOT)
+        + ")";
   }
 }

@@ -24,7 +24,8 @@ import java.util.Map;
  */
 public final class DumpCommand {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: java -jar node-topology-agent.jar dump [--hwloc-xml FILE | --sysfs-root DIR | --nccl-topo FILE]
                                                    [--node-name NAME] [--format json|yaml|matrix]
 
@@ -79,13 +80,22 @@ public final class DumpCommand {
 
   static String render(Discovery d, String format) {
     if (format.equals("matrix")) {
-      return "Node " + d.machine().nodeName() + " (source " + d.source() + ")\n\n"
-          + TopologyMatrix.render(d.machine()) + "\nNearest HCAs:\n\n" + TopologyMatrix.pairs(d.machine());
+      return "Node "
+          + d.machine().nodeName()
+          + " (source "
+          + d.source()
+          + ")\n\n"
+          + TopologyMatrix.render(d.machine())
+          + "\nNearest HCAs:\n\n"
+          + TopologyMatrix.pairs(d.machine());
     }
-    NodeTopology resource = NodeTopologyMapper.toResource(d.machine(),
-        new NodeTopologyStatus(null, List.of(), List.of(), d.notes()));
+    NodeTopology resource =
+        NodeTopologyMapper.toResource(
+            d.machine(), new NodeTopologyStatus(null, List.of(), List.of(), d.notes()));
     KubernetesSerialization serialization = new KubernetesSerialization();
-    return format.equals("yaml") ? serialization.asYaml(resource) : serialization.asJson(resource) + "\n";
+    return format.equals("yaml")
+        ? serialization.asYaml(resource)
+        : serialization.asJson(resource) + "\n";
   }
 
   static String defaultNodeName(Map<String, String> env) {

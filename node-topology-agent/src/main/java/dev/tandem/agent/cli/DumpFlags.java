@@ -5,7 +5,8 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /** The parsed flags of {@code dump}; {@link #parse} throws with a message naming the bad flag. */
-record DumpFlags(Path hwlocXml, Path sysfsRoot, Path ncclTopo, String nodeName, String format, boolean help) {
+record DumpFlags(
+    Path hwlocXml, Path sysfsRoot, Path ncclTopo, String nodeName, String format, boolean help) {
 
   static final Set<String> FORMATS = Set.of("json", "yaml", "matrix");
 
@@ -27,7 +28,8 @@ record DumpFlags(Path hwlocXml, Path sysfsRoot, Path ncclTopo, String nodeName, 
       if (name.equals("--help") || name.equals("-h")) {
         return new DumpFlags(null, null, null, null, format, true);
       }
-      if (!Set.of("--hwloc-xml", "--sysfs-root", "--nccl-topo", "--node-name", "--format").contains(name)) {
+      if (!Set.of("--hwloc-xml", "--sysfs-root", "--nccl-topo", "--node-name", "--format")
+          .contains(name)) {
         throw new IllegalArgumentException("unknown flag '" + arg + "'");
       }
       if (value == null) {
@@ -45,11 +47,13 @@ record DumpFlags(Path hwlocXml, Path sysfsRoot, Path ncclTopo, String nodeName, 
       }
     }
     if (!FORMATS.contains(format)) {
-      throw new IllegalArgumentException("--format " + format + " is not one of json, yaml, matrix");
+      throw new IllegalArgumentException(
+          "--format " + format + " is not one of json, yaml, matrix");
     }
     int sources = (hwloc != null ? 1 : 0) + (sysfs != null ? 1 : 0) + (nccl != null ? 1 : 0);
     if (sources > 1) {
-      throw new IllegalArgumentException("give at most one of --hwloc-xml, --sysfs-root, --nccl-topo");
+      throw new IllegalArgumentException(
+          "give at most one of --hwloc-xml, --sysfs-root, --nccl-topo");
     }
     return new DumpFlags(hwloc, sysfs, nccl, node, format, false);
   }

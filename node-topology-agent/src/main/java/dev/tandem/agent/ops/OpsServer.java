@@ -13,8 +13,8 @@ import java.util.function.Supplier;
  * {@code /healthz} and {@code /metrics} (Prometheus text format) over HTTP.
  *
  * <p>{@code /healthz} is a liveness check: it answers 200 while the agent's event loop runs, with
- * the publishing state in the body. An unreachable API server does not make it fail (restarting
- * the agent would not help); alert on {@code tandem_nodetopology_publish_failures} instead.
+ * the publishing state in the body. An unreachable API server does not make it fail (restarting the
+ * agent would not help); alert on {@code tandem_nodetopology_publish_failures} instead.
  */
 public final class OpsServer {
 
@@ -36,10 +36,15 @@ public final class OpsServer {
     Router router = Router.router(vertx);
     router.get("/healthz").handler(this::healthz);
     router.get("/metrics").handler(this::metrics);
-    return vertx.createHttpServer().requestHandler(router).listen(port).map(s -> {
-      server = s;
-      return s.actualPort();
-    });
+    return vertx
+        .createHttpServer()
+        .requestHandler(router)
+        .listen(port)
+        .map(
+            s -> {
+              server = s;
+              return s.actualPort();
+            });
   }
 
   public Future<Void> close() {
@@ -48,20 +53,25 @@ public final class OpsServer {
 
   private void healthz(RoutingContext ctx) {
     Health h = health.get();
-    JsonObject body = new JsonObject().put("status", "ok")
-        .put("lastPublished", h.lastPublished() == null ? null : h.lastPublished().toString())
-        .put("lastError", h.lastError())
-        .put("auditing", h.auditing());
+    JsonObject body =
+        new JsonObject()
+            .put("status", "ok")
+            .put("lastPublished", h.lastPublished() == null ? null : h.lastPublished().toString())
+            .put("lastError", h.lastError())
+            .put("auditing", h.auditing());
     ctx.response().putHeader("content-type", "application/json").end(body.encode());
   }
 
   private void metrics(RoutingContext ctx) {
-    vertx.executeBlocking(registry::scrape, false).onComplete(ar -> {
-      if (ar.succeeded()) {
-        ctx.response().putHeader("content-type", PROMETHEUS_TEXT).end(ar.result());
-      } else {
-        ctx.fail(ar.cause());
-      }
-    });
+    vertx
+        .executeBlocking(registry::scrape, false)
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                ctx.response().putHeader("content-type", PROMETHEUS_TEXT).end(ar.result());
+              } else {
+                ctx.fail(ar.cause());
+              }
+            });
   }
 }

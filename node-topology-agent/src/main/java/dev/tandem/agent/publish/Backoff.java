@@ -14,7 +14,8 @@ public record Backoff(Duration initial, Duration max) {
 
   public Backoff {
     if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
-      throw new IllegalArgumentException("backoff needs 0 < initial <= max, got " + initial + " and " + max);
+      throw new IllegalArgumentException(
+          "backoff needs 0 < initial <= max, got " + initial + " and " + max);
     }
   }
 

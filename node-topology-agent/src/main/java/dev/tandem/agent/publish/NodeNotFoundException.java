@@ -4,7 +4,10 @@ package dev.tandem.agent.publish;
 public class NodeNotFoundException extends RuntimeException {
 
   public NodeNotFoundException(String node) {
-    super("node " + node + " does not exist in the Kubernetes API; the agent publishes NodeTopology only for"
-        + " an existing Node it can own (set NODE_NAME from spec.nodeName with the downward API)");
+    super(
+        "node "
+            + node
+            + " does not exist in the Kubernetes API; the agent publishes NodeTopology only for"
+            + " an existing Node it can own (set NODE_NAME from spec.nodeName with the downward API)");
   }
 }

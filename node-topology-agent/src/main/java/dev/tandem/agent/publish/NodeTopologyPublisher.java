@@ -44,7 +44,11 @@ public final class NodeTopologyPublisher {
   }
 
   /** What a publish did. */
-  public enum Outcome { CREATED, UPDATED, UNCHANGED }
+  public enum Outcome {
+    CREATED,
+    UPDATED,
+    UNCHANGED
+  }
 
   /**
    * Creates or updates the object so it holds {@code spec} and {@code status}.
@@ -98,8 +102,12 @@ public final class NodeTopologyPublisher {
     if (node == null) {
       throw new NodeNotFoundException(nodeName);
     }
-    return new OwnerReferenceBuilder().withApiVersion("v1").withKind("Node")
-        .withName(node.getMetadata().getName()).withUid(node.getMetadata().getUid()).build();
+    return new OwnerReferenceBuilder()
+        .withApiVersion("v1")
+        .withKind("Node")
+        .withName(node.getMetadata().getName())
+        .withUid(node.getMetadata().getUid())
+        .build();
   }
 
   private NodeTopology fresh(NodeTopologySpec spec, OwnerReference owner) {
@@ -113,9 +121,11 @@ public final class NodeTopologyPublisher {
     return t;
   }
 
-  private static NodeTopology merged(NodeTopology current, NodeTopologySpec spec, OwnerReference owner) {
+  private static NodeTopology merged(
+      NodeTopology current, NodeTopologySpec spec, OwnerReference owner) {
     ObjectMeta meta = current.getMetadata();
-    Map<String, String> labels = new HashMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
+    Map<String, String> labels =
+        new HashMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
     labels.put(MANAGED_BY_LABEL, MANAGED_BY);
     meta.setLabels(labels);
     meta.setOwnerReferences(List.of(owner));
@@ -125,7 +135,9 @@ public final class NodeTopologyPublisher {
 
   private static boolean ownedBy(NodeTopology t, OwnerReference owner) {
     List<OwnerReference> refs = t.getMetadata().getOwnerReferences();
-    return refs != null && refs.size() == 1 && owner.getUid().equals(refs.get(0).getUid())
+    return refs != null
+        && refs.size() == 1
+        && owner.getUid().equals(refs.get(0).getUid())
         && "Node".equals(refs.get(0).getKind());
   }
 }

@@ -22,12 +22,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps this node's NodeTopology current: discovers and publishes at start and every {@code resync},
- * publishes at once when allocations change, and backs off exponentially on API errors.
+ * Keeps this node's NodeTopology current: discovers and publishes at start and every {@code
+ * resync}, publishes at once when allocations change, and backs off exponentially on API errors.
  *
  * <p>A failed discovery never empties the object: the last good machine (from this process, or read
- * back from the API after a restart) stays published and {@code status.notes} says discovery failed.
- * All state is touched on one Vert.x context; discovery and API calls run on worker threads.
+ * back from the API after a restart) stays published and {@code status.notes} says discovery
+ * failed. All state is touched on one Vert.x context; discovery and API calls run on worker
+ * threads.
  */
 public final class PublishLoop {
 
@@ -59,8 +60,13 @@ public final class PublishLoop {
 
   private record Published(NodeTopologySpec spec, NodeTopologyStatus status) {}
 
-  public PublishLoop(Vertx vertx, TopologySource source, NodeTopologyPublisher publisher, Duration resync,
-      Backoff backoff, Clock clock) {
+  public PublishLoop(
+      Vertx vertx,
+      TopologySource source,
+      NodeTopologyPublisher publisher,
+      Duration resync,
+      Backoff backoff,
+      Clock clock) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.source = Objects.requireNonNull(source, "source");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
@@ -72,30 +78,34 @@ public final class PublishLoop {
 
   /** Starts the first discovery and publish and the resync timer. */
   public void start() {
-    context.runOnContext(v -> {
-      resyncTimer = vertx.setPeriodic(resync.toMillis(), id -> trigger(true));
-      trigger(true);
-    });
+    context.runOnContext(
+        v -> {
+          resyncTimer = vertx.setPeriodic(resync.toMillis(), id -> trigger(true));
+          trigger(true);
+        });
   }
 
   public void stop() {
-    context.runOnContext(v -> {
-      vertx.cancelTimer(resyncTimer);
-      vertx.cancelTimer(retryTimer);
-    });
+    context.runOnContext(
+        v -> {
+          vertx.cancelTimer(resyncTimer);
+          vertx.cancelTimer(retryTimer);
+        });
   }
 
   /** New allocations and audit from the kubelet; published at once when they differ. */
-  public void allocations(List<AllocationEntry> allocations, List<AuditEntry> audit, List<String> notes) {
+  public void allocations(
+      List<AllocationEntry> allocations, List<AuditEntry> audit, List<String> notes) {
     List<AllocationEntry> a = List.copyOf(allocations);
     List<AuditEntry> b = List.copyOf(audit);
     List<String> n = List.copyOf(notes);
-    context.runOnContext(v -> {
-      this.allocations = a;
-      this.audit = b;
-      this.auditNotes = n;
-      trigger(false);
-    });
+    context.runOnContext(
+        v -> {
+          this.allocations = a;
+          this.audit = b;
+          this.auditNotes = n;
+          trigger(false);
+        });
   }
 
   /** The last good machine, once discovery has succeeded (or the published one was read back). */
@@ -126,63 +136,84 @@ public final class PublishLoop {
     }
     busy = true;
     Future<Void> discovered = discover ? discover() : Future.succeededFuture();
-    discovered.compose(v -> publish(discover)).onComplete(ar -> {
-      busy = false;
-      if (ar.failed()) {
-        failed(ar.cause());
-      } else {
-        succeeded();
-      }
-      if (pendingPublish) {
-        boolean again = pendingDiscover;
-        pendingPublish = false;
-        pendingDiscover = false;
-        trigger(again);
-      }
-    });
+    discovered
+        .compose(v -> publish(discover))
+        .onComplete(
+            ar -> {
+              busy = false;
+              if (ar.failed()) {
+                failed(ar.cause());
+              } else {
+                succeeded();
+              }
+              if (pendingPublish) {
+                boolean again = pendingDiscover;
+                pendingPublish = false;
+                pendingDiscover = false;
+                trigger(again);
+              }
+            });
   }
 
   private Future<Void> discover() {
-    return vertx.executeBlocking(source::discover, false).transform(ar -> {
-      if (ar.succeeded()) {
-        machine = ar.result().machine();
-        discoveryNotes = ar.result().notes();
-        discoveryFailure = null;
-        return Future.succeededFuture();
-      }
-      discoveryFailure = "discovery failed at " + now() + ": " + ar.cause().getMessage()
-          + (machine != null ? "; keeping the last good topology" : "");
-      LOG.warn("Node {}: {}", publisher.nodeName(), discoveryFailure);
-      return machine != null ? Future.succeededFuture() : readBack();
-    });
+    return vertx
+        .executeBlocking(source::discover, false)
+        .transform(
+            ar -> {
+              if (ar.succeeded()) {
+                machine = ar.result().machine();
+                discoveryNotes = ar.result().notes();
+                discoveryFailure = null;
+                return Future.succeededFuture();
+              }
+              discoveryFailure =
+                  "discovery failed at "
+                      + now()
+                      + ": "
+                      + ar.cause().getMessage()
+                      + (machine != null ? "; keeping the last good topology" : "");
+              LOG.warn("Node {}: {}", publisher.nodeName(), discoveryFailure);
+              return machine != null ? Future.succeededFuture() : readBack();
+            });
   }
 
-  /** After a restart with discovery failing, keep what the API already holds rather than nothing. */
+  /**
+   * After a restart with discovery failing, keep what the API already holds rather than nothing.
+   */
   private Future<Void> readBack() {
-    return vertx.executeBlocking(publisher::current, false).compose(current -> {
-      if (current.isPresent() && current.get().getSpec() != null) {
-        machine = NodeTopologyMapper.toMachine(current.get());
-        return Future.succeededFuture();
-      }
-      return Future.failedFuture(new IllegalStateException(discoveryFailure + "; nothing published yet"));
-    });
+    return vertx
+        .executeBlocking(publisher::current, false)
+        .compose(
+            current -> {
+              if (current.isPresent() && current.get().getSpec() != null) {
+                machine = NodeTopologyMapper.toMachine(current.get());
+                return Future.succeededFuture();
+              }
+              return Future.failedFuture(
+                  new IllegalStateException(discoveryFailure + "; nothing published yet"));
+            });
   }
 
   private Future<Void> publish(boolean refresh) {
     NodeTopologySpec spec = NodeTopologyMapper.toSpec(machine);
     NodeTopologyStatus status = new NodeTopologyStatus(null, allocations, audit, notes());
-    if (!refresh && published != null && published.spec().equals(spec)
+    if (!refresh
+        && published != null
+        && published.spec().equals(spec)
         && published.status().withObservedAt(null).equals(status)) {
       return Future.succeededFuture();
     }
     NodeTopologyStatus stamped = status.withObservedAt(now());
-    return vertx.executeBlocking(() -> publisher.publish(spec, stamped), false).map(outcome -> {
-      published = new Published(spec, stamped);
-      if (outcome != NodeTopologyPublisher.Outcome.UNCHANGED) {
-        LOG.debug("NodeTopology {} {}", publisher.nodeName(), outcome);
-      }
-      return null;
-    });
+    return vertx
+        .executeBlocking(() -> publisher.publish(spec, stamped), false)
+        .map(
+            outcome -> {
+              published = new Published(spec, stamped);
+              if (outcome != NodeTopologyPublisher.Outcome.UNCHANGED) {
+                LOG.debug("NodeTopology {} {}", publisher.nodeName(), outcome);
+              }
+              return null;
+            });
   }
 
   private List<String> notes() {
@@ -196,7 +227,10 @@ public final class PublishLoop {
 
   private void succeeded() {
     if (failures > 0) {
-      LOG.info("NodeTopology {} published again after {} failed attempt(s)", publisher.nodeName(), failures);
+      LOG.info(
+          "NodeTopology {} published again after {} failed attempt(s)",
+          publisher.nodeName(),
+          failures);
     }
     failures = 0;
     lastError = null;
@@ -208,8 +242,12 @@ public final class PublishLoop {
     lastError = describe(cause);
     Duration delay = backoff.delay(failures);
     if (failures == 1 || failures % 10 == 0) {
-      LOG.warn("Cannot publish NodeTopology {} (attempt {}): {}; retrying in {} s", publisher.nodeName(),
-          failures, lastError, delay.toSeconds());
+      LOG.warn(
+          "Cannot publish NodeTopology {} (attempt {}): {}; retrying in {} s",
+          publisher.nodeName(),
+          failures,
+          lastError,
+          delay.toSeconds());
     }
     vertx.cancelTimer(retryTimer);
     retryTimer = vertx.setTimer(delay.toMillis(), id -> retry());
@@ -222,7 +260,8 @@ public final class PublishLoop {
       root = root.getCause();
     }
     String top = String.valueOf(cause.getMessage());
-    return root == cause || root.getMessage() == null || top.contains(root.getMessage()) ? top
+    return root == cause || root.getMessage() == null || top.contains(root.getMessage())
+        ? top
         : top + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
   }
 

@@ -5,15 +5,15 @@ import dev.tandem.agent.audit.AlignmentMetrics;
 import dev.tandem.agent.audit.AllocationAudit;
 import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.NodePods;
-import dev.tandem.discovery.Discovery;
-import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.ops.OpsServer;
-import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.agent.publish.Backoff;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
 import dev.tandem.agent.publish.TopologySource;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,29 +51,60 @@ public final class Agent {
   private Agent(RunConfig config, KubernetesClient client) {
     this.config = config;
     this.client = client;
-    this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2)
-        .setInternalBlockingPoolSize(2));
+    this.vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(1)
+                .setWorkerPoolSize(2)
+                .setInternalBlockingPoolSize(2));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TopologySource source = () -> {
-      Discovery d = TopologyDiscovery.discover(config.discovery());
-      return new TopologySource.Observed(d.machine(), d.notes());
-    };
-    publish = new PublishLoop(vertx, source, new NodeTopologyPublisher(client, config.nodeName()),
-        config.resync(), Backoff.DEFAULT, clock);
+    TopologySource source =
+        () -> {
+          Discovery d = TopologyDiscovery.discover(config.discovery());
+          return new TopologySource.Observed(d.machine(), d.notes());
+        };
+    publish =
+        new PublishLoop(
+            vertx,
+            source,
+            new NodeTopologyPublisher(client, config.nodeName()),
+            config.resync(),
+            Backoff.DEFAULT,
+            clock);
     AlignmentMetrics metrics = new AlignmentMetrics(registry);
-    podResources = PodResourcesClient.create(vertx, config.podResourcesSocket(), PodResourcesClient.DEFAULT_TIMEOUT);
-    AuditLoop.Peers peers = new AuditLoop.Peers(podResources, NodePods.fieldSelector(client, config.nodeName()),
-        new AlignmentEvents(client, config.nodeName(), clock), metrics);
-    audit = new AuditLoop(vertx, peers, config.nodeName(), config.poll(), new AllocationAudit(AlignmentPolicy.DEFAULT),
-        publish::machine, r -> publish.allocations(r.allocations(), r.audit(), r.notes()));
-    Gauge.builder("tandem_nodetopology_last_publish_timestamp_seconds", publish,
-        p -> p.lastSuccess() == null ? 0 : p.lastSuccess().getEpochSecond())
-        .description("When NodeTopology was last written or confirmed").register(registry);
+    podResources =
+        PodResourcesClient.create(
+            vertx, config.podResourcesSocket(), PodResourcesClient.DEFAULT_TIMEOUT);
+    AuditLoop.Peers peers =
+        new AuditLoop.Peers(
+            podResources,
+            NodePods.fieldSelector(client, config.nodeName()),
+            new AlignmentEvents(client, config.nodeName(), clock),
+            metrics);
+    audit =
+        new AuditLoop(
+            vertx,
+            peers,
+            config.nodeName(),
+            config.poll(),
+            new AllocationAudit(AlignmentPolicy.DEFAULT),
+            publish::machine,
+            r -> publish.allocations(r.allocations(), r.audit(), r.notes()));
+    Gauge.builder(
+            "tandem_nodetopology_last_publish_timestamp_seconds",
+            publish,
+            p -> p.lastSuccess() == null ? 0 : p.lastSuccess().getEpochSecond())
+        .description("When NodeTopology was last written or confirmed")
+        .register(registry);
     Gauge.builder("tandem_nodetopology_publish_failures", publish, PublishLoop::consecutiveFailures)
-        .description("Failed NodeTopology publishes since the last success").register(registry);
-    ops = new OpsServer(vertx, registry,
-        () -> new Health(publish.lastSuccess(), publish.lastError(), metrics.podResourcesUp()));
+        .description("Failed NodeTopology publishes since the last success")
+        .register(registry);
+    ops =
+        new OpsServer(
+            vertx,
+            registry,
+            () -> new Health(publish.lastSuccess(), publish.lastError(), metrics.podResourcesUp()));
   }
 
   /** Starts everything; fails only when the health/metrics port cannot be bound. */
@@ -84,15 +115,21 @@ public final class Agent {
   /** Starts with the given client (closed by {@link #stop}). */
   static Future<Agent> start(RunConfig config, KubernetesClient client) {
     Agent agent = new Agent(config, client);
-    return agent.ops.listen(config.port()).map(port -> {
-      agent.boundPort = port;
-      agent.publish.start();
-      agent.audit.start();
-      return agent;
-    });
+    return agent
+        .ops
+        .listen(config.port())
+        .map(
+            port -> {
+              agent.boundPort = port;
+              agent.publish.start();
+              agent.audit.start();
+              return agent;
+            });
   }
 
-  /** Stops the loops and the server and closes the clients; blocks up to {@code timeout} per step. */
+  /**
+   * Stops the loops and the server and closes the clients; blocks up to {@code timeout} per step.
+   */
   public void stop(Duration timeout) {
     publish.stop();
     audit.stop();
@@ -119,7 +156,10 @@ public final class Agent {
   }
 
   static Config kubernetes(RunConfig config) {
-    Config c = config.kubeconfig() == null ? Config.autoConfigure(null) : Config.fromKubeconfig(config.kubeconfig().toFile());
+    Config c =
+        config.kubeconfig() == null
+            ? Config.autoConfigure(null)
+            : Config.fromKubeconfig(config.kubeconfig().toFile());
     c.setRequestTimeout((int) API_TIMEOUT.toMillis());
     c.setRequestRetryBackoffLimit(1);
     return c;

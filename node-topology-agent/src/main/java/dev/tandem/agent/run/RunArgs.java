@@ -64,7 +64,9 @@ public final class RunArgs {
 
   /** The {@code run --help} text. */
   public static String usage() {
-    StringBuilder b = new StringBuilder("""
+    StringBuilder b =
+        new StringBuilder(
+            """
         usage: java -jar node-topology-agent.jar run [flags]
 
         DaemonSet mode: publish this node's NodeTopology, audit GPU/HCA allocations through the
@@ -73,8 +75,13 @@ public final class RunArgs {
 
         """);
     for (Setting s : Setting.values()) {
-      b.append(String.format("  %-24s [%s] %s%s%n", s.flag(), s.env(), s.help(),
-          s.defaultValue() == null ? "" : " (default " + s.defaultValue() + ")"));
+      b.append(
+          String.format(
+              "  %-24s [%s] %s%s%n",
+              s.flag(),
+              s.env(),
+              s.help(),
+              s.defaultValue() == null ? "" : " (default " + s.defaultValue() + ")"));
     }
     return b.toString();
   }

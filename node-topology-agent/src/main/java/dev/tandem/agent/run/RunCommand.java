@@ -18,7 +18,10 @@ public final class RunCommand {
     return run(args, System.getenv());
   }
 
-  /** Parses and validates; returns 0 for help, 2 for bad flags or values, otherwise runs until stopped. */
+  /**
+   * Parses and validates; returns 0 for help, 2 for bad flags or values, otherwise runs until
+   * stopped.
+   */
   static int run(String[] args, Map<String, String> env) {
     if (RunArgs.wantsHelp(args)) {
       System.out.print(RunArgs.usage());
@@ -36,16 +39,24 @@ public final class RunCommand {
     try {
       agent = Agent.start(config).await(30, TimeUnit.SECONDS);
     } catch (Exception e) {
-      System.err.println("node-topology-agent run: cannot start: " + e.getMessage()
-          + " (is port " + config.port() + " free?)");
+      System.err.println(
+          "node-topology-agent run: cannot start: "
+              + e.getMessage()
+              + " (is port "
+              + config.port()
+              + " free?)");
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("Stopping node-topology-agent");
-      agent.stop(Duration.ofSeconds(10));
-      stopped.countDown();
-    }, "agent-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("Stopping node-topology-agent");
+                  agent.stop(Duration.ofSeconds(10));
+                  stopped.countDown();
+                },
+                "agent-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {

@@ -1,11 +1,11 @@
 package dev.tandem.agent.run;
 
-import java.util.LinkedHashMap;
 import dev.tandem.discovery.DiscoveryOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -26,8 +26,16 @@ import java.util.stream.Stream;
  * @param port health and metrics port
  * @param kubeconfig kubeconfig file, or null for fabric8's default configuration
  */
-public record RunConfig(String nodeName, Path hwlocXml, Path sysfsRoot, Path ncclTopo, Path podResourcesSocket,
-    Duration resync, Duration poll, int port, Path kubeconfig) {
+public record RunConfig(
+    String nodeName,
+    Path hwlocXml,
+    Path sysfsRoot,
+    Path ncclTopo,
+    Path podResourcesSocket,
+    Duration resync,
+    Duration poll,
+    int port,
+    Path kubeconfig) {
 
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -48,20 +56,35 @@ public record RunConfig(String nodeName, Path hwlocXml, Path sysfsRoot, Path ncc
     }
     String node = v.get(Setting.NODE_NAME);
     if (node == null) {
-      throw new InvalidConfigurationException(Setting.NODE_NAME.names() + " is required: " + Setting.NODE_NAME.help());
+      throw new InvalidConfigurationException(
+          Setting.NODE_NAME.names() + " is required: " + Setting.NODE_NAME.help());
     }
     if (node.length() > 253 || !DNS_SUBDOMAIN.matcher(node).matches()) {
       throw invalid(Setting.NODE_NAME, node, "is not a valid node name (lowercase DNS subdomain)");
     }
-    long sources = Stream.of(Setting.HWLOC_XML, Setting.SYSFS_ROOT, Setting.NCCL_TOPO).filter(v::containsKey).count();
+    long sources =
+        Stream.of(Setting.HWLOC_XML, Setting.SYSFS_ROOT, Setting.NCCL_TOPO)
+            .filter(v::containsKey)
+            .count();
     if (sources > 1) {
-      throw new InvalidConfigurationException("give at most one of " + Setting.HWLOC_XML.names() + ", "
-          + Setting.SYSFS_ROOT.names() + ", " + Setting.NCCL_TOPO.names());
+      throw new InvalidConfigurationException(
+          "give at most one of "
+              + Setting.HWLOC_XML.names()
+              + ", "
+              + Setting.SYSFS_ROOT.names()
+              + ", "
+              + Setting.NCCL_TOPO.names());
     }
-    return new RunConfig(node, file(v, Setting.HWLOC_XML), directory(v, Setting.SYSFS_ROOT),
-        file(v, Setting.NCCL_TOPO), Path.of(v.get(Setting.POD_RESOURCES_SOCKET)),
-        seconds(v, Setting.RESYNC, 1, 86_400), seconds(v, Setting.POLL, 1, 3_600),
-        (int) number(v, Setting.PORT, 0, 65_535), file(v, Setting.KUBECONFIG));
+    return new RunConfig(
+        node,
+        file(v, Setting.HWLOC_XML),
+        directory(v, Setting.SYSFS_ROOT),
+        file(v, Setting.NCCL_TOPO),
+        Path.of(v.get(Setting.POD_RESOURCES_SOCKET)),
+        seconds(v, Setting.RESYNC, 1, 86_400),
+        seconds(v, Setting.POLL, 1, 3_600),
+        (int) number(v, Setting.PORT, 0, 65_535),
+        file(v, Setting.KUBECONFIG));
   }
 
   /** The discovery options these settings select. */
@@ -82,14 +105,24 @@ public record RunConfig(String nodeName, Path hwlocXml, Path sysfsRoot, Path ncc
   public String describe() {
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("node", nodeName);
-    shown.put("discovery", hwlocXml != null ? "hwloc XML " + hwlocXml : ncclTopo != null ? "NCCL topology " + ncclTopo
-        : sysfsRoot != null ? "sysfs under " + sysfsRoot : "this machine (hwloc, then sysfs)");
+    shown.put(
+        "discovery",
+        hwlocXml != null
+            ? "hwloc XML " + hwlocXml
+            : ncclTopo != null
+                ? "NCCL topology " + ncclTopo
+                : sysfsRoot != null
+                    ? "sysfs under " + sysfsRoot
+                    : "this machine (hwloc, then sysfs)");
     shown.put("podResourcesSocket", podResourcesSocket);
     shown.put("resync", resync.toSeconds() + "s");
     shown.put("poll", poll.toSeconds() + "s");
     shown.put("port", port);
-    shown.put("kubeconfig", kubeconfig == null ? "default (in-cluster or ~/.kube/config)" : kubeconfig);
-    return shown.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+    shown.put(
+        "kubeconfig", kubeconfig == null ? "default (in-cluster or ~/.kube/config)" : kubeconfig);
+    return shown.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(", "));
   }
 
   private static Path file(Map<Setting, String> v, Setting s) {

@@ -5,18 +5,39 @@ package dev.tandem.agent.run;
  * Values are strings until {@link RunConfig#fromMap} parses them.
  */
 public enum Setting {
-  NODE_NAME("--node-name", "NODE_NAME", null,
+  NODE_NAME(
+      "--node-name",
+      "NODE_NAME",
+      null,
       "the node this agent runs on (required; set it from spec.nodeName with the downward API)"),
-  HWLOC_XML("--hwloc-xml", "TANDEM_HWLOC_XML", null, "read this hwloc XML export instead of the machine"),
-  SYSFS_ROOT("--sysfs-root", "TANDEM_SYSFS_ROOT", null,
+  HWLOC_XML(
+      "--hwloc-xml", "TANDEM_HWLOC_XML", null, "read this hwloc XML export instead of the machine"),
+  SYSFS_ROOT(
+      "--sysfs-root",
+      "TANDEM_SYSFS_ROOT",
+      null,
       "read sysfs only, from this root (a host /sys mounted elsewhere or a captured tree)"),
   NCCL_TOPO("--nccl-topo", "TANDEM_NCCL_TOPO", null, "read this NCCL topology file (cloud VMs)"),
-  POD_RESOURCES_SOCKET("--pod-resources-socket", "TANDEM_POD_RESOURCES_SOCKET",
-      "/var/lib/kubelet/pod-resources/kubelet.sock", "the kubelet's PodResources socket"),
-  RESYNC("--resync", "TANDEM_RESYNC_SECONDS", "60", "seconds between full rediscoveries and republishes"),
-  POLL("--poll", "TANDEM_POLL_SECONDS", "10", "seconds between PodResources polls (allocation audit)"),
+  POD_RESOURCES_SOCKET(
+      "--pod-resources-socket",
+      "TANDEM_POD_RESOURCES_SOCKET",
+      "/var/lib/kubelet/pod-resources/kubelet.sock",
+      "the kubelet's PodResources socket"),
+  RESYNC(
+      "--resync",
+      "TANDEM_RESYNC_SECONDS",
+      "60",
+      "seconds between full rediscoveries and republishes"),
+  POLL(
+      "--poll",
+      "TANDEM_POLL_SECONDS",
+      "10",
+      "seconds between PodResources polls (allocation audit)"),
   PORT("--port", "TANDEM_PORT", "8081", "port of /healthz and /metrics"),
-  KUBECONFIG("--kubeconfig", "KUBECONFIG", null,
+  KUBECONFIG(
+      "--kubeconfig",
+      "KUBECONFIG",
+      null,
       "kubeconfig file; default: the in-cluster service account or ~/.kube/config");
 
   private final String flag;

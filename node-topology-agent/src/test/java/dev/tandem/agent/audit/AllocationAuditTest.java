@@ -57,31 +57,44 @@ class AllocationAuditTest {
   @Test
   @DisplayName("GPUs and HCA under one switch are PIX and meet the default switch policy")
   void aligned() {
-    AuditReport r = run(List.of(held("a", List.of("GPU-a0", "GPU-a1"), List.of("mlx5_0"))),
-        facts("a", null, 2, 1));
-    assertEquals(List.of(new AuditEntry("uid-a", "ml", "a", "PIX", "switch/required", true)), r.audit());
+    AuditReport r =
+        run(
+            List.of(held("a", List.of("GPU-a0", "GPU-a1"), List.of("mlx5_0"))),
+            facts("a", null, 2, 1));
+    assertEquals(
+        List.of(new AuditEntry("uid-a", "ml", "a", "PIX", "switch/required", true)), r.audit());
     assertEquals(List.of(), r.violations());
-    assertEquals(List.of(
-        new AllocationEntry("uid-a", "ml", "a", "main", GPU, List.of("GPU-a0", "GPU-a1"), true),
-        new AllocationEntry("uid-a", "ml", "a", "main", HCA, List.of("mlx5_0"), true)), r.allocations());
+    assertEquals(
+        List.of(
+            new AllocationEntry("uid-a", "ml", "a", "main", GPU, List.of("GPU-a0", "GPU-a1"), true),
+            new AllocationEntry("uid-a", "ml", "a", "main", HCA, List.of("mlx5_0"), true)),
+        r.allocations());
   }
 
   @Test
-  @DisplayName("the worst of each GPU's nearest HCA and each HCA's nearest GPU is reported, with an event message")
+  @DisplayName(
+      "the worst of each GPU's nearest HCA and each HCA's nearest GPU is reported, with an event message")
   void crossSocket() {
-    AuditReport r = run(List.of(held("b", List.of("GPU-a0", "GPU-b0"), List.of("mlx5_0"))),
-        facts("b", null, 2, 1));
+    AuditReport r =
+        run(
+            List.of(held("b", List.of("GPU-a0", "GPU-b0"), List.of("mlx5_0"))),
+            facts("b", null, 2, 1));
     assertEquals("SYS", r.audit().get(0).worstLocality());
     Violation v = r.violations().get(0);
     assertEquals(List.of("GPU-b0", "mlx5_0", Locality.SYS), List.of(v.gpu(), v.hca(), v.worst()));
-    assertTrue(v.message().startsWith("GPU-b0 and mlx5_0 are SYS apart; tandem.dev/alignment=switch allows PXB"),
+    assertTrue(
+        v.message()
+            .startsWith("GPU-b0 and mlx5_0 are SYS apart; tandem.dev/alignment=switch allows PXB"),
         v.message());
   }
 
   @Test
   @DisplayName("an HCA that serves no GPU closely counts too (HCA side of the worst)")
   void hcaSide() {
-    AuditReport r = run(List.of(held("c", List.of("GPU-a0"), List.of("mlx5_0", "mlx5_1"))), facts("c", null, 1, 2));
+    AuditReport r =
+        run(
+            List.of(held("c", List.of("GPU-a0"), List.of("mlx5_0", "mlx5_1"))),
+            facts("c", null, 1, 2));
     assertEquals("NODE", r.audit().get(0).worstLocality());
     assertEquals("mlx5_1", r.violations().get(0).hca());
   }
@@ -89,22 +102,29 @@ class AllocationAuditTest {
   @Test
   @DisplayName("the pod's annotation sets the policy: numa allows NODE")
   void annotationPolicy() {
-    AuditReport r = run(List.of(held("d", List.of("GPU-a0"), List.of("mlx5_1"))),
-        facts("d", Map.of("tandem.dev/alignment", "numa"), 1, 1));
-    assertEquals(new AuditEntry("uid-d", "ml", "d", "NODE", "numa/required", true), r.audit().get(0));
+    AuditReport r =
+        run(
+            List.of(held("d", List.of("GPU-a0"), List.of("mlx5_1"))),
+            facts("d", Map.of("tandem.dev/alignment", "numa"), 1, 1));
+    assertEquals(
+        new AuditEntry("uid-d", "ml", "d", "NODE", "numa/required", true), r.audit().get(0));
     assertEquals(List.of(), r.violations());
   }
 
   @Test
-  @DisplayName("fewer devices than the limit is allocation in progress: complete=false, no audit yet")
+  @DisplayName(
+      "fewer devices than the limit is allocation in progress: complete=false, no audit yet")
   void partial() {
     AuditReport r = run(List.of(held("e", List.of(), List.of("mlx5_0"))), facts("e", null, 2, 1));
-    assertEquals(List.of(
-        new AllocationEntry("uid-e", "ml", "e", "main", GPU, List.of(), false),
-        new AllocationEntry("uid-e", "ml", "e", "main", HCA, List.of("mlx5_0"), true)), r.allocations());
+    assertEquals(
+        List.of(
+            new AllocationEntry("uid-e", "ml", "e", "main", GPU, List.of(), false),
+            new AllocationEntry("uid-e", "ml", "e", "main", HCA, List.of("mlx5_0"), true)),
+        r.allocations());
     assertEquals(List.of(), r.audit());
 
-    AuditReport half = run(List.of(held("f", List.of("GPU-a0"), List.of("mlx5_2"))), facts("f", null, 2, 1));
+    AuditReport half =
+        run(List.of(held("f", List.of("GPU-a0"), List.of("mlx5_2"))), facts("f", null, 2, 1));
     assertEquals(false, half.allocations().get(0).complete());
     assertEquals(List.of(), half.violations());
   }
@@ -121,8 +141,10 @@ class AllocationAuditTest {
   @Test
   @DisplayName("device ids not in the topology and invalid annotations become notes, not failures")
   void notes() {
-    AuditReport r = run(List.of(held("h", List.of("GPU-zz", "GPU-a0"), List.of("mlx5_0"))),
-        facts("h", Map.of("tandem.dev/alignment", "rack"), 2, 1));
+    AuditReport r =
+        run(
+            List.of(held("h", List.of("GPU-zz", "GPU-a0"), List.of("mlx5_0"))),
+            facts("h", Map.of("tandem.dev/alignment", "rack"), 2, 1));
     assertEquals("PIX", r.audit().get(0).worstLocality());
     assertEquals("switch/required", r.audit().get(0).policy());
     assertTrue(r.notes().stream().anyMatch(n -> n.contains("GPU-zz")), r.notes().toString());
@@ -132,8 +154,11 @@ class AllocationAuditTest {
   @Test
   @DisplayName("without a topology yet, allocations are still reported but nothing is audited")
   void noMachine() {
-    AuditReport r = audit.audit(List.of(held("i", List.of("GPU-a0"), List.of("mlx5_2"))),
-        Map.of("ml/i", facts("i", null, 1, 1)), null);
+    AuditReport r =
+        audit.audit(
+            List.of(held("i", List.of("GPU-a0"), List.of("mlx5_2"))),
+            Map.of("ml/i", facts("i", null, 1, 1)),
+            null);
     assertEquals(2, r.allocations().size());
     assertEquals(List.of(), r.audit());
   }

@@ -41,11 +41,11 @@ class AuditLoopIT {
 
   static KubernetesClient client;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final Machine machine = TestMachines.twoSwitches("gpu-1");
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicReference<AuditReport> last = new AtomicReference<>();
   private Vertx vertx;
   private FakeKubelet kubelet;
@@ -58,14 +58,30 @@ class AuditLoopIT {
     kubelet = new FakeKubelet();
     client.pods().inAnyNamespace().delete();
     client.v1().events().inAnyNamespace().delete();
-    podResources = PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofSeconds(15));
-    // The mock server ignores field selectors on spec.nodeName, so the test filters on the client side.
-    NodePods onNode = () -> client.pods().inAnyNamespace().list().getItems().stream()
-        .filter(p -> "gpu-1".equals(p.getSpec().getNodeName())).toList();
-    AuditLoop.Peers peers = new AuditLoop.Peers(podResources, onNode,
-        new AlignmentEvents(client, "gpu-1", Clock.systemUTC()), new AlignmentMetrics(registry));
-    loop = new AuditLoop(vertx, peers, "gpu-1", Duration.ofHours(1), new AllocationAudit(AlignmentPolicy.DEFAULT),
-        () -> Optional.of(machine), last::set);
+    podResources =
+        PodResourcesClient.create(vertx, dir.resolve("kubelet.sock"), Duration.ofSeconds(15));
+    // The mock server ignores field selectors on spec.nodeName, so the test filters on the client
+    // side.
+    NodePods onNode =
+        () ->
+            client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> "gpu-1".equals(p.getSpec().getNodeName()))
+                .toList();
+    AuditLoop.Peers peers =
+        new AuditLoop.Peers(
+            podResources,
+            onNode,
+            new AlignmentEvents(client, "gpu-1", Clock.systemUTC()),
+            new AlignmentMetrics(registry));
+    loop =
+        new AuditLoop(
+            vertx,
+            peers,
+            "gpu-1",
+            Duration.ofHours(1),
+            new AllocationAudit(AlignmentPolicy.DEFAULT),
+            () -> Optional.of(machine),
+            last::set);
   }
 
   @AfterEach
@@ -76,14 +92,31 @@ class AuditLoopIT {
   }
 
   private static Pod apiPod(String name, String node, int gpus, int hcas) {
-    return client.pods().inNamespace("ml").resource(new PodBuilder()
-        .withNewMetadata().withName(name).withNamespace("ml").endMetadata()
-        .withNewSpec().withNodeName(node)
-          .addNewContainer().withName("main").withNewResources()
-            .withLimits(Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus)),
-                "rdma/hca", new Quantity(Integer.toString(hcas))))
-          .endResources().endContainer()
-        .endSpec().build()).create();
+    return client
+        .pods()
+        .inNamespace("ml")
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("ml")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("main")
+                .withNewResources()
+                .withLimits(
+                    Map.of(
+                        "nvidia.com/gpu",
+                        new Quantity(Integer.toString(gpus)),
+                        "rdma/hca",
+                        new Quantity(Integer.toString(hcas))))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
   }
 
   private static List<Event> events() {
@@ -91,15 +124,18 @@ class AuditLoopIT {
   }
 
   @Test
-  @DisplayName("a misaligned pod gets one Warning event (not one per poll), a metric and an audit entry")
+  @DisplayName(
+      "a misaligned pod gets one Warning event (not one per poll), a metric and an audit entry")
   void misalignedPod() throws Exception {
     Pod bad = apiPod("train-0", "gpu-1", 2, 1);
     apiPod("elsewhere", "gpu-2", 1, 1);
     List<ContainerDevices> d = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0"));
     d.addAll(devices("nvidia.com/gpu", 1, "GPU-b0"));
     d.addAll(devices("rdma/hca", 0, "mlx5_0"));
-    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
-        .addPodResources(pod("ml", "train-0", container("main", d))).build());
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(pod("ml", "train-0", container("main", d)))
+            .build());
     kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
 
     loop.pollOnce().await();
@@ -111,29 +147,42 @@ class AuditLoopIT {
     List<Event> events = events();
     assertEquals(1, events.size(), events.toString());
     Event e = events.get(0);
-    assertEquals(List.of("Warning", "AlignmentNotMet", "Pod", "train-0", bad.getMetadata().getUid()),
-        List.of(e.getType(), e.getReason(), e.getInvolvedObject().getKind(), e.getInvolvedObject().getName(),
+    assertEquals(
+        List.of("Warning", "AlignmentNotMet", "Pod", "train-0", bad.getMetadata().getUid()),
+        List.of(
+            e.getType(),
+            e.getReason(),
+            e.getInvolvedObject().getKind(),
+            e.getInvolvedObject().getName(),
             e.getInvolvedObject().getUid()));
     assertTrue(e.getMessage().contains("GPU-b0 and mlx5_0 are SYS apart"), e.getMessage());
     String scrape = registry.scrape();
-    assertTrue(scrape.contains("tandem_pod_alignment_worst_locality{namespace=\"ml\",pod=\"train-0\","
-        + "policy=\"switch/required\",policy_met=\"false\"} 5.0"), scrape);
+    assertTrue(
+        scrape.contains(
+            "tandem_pod_alignment_worst_locality{namespace=\"ml\",pod=\"train-0\","
+                + "policy=\"switch/required\",policy_met=\"false\"} 5.0"),
+        scrape);
     assertTrue(scrape.contains("tandem_pods_audited{policy_met=\"false\"} 1.0"), scrape);
     assertTrue(scrape.contains("tandem_podresources_up 1.0"), scrape);
   }
 
   @Test
-  @DisplayName("while the kubelet socket is absent the report says audit is waiting; it audits once the socket appears")
+  @DisplayName(
+      "while the kubelet socket is absent the report says audit is waiting; it audits once the socket appears")
   void waitsForKubelet() throws Exception {
     loop.pollOnce().await();
-    assertTrue(last.get().notes().get(0).contains("waiting for the kubelet"), last.get().notes().toString());
+    assertTrue(
+        last.get().notes().get(0).contains("waiting for the kubelet"),
+        last.get().notes().toString());
     assertTrue(registry.scrape().contains("tandem_podresources_up 0.0"));
 
     apiPod("train-1", "gpu-1", 1, 1);
     List<ContainerDevices> d = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0"));
     d.addAll(devices("rdma/hca", 0, "mlx5_0"));
-    kubelet.pods.set(ListPodResourcesResponse.newBuilder()
-        .addPodResources(pod("ml", "train-1", container("main", d))).build());
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(pod("ml", "train-1", container("main", d)))
+            .build());
     kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
     loop.pollOnce().await();
 

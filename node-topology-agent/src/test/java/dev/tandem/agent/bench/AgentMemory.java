@@ -1,9 +1,9 @@
 package dev.tandem.agent.bench;
 
-import dev.tandem.fixtures.Topologies;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,43 +37,83 @@ import java.util.Map;
 public final class AgentMemory {
 
   /** The DaemonSet's JAVA_TOOL_OPTIONS (manifests/base), as documented in docs/agent.md. */
-  static final List<String> DAEMONSET_OPTIONS = List.of("-Xmx24m", "-Xmn4m", "-Xss256k", "-XX:+UseSerialGC",
-      "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:TieredStopAtLevel=1",
-      "-XX:CICompilerCount=1", "-Dio.netty.allocator.type=unpooled", "-XX:+ExitOnOutOfMemoryError");
+  static final List<String> DAEMONSET_OPTIONS =
+      List.of(
+          "-Xmx24m",
+          "-Xmn4m",
+          "-Xss256k",
+          "-XX:+UseSerialGC",
+          "-XX:MaxMetaspaceSize=64m",
+          "-XX:ReservedCodeCacheSize=16m",
+          "-XX:TieredStopAtLevel=1",
+          "-XX:CICompilerCount=1",
+          "-Dio.netty.allocator.type=unpooled",
+          "-XX:+ExitOnOutOfMemoryError");
 
   private AgentMemory() {}
 
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-    List<String> jvm = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
+    List<String> jvm =
+        args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
     Path jar = Path.of(System.getProperty("agent.jar", "target/node-topology-agent.jar"));
-    Path fixture = Path.of(System.getProperty("fixture",
-        Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+    Path fixture =
+        Path.of(
+            System.getProperty(
+                "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new KubernetesCrudDispatcher(),
+            false);
     server.init();
     Path dir = Files.createTempDirectory("agent-memory");
     Process agent = null;
     try (KubernetesClient client = server.createClient()) {
       CrdFile.install(client);
       TestNodes.create(client, "xe8640-1");
-      client.pods().inNamespace("ml").resource(new PodBuilder().withNewMetadata().withName("trainer")
-          .withNamespace("ml").endMetadata().withNewSpec().withNodeName("xe8640-1").addNewContainer()
-          .withName("main").withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity("2"),
-              "rdma/hca", new Quantity("2"))).endResources().endContainer().endSpec().build()).create();
+      client
+          .pods()
+          .inNamespace("ml")
+          .resource(
+              new PodBuilder()
+                  .withNewMetadata()
+                  .withName("trainer")
+                  .withNamespace("ml")
+                  .endMetadata()
+                  .withNewSpec()
+                  .withNodeName("xe8640-1")
+                  .addNewContainer()
+                  .withName("main")
+                  .withNewResources()
+                  .withLimits(
+                      Map.of("nvidia.com/gpu", new Quantity("2"), "rdma/hca", new Quantity("2")))
+                  .endResources()
+                  .endContainer()
+                  .endSpec()
+                  .build())
+          .create();
       agent = start(jvm, jar, fixture, dir, client.getConfiguration().getMasterUrl());
       long t0 = System.nanoTime();
       while (client.resources(NodeTopology.class).withName("xe8640-1").get() == null) {
         if (!agent.isAlive() || System.nanoTime() - t0 > 60_000_000_000L) {
-          throw new IllegalStateException("the agent published nothing; see " + dir.resolve("agent.log"));
+          throw new IllegalStateException(
+              "the agent published nothing; see " + dir.resolve("agent.log"));
         }
         Thread.sleep(200);
       }
-      System.out.printf("published after %d ms; measuring in %d s%n", (System.nanoTime() - t0) / 1_000_000, seconds);
+      System.out.printf(
+          "published after %d ms; measuring in %d s%n",
+          (System.nanoTime() - t0) / 1_000_000, seconds);
       Thread.sleep(seconds * 1000L);
       System.out.println("agent JVM options " + jvm);
-      System.out.printf("agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",
-          kib(agent.pid(), "VmRSS") / 1024.0, kib(agent.pid(), "VmHWM") / 1024.0, kib(agent.pid(), "Threads"),
+      System.out.printf(
+          "agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",
+          kib(agent.pid(), "VmRSS") / 1024.0,
+          kib(agent.pid(), "VmHWM") / 1024.0,
+          kib(agent.pid(), "Threads"),
           agent.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0));
     } finally {
       if (agent != null) {
@@ -84,13 +124,16 @@ public final class AgentMemory {
     }
   }
 
-  private static Process start(List<String> jvm, Path jar, Path fixture, Path dir, String master) throws Exception {
+  private static Process start(List<String> jvm, Path jar, Path fixture, Path dir, String master)
+      throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvm);
     cmd.addAll(List.of("-jar", jar.toString(), "run"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(new File(dir.toFile(), "agent.log"));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(new File(dir.toFile(), "agent.log"));
     Map<String, String> env = pb.environment();
     env.put("MALLOC_ARENA_MAX", "1");
     env.put("NODE_NAME", "xe8640-1");

@@ -1,6 +1,5 @@
 package dev.tandem.agent.cli;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,9 +29,14 @@ class DumpCommandIT {
   private static Run dump(Map<String, String> env, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = DumpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), env);
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        DumpCommand.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            env);
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static Run dump(String... args) {
@@ -39,7 +44,8 @@ class DumpCommandIT {
   }
 
   @Test
-  @DisplayName("--format json prints the resource the agent publishes; it maps back to the discovered machine")
+  @DisplayName(
+      "--format json prints the resource the agent publishes; it maps back to the discovered machine")
   void json() {
     Run run = dump("--hwloc-xml", RELION.toString(), "--node-name", "gpu-7");
 
@@ -47,17 +53,21 @@ class DumpCommandIT {
     NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
     assertEquals("tandem.dev/v1alpha1", resource.getApiVersion());
     assertEquals("gpu-7", resource.getMetadata().getName());
-    assertEquals(TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
+    assertEquals(
+        TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
         NodeTopologyMapper.toMachine(resource));
   }
 
   @Test
   @DisplayName("--format yaml prints the same object as YAML; the node name comes from NODE_NAME")
   void yaml() {
-    Run run = dump(Map.of("NODE_NAME", "from-env"), "--nccl-topo", NDV4.toString(), "--format", "yaml");
+    Run run =
+        dump(Map.of("NODE_NAME", "from-env"), "--nccl-topo", NDV4.toString(), "--format", "yaml");
 
     assertEquals(0, run.code(), run.err());
-    assertTrue(run.out().startsWith("---\napiVersion: \"tandem.dev/v1alpha1\"\nkind: \"NodeTopology\""), run.out());
+    assertTrue(
+        run.out().startsWith("---\napiVersion: \"tandem.dev/v1alpha1\"\nkind: \"NodeTopology\""),
+        run.out());
     NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
     assertEquals("from-env", resource.getMetadata().getName());
     assertEquals(8, NodeTopologyMapper.toMachine(resource).hcas().size());
@@ -79,7 +89,9 @@ class DumpCommandIT {
     Run run = dump("--hwloc-xml", "/nonexistent/topo.xml");
 
     assertEquals(1, run.code());
-    assertEquals("node-topology-agent dump: hwloc XML file /nonexistent/topo.xml does not exist\n", run.err());
+    assertEquals(
+        "node-topology-agent dump: hwloc XML file /nonexistent/topo.xml does not exist\n",
+        run.err());
     assertEquals("", run.out());
   }
 
@@ -93,7 +105,8 @@ class DumpCommandIT {
   }
 
   @Test
-  @DisplayName("--help exits 0; unknown flags, missing values, bad formats and two sources exit 2 naming the problem")
+  @DisplayName(
+      "--help exits 0; unknown flags, missing values, bad formats and two sources exit 2 naming the problem")
   void commandLine() {
     assertEquals(0, dump("--help").code());
     assertTrue(dump("--help").out().contains("--sysfs-root DIR"));
@@ -101,7 +114,8 @@ class DumpCommandIT {
     assertEquals(2, unknown.code());
     assertTrue(unknown.err().contains("unknown flag '--hwloc'"), unknown.err());
     assertEquals(2, dump("--node-name").code());
-    assertTrue(dump("--format", "xml").err().contains("--format xml is not one of json, yaml, matrix"));
+    assertTrue(
+        dump("--format", "xml").err().contains("--format xml is not one of json, yaml, matrix"));
     assertEquals(2, dump("--hwloc-xml", "a", "--nccl-topo", "b").code());
   }
 
@@ -114,5 +128,4 @@ class DumpCommandIT {
     NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
     assertTrue(NodeTopologyMapper.toMachine(resource).devices().isEmpty());
   }
-
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class BackoffTest {
 
   @Test
-  @DisplayName("delays double from the initial one and stop at the maximum, even after many failures")
+  @DisplayName(
+      "delays double from the initial one and stop at the maximum, even after many failures")
   void doublesAndCaps() {
     Backoff b = Backoff.DEFAULT;
     assertEquals(Duration.ofSeconds(1), b.delay(1));
@@ -23,6 +24,8 @@ class BackoffTest {
   @Test
   @DisplayName("a maximum below the initial delay is rejected")
   void invalid() {
-    assertThrows(IllegalArgumentException.class, () -> new Backoff(Duration.ofSeconds(5), Duration.ofSeconds(1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Backoff(Duration.ofSeconds(5), Duration.ofSeconds(1)));
   }
 }

@@ -31,10 +31,16 @@ class NodeTopologyPublisherMockTest {
   static KubernetesClient client;
   static KubernetesMockServer server;
 
-  private final NodeTopologySpec spec = NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
-  private final NodeTopologyStatus status = new NodeTopologyStatus("2026-11-22T03:00:00Z",
-      List.of(new AllocationEntry("uid-1", "ml", "train-0", "main", "rdma/hca", List.of("mlx5_0"), true)),
-      List.of(), List.of());
+  private final NodeTopologySpec spec =
+      NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
+  private final NodeTopologyStatus status =
+      new NodeTopologyStatus(
+          "2026-11-22T03:00:00Z",
+          List.of(
+              new AllocationEntry(
+                  "uid-1", "ml", "train-0", "main", "rdma/hca", List.of("mlx5_0"), true)),
+          List.of(),
+          List.of());
 
   @BeforeEach
   void setUp() {
@@ -50,7 +56,8 @@ class NodeTopologyPublisherMockTest {
   }
 
   @Test
-  @DisplayName("creates the object named after the node, owned by the Node (uid from the API), with spec and status")
+  @DisplayName(
+      "creates the object named after the node, owned by the Node (uid from the API), with spec and status")
   void creates() {
     Node node = node("gpu-1");
     var outcome = new NodeTopologyPublisher(client, "gpu-1").publish(spec, status);
@@ -58,15 +65,19 @@ class NodeTopologyPublisherMockTest {
     assertEquals(NodeTopologyPublisher.Outcome.CREATED, outcome);
     NodeTopology t = read("gpu-1");
     OwnerReference owner = t.getMetadata().getOwnerReferences().get(0);
-    assertEquals(List.of("v1", "Node", "gpu-1", node.getMetadata().getUid()),
+    assertEquals(
+        List.of("v1", "Node", "gpu-1", node.getMetadata().getUid()),
         List.of(owner.getApiVersion(), owner.getKind(), owner.getName(), owner.getUid()));
     assertEquals(spec, t.getSpec());
     assertEquals(status, t.getStatus());
-    assertEquals(NodeTopologyPublisher.MANAGED_BY, t.getMetadata().getLabels().get(NodeTopologyPublisher.MANAGED_BY_LABEL));
+    assertEquals(
+        NodeTopologyPublisher.MANAGED_BY,
+        t.getMetadata().getLabels().get(NodeTopologyPublisher.MANAGED_BY_LABEL));
   }
 
   @Test
-  @DisplayName("updates spec and status in place, keeps others' labels, and writes nothing when nothing changed")
+  @DisplayName(
+      "updates spec and status in place, keeps others' labels, and writes nothing when nothing changed")
   void updates() {
     node("gpu-1");
     NodeTopologyPublisher publisher = new NodeTopologyPublisher(client, "gpu-1");
@@ -78,7 +89,8 @@ class NodeTopologyPublisherMockTest {
     client.resource(labelled).update();
 
     NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-1"));
-    NodeTopologyStatus later = new NodeTopologyStatus("2026-11-22T03:01:00Z", List.of(), List.of(), List.of("n"));
+    NodeTopologyStatus later =
+        new NodeTopologyStatus("2026-11-22T03:01:00Z", List.of(), List.of(), List.of("n"));
     assertEquals(NodeTopologyPublisher.Outcome.UPDATED, publisher.publish(smaller, later));
     NodeTopology t = read("gpu-1");
     assertEquals(smaller, t.getSpec());
@@ -91,28 +103,40 @@ class NodeTopologyPublisherMockTest {
   }
 
   @Test
-  @DisplayName("a 409 Conflict (someone wrote in between) is re-read and retried once; the update lands")
+  @DisplayName(
+      "a 409 Conflict (someone wrote in between) is re-read and retried once; the update lands")
   void retriesOnConflict() throws Exception {
     node("gpu-1");
     NodeTopologyPublisher publisher = new NodeTopologyPublisher(client, "gpu-1");
     publisher.publish(spec, status);
-    String path = "/apis/" + NodeTopology.GROUP + "/" + NodeTopology.VERSION + "/nodetopologies/gpu-1";
-    server.expect().put().withPath(path).andReturn(409, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-        + "\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409,\"message\":\"Operation cannot be"
-        + " fulfilled on nodetopologies.tandem.dev \\\"gpu-1\\\": the object has been modified\"}").once();
+    String path =
+        "/apis/" + NodeTopology.GROUP + "/" + NodeTopology.VERSION + "/nodetopologies/gpu-1";
+    server
+        .expect()
+        .put()
+        .withPath(path)
+        .andReturn(
+            409,
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                + "\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409,\"message\":\"Operation cannot be"
+                + " fulfilled on nodetopologies.tandem.dev \\\"gpu-1\\\": the object has been modified\"}")
+        .once();
     drainRequests();
 
     NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-1"));
     assertEquals(NodeTopologyPublisher.Outcome.UPDATED, publisher.publish(smaller, status));
     assertEquals(smaller, read("gpu-1").getSpec());
-    long puts = drainRequests().stream().filter(r -> "PUT".equals(r.getMethod()) && r.getPath().equals(path))
-        .count();
+    long puts =
+        drainRequests().stream()
+            .filter(r -> "PUT".equals(r.getMethod()) && r.getPath().equals(path))
+            .count();
     assertEquals(2, puts, "the refused PUT, then the retried one");
   }
 
   private static List<RecordedRequest> drainRequests() throws InterruptedException {
     List<RecordedRequest> out = new java.util.ArrayList<>();
-    for (RecordedRequest r; (r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS)) != null; ) {
+    for (RecordedRequest r;
+        (r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS)) != null; ) {
       out.add(r);
     }
     return out;
@@ -130,15 +154,18 @@ class NodeTopologyPublisherMockTest {
     new NodeTopologyPublisher(client, "gpu-1").publish(spec, status);
 
     NodeTopology after = read("gpu-2");
-    assertEquals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+    assertEquals(
+        before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
     assertEquals(before.getSpec(), after.getSpec());
   }
 
   @Test
   @DisplayName("a missing Node is an error naming the node, and nothing is created")
   void missingNode() {
-    NodeNotFoundException e = assertThrows(NodeNotFoundException.class,
-        () -> new NodeTopologyPublisher(client, "ghost").publish(spec, status));
+    NodeNotFoundException e =
+        assertThrows(
+            NodeNotFoundException.class,
+            () -> new NodeTopologyPublisher(client, "ghost").publish(spec, status));
     assertTrue(e.getMessage().contains("ghost"), e.getMessage());
     assertEquals(null, read("ghost"));
   }

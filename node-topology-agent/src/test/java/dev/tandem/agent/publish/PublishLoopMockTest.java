@@ -36,14 +36,15 @@ class PublishLoopMockTest {
   private final AtomicReference<Machine> discovered = new AtomicReference<>();
   private final AtomicInteger discoveries = new AtomicInteger();
 
-  private final TopologySource source = () -> {
-    discoveries.incrementAndGet();
-    Machine m = discovered.get();
-    if (m == null) {
-      throw new IllegalStateException("libhwloc crashed");
-    }
-    return new TopologySource.Observed(m, List.of("read by test"));
-  };
+  private final TopologySource source =
+      () -> {
+        discoveries.incrementAndGet();
+        Machine m = discovered.get();
+        if (m == null) {
+          throw new IllegalStateException("libhwloc crashed");
+        }
+        return new TopologySource.Observed(m, List.of("read by test"));
+      };
 
   @BeforeEach
   void setUp() {
@@ -60,8 +61,14 @@ class PublishLoopMockTest {
   }
 
   private PublishLoop start(Duration resync) {
-    loop = new PublishLoop(vertx, source, new NodeTopologyPublisher(client, "gpu-1"), resync, FAST,
-        Clock.systemUTC());
+    loop =
+        new PublishLoop(
+            vertx,
+            source,
+            new NodeTopologyPublisher(client, "gpu-1"),
+            resync,
+            FAST,
+            Clock.systemUTC());
     loop.start();
     return loop;
   }
@@ -71,7 +78,8 @@ class PublishLoopMockTest {
   }
 
   @Test
-  @DisplayName("publishes at start, then at once when allocations change, without waiting for the resync")
+  @DisplayName(
+      "publishes at start, then at once when allocations change, without waiting for the resync")
   void publishesOnStartAndOnChange() {
     TestNodes.create(client, "gpu-1");
     discovered.set(TestMachines.twoSwitches("gpu-1"));
@@ -80,9 +88,11 @@ class PublishLoopMockTest {
     assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
     assertTrue(read().getStatus().notes().contains("read by test"));
 
-    AllocationEntry a = new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
+    AllocationEntry a =
+        new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
     loop.allocations(List.of(a), List.of(), List.of());
-    Eventually.await(WAIT, "allocation published", () -> read().getStatus().allocations().equals(List.of(a)));
+    Eventually.await(
+        WAIT, "allocation published", () -> read().getStatus().allocations().equals(List.of(a)));
     assertEquals(1, discoveries.get());
   }
 
@@ -95,27 +105,43 @@ class PublishLoopMockTest {
     Eventually.await(WAIT, "first publish", () -> read() != null);
 
     discovered.set(null);
-    Eventually.await(WAIT, "failure noted", () -> read().getStatus() != null
-        && read().getStatus().notes().stream().anyMatch(n -> n.contains("discovery failed")));
+    Eventually.await(
+        WAIT,
+        "failure noted",
+        () ->
+            read().getStatus() != null
+                && read().getStatus().notes().stream()
+                    .anyMatch(n -> n.contains("discovery failed")));
     NodeTopology t = read();
     assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(t));
     assertTrue(t.getStatus().notes().stream().anyMatch(n -> n.contains("libhwloc crashed")));
 
     discovered.set(TestMachines.gpusOnly("gpu-1"));
-    Eventually.await(WAIT, "recovered", () -> read().getSpec().summary().hcas() == 0
-        && read().getStatus().notes().stream().noneMatch(n -> n.contains("discovery failed")));
+    Eventually.await(
+        WAIT,
+        "recovered",
+        () ->
+            read().getSpec().summary().hcas() == 0
+                && read().getStatus().notes().stream()
+                    .noneMatch(n -> n.contains("discovery failed")));
   }
 
   @Test
-  @DisplayName("after a restart with discovery failing, the object already published is kept, not emptied")
+  @DisplayName(
+      "after a restart with discovery failing, the object already published is kept, not emptied")
   void restartWithFailingDiscoveryKeepsPublished() {
     TestNodes.create(client, "gpu-1");
     new NodeTopologyPublisher(client, "gpu-1")
         .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1")), null);
 
     start(Duration.ofHours(1));
-    Eventually.await(WAIT, "failure noted", () -> read().getStatus() != null
-        && read().getStatus().notes().stream().anyMatch(n -> n.contains("discovery failed")));
+    Eventually.await(
+        WAIT,
+        "failure noted",
+        () ->
+            read().getStatus() != null
+                && read().getStatus().notes().stream()
+                    .anyMatch(n -> n.contains("discovery failed")));
     assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
     assertEquals(TestMachines.twoSwitches("gpu-1"), loop.machine().orElseThrow());
   }
@@ -130,7 +156,9 @@ class PublishLoopMockTest {
     assertEquals(null, read());
 
     TestNodes.create(client, "gpu-1");
-    Eventually.await(WAIT, "published after retries", () -> read() != null && read().getStatus() != null);
-    Eventually.await(WAIT, "success recorded", () -> loop.lastError() == null && loop.lastSuccess() != null);
+    Eventually.await(
+        WAIT, "published after retries", () -> read() != null && read().getStatus() != null);
+    Eventually.await(
+        WAIT, "success recorded", () -> loop.lastError() == null && loop.lastSuccess() != null);
   }
 }

@@ -1,13 +1,13 @@
 package dev.tandem.agent.run;
 
-import dev.tandem.fixtures.Topologies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.agent.publish.Eventually;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
-import dev.tandem.agent.publish.Eventually;
+import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -33,32 +33,48 @@ class AgentIT {
 
   static KubernetesClient client;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static final Path XE8640 = Topologies.path("dell-poweredge-xe8640-h100x4.xml");
 
   private static HttpResponse<String> get(int port, String path) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-        .build(), HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
-  @DisplayName("run mode publishes the XE8640's topology, notes that audit waits for the kubelet, and serves health and metrics")
+  @DisplayName(
+      "run mode publishes the XE8640's topology, notes that audit waits for the kubelet, and serves health and metrics")
   void runs() throws Exception {
     CrdFile.install(client);
     TestNodes.create(client, "xe8640-1");
-    RunConfig config = RunConfig.fromMap(Map.of("NODE_NAME", "xe8640-1",
-        "TANDEM_HWLOC_XML", XE8640.toAbsolutePath().normalize().toString(),
-        "TANDEM_POD_RESOURCES_SOCKET", dir.resolve("kubelet.sock").toString(), "TANDEM_PORT", "0"));
-    KubernetesClient own = new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
+    RunConfig config =
+        RunConfig.fromMap(
+            Map.of(
+                "NODE_NAME",
+                "xe8640-1",
+                "TANDEM_HWLOC_XML",
+                XE8640.toAbsolutePath().normalize().toString(),
+                "TANDEM_POD_RESOURCES_SOCKET",
+                dir.resolve("kubelet.sock").toString(),
+                "TANDEM_PORT",
+                "0"));
+    KubernetesClient own =
+        new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
     Agent agent = Agent.start(config, own).await(30, TimeUnit.SECONDS);
     try {
-      Eventually.await(Duration.ofSeconds(30), "NodeTopology with audit note", () -> {
-        NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
-        return t != null && t.getStatus() != null
-            && t.getStatus().notes().stream().anyMatch(n -> n.contains("waiting for the kubelet"));
-      });
+      Eventually.await(
+          Duration.ofSeconds(30),
+          "NodeTopology with audit note",
+          () -> {
+            NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
+            return t != null
+                && t.getStatus() != null
+                && t.getStatus().notes().stream()
+                    .anyMatch(n -> n.contains("waiting for the kubelet"));
+          });
       NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
       assertEquals(4, t.getSpec().summary().gpus());
       assertTrue(t.getSpec().summary().hcas() > 0, t.getSpec().summary().toString());
@@ -70,7 +86,8 @@ class AgentIT {
       assertEquals(200, metrics.statusCode());
       assertTrue(metrics.headers().firstValue("content-type").orElse("").startsWith("text/plain"));
       assertTrue(metrics.body().contains("tandem_podresources_up 0.0"), metrics.body());
-      assertTrue(metrics.body().contains("tandem_nodetopology_publish_failures 0.0"), metrics.body());
+      assertTrue(
+          metrics.body().contains("tandem_nodetopology_publish_failures 0.0"), metrics.body());
     } finally {
       agent.stop(Duration.ofSeconds(10));
     }

@@ -20,15 +20,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class RunConfigTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static RunConfig config(Map<String, String> env, String... args) {
     return RunConfig.fromMap(RunArgs.settings(args, env));
   }
 
   @Test
-  @DisplayName("defaults: live discovery, kubelet socket, 60 s resync, 10 s poll, port 8081, default kubeconfig")
+  @DisplayName(
+      "defaults: live discovery, kubelet socket, 60 s resync, 10 s poll, port 8081, default kubeconfig")
   void defaults() {
     RunConfig c = config(Map.of("NODE_NAME", "gpu-1"));
     assertEquals("gpu-1", c.nodeName());
@@ -44,8 +44,14 @@ class RunConfigTest {
   @DisplayName("flags win over the environment; unrelated variables are ignored")
   void flagsOverEnvironment() throws Exception {
     Path xml = Files.writeString(dir.resolve("t.xml"), "<topology/>");
-    RunConfig c = config(Map.of("NODE_NAME", "from-env", "TANDEM_POLL_SECONDS", "5", "PATH", "/bin"),
-        "--node-name", "from-flag", "--resync=120", "--hwloc-xml", xml.toString());
+    RunConfig c =
+        config(
+            Map.of("NODE_NAME", "from-env", "TANDEM_POLL_SECONDS", "5", "PATH", "/bin"),
+            "--node-name",
+            "from-flag",
+            "--resync=120",
+            "--hwloc-xml",
+            xml.toString());
     assertEquals("from-flag", c.nodeName());
     assertEquals(Duration.ofSeconds(120), c.resync());
     assertEquals(Duration.ofSeconds(5), c.poll());
@@ -54,31 +60,46 @@ class RunConfigTest {
 
   @ParameterizedTest(name = "{0}={1}")
   @CsvSource({
-      "--resync, abc, --resync (TANDEM_RESYNC_SECONDS): 'abc' is not a whole number",
-      "--poll, 0, --poll (TANDEM_POLL_SECONDS): '0' is out of range 1..3600",
-      "--port, 70000, --port (TANDEM_PORT): '70000' is out of range 0..65535",
-      "--node-name, GPU_1, --node-name (NODE_NAME): 'GPU_1' is not a valid node name",
-      "--hwloc-xml, /nonexistent.xml, --hwloc-xml (TANDEM_HWLOC_XML): '/nonexistent.xml' is not a readable file",
-      "--sysfs-root, /nonexistent, --sysfs-root (TANDEM_SYSFS_ROOT): '/nonexistent' is not a directory"})
+    "--resync, abc, --resync (TANDEM_RESYNC_SECONDS): 'abc' is not a whole number",
+    "--poll, 0, --poll (TANDEM_POLL_SECONDS): '0' is out of range 1..3600",
+    "--port, 70000, --port (TANDEM_PORT): '70000' is out of range 0..65535",
+    "--node-name, GPU_1, --node-name (NODE_NAME): 'GPU_1' is not a valid node name",
+    "--hwloc-xml, /nonexistent.xml, --hwloc-xml (TANDEM_HWLOC_XML): '/nonexistent.xml' is not a readable file",
+    "--sysfs-root, /nonexistent, --sysfs-root (TANDEM_SYSFS_ROOT): '/nonexistent' is not a directory"
+  })
   @DisplayName("a bad value is rejected naming the flag, the variable and the value")
   void badValues(String flag, String value, String message) {
-    InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
-        () -> config(Map.of("NODE_NAME", "gpu-1"), flag, value));
+    InvalidConfigurationException e =
+        assertThrows(
+            InvalidConfigurationException.class,
+            () -> config(Map.of("NODE_NAME", "gpu-1"), flag, value));
     assertTrue(e.getMessage().startsWith(message), e.getMessage());
   }
 
   @Test
   @DisplayName("the node name is required, two discovery sources are refused")
   void required() {
-    assertTrue(assertThrows(InvalidConfigurationException.class, () -> config(Map.of())).getMessage()
-        .contains("NODE_NAME"));
-    assertTrue(assertThrows(InvalidConfigurationException.class,
-        () -> config(Map.of("NODE_NAME", "n"), "--sysfs-root", "/", "--nccl-topo", "/etc/hostname"))
-        .getMessage().contains("at most one"));
+    assertTrue(
+        assertThrows(InvalidConfigurationException.class, () -> config(Map.of()))
+            .getMessage()
+            .contains("NODE_NAME"));
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () ->
+                    config(
+                        Map.of("NODE_NAME", "n"),
+                        "--sysfs-root",
+                        "/",
+                        "--nccl-topo",
+                        "/etc/hostname"))
+            .getMessage()
+            .contains("at most one"));
   }
 
   @Test
-  @DisplayName("run --help exits 0 and lists every flag with its variable; an unknown flag exits 2; a bad value exits 2")
+  @DisplayName(
+      "run --help exits 0 and lists every flag with its variable; an unknown flag exits 2; a bad value exits 2")
   void exitCodes() {
     PrintStream out = System.out;
     PrintStream err = System.err;
@@ -88,7 +109,8 @@ class RunConfigTest {
       System.setErr(new PrintStream(text));
       assertEquals(0, RunCommand.run(new String[] {"--help"}, Map.of()));
       for (Setting s : Setting.values()) {
-        assertTrue(text.toString().contains(s.flag()) && text.toString().contains(s.env()), s.name());
+        assertTrue(
+            text.toString().contains(s.flag()) && text.toString().contains(s.env()), s.name());
       }
       assertEquals(2, RunCommand.run(new String[] {"--frobnicate"}, Map.of("NODE_NAME", "n")));
       assertTrue(text.toString().contains("unknown flag '--frobnicate'"));

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class RunDocTest {
 
   @Test
-  @DisplayName("the agent's run flags, environment variables and defaults are exactly those of 'run --help'")
+  @DisplayName(
+      "the agent's run flags, environment variables and defaults are exactly those of 'run --help'")
   void agentRunSettings() throws IOException {
     String usage = RunArgs.usage();
     String config = Files.readString(Path.of("../docs/configuration.md"));
@@ -35,7 +36,8 @@ class RunDocTest {
         documented.add(flag + " " + env);
         if (dflt.matches("`[^`]+`")) {
           assertTrue(
-              usage.contains("[" + env + "]") && usage.contains("(default " + dflt.replace("`", "") + ")"),
+              usage.contains("[" + env + "]")
+                  && usage.contains("(default " + dflt.replace("`", "") + ")"),
               flag + ": default " + dflt + " not in run --help");
         }
       }

@@ -41,7 +41,8 @@ public final class ConfigLoader {
     FLAGS.put("--cache-size", "cacheSize");
   }
 
-  public static final String USAGE = """
+  public static final String USAGE =
+      """
       usage: java -jar scheduler-extender.jar [--demo [--demo-topologies DIR]] [options]
 
         --demo                    run on an embedded cluster built from bundled real topologies
@@ -110,18 +111,25 @@ public final class ConfigLoader {
   public static ExtenderConfig build(Map<String, String> v) {
     for (String key : v.keySet()) {
       if (!FLAGS.containsValue(key) && !key.equals("demo") && !key.equals("leaderElection")) {
-        throw new ConfigException("unknown setting '" + key + "'; known: " + String.join(", ",
-            FLAGS.values()) + ", demo, leaderElection");
+        throw new ConfigException(
+            "unknown setting '"
+                + key
+                + "'; known: "
+                + String.join(", ", FLAGS.values())
+                + ", demo, leaderElection");
       }
     }
     ExtenderConfig d = ExtenderConfig.defaults();
     AlignmentPolicy policy;
     try {
-      policy = new AlignmentPolicy(
-          v.containsKey("defaultAlignment") ? Alignment.parse(v.get("defaultAlignment").trim())
-              : d.defaultPolicy().alignment(),
-          v.containsKey("defaultMode") ? AlignmentMode.parse(v.get("defaultMode").trim())
-              : d.defaultPolicy().mode());
+      policy =
+          new AlignmentPolicy(
+              v.containsKey("defaultAlignment")
+                  ? Alignment.parse(v.get("defaultAlignment").trim())
+                  : d.defaultPolicy().alignment(),
+              v.containsKey("defaultMode")
+                  ? AlignmentMode.parse(v.get("defaultMode").trim())
+                  : d.defaultPolicy().mode());
     } catch (IllegalArgumentException e) {
       throw new ConfigException("default policy: " + e.getMessage());
     }
@@ -129,7 +137,9 @@ public final class ConfigLoader {
         v.getOrDefault("host", d.host()),
         (int) number(v, "port", d.port()),
         v.getOrDefault("prefix", d.prefix()),
-        path(v, "tlsCert"), path(v, "tlsKey"), path(v, "clientCa"),
+        path(v, "tlsCert"),
+        path(v, "tlsKey"),
+        path(v, "clientCa"),
         policy,
         v.containsKey("assumedTtl") ? duration(v.get("assumedTtl")) : d.assumedTtl(),
         v.containsKey("bodyLimit") ? bytes(v.get("bodyLimit")) : d.bodyLimit(),
@@ -149,9 +159,13 @@ public final class ConfigLoader {
         return Duration.parse(t.toUpperCase(Locale.ROOT));
       }
       long n = Long.parseLong(t.replaceAll("(ms|s|m|h)$", ""));
-      return t.endsWith("ms") ? Duration.ofMillis(n) : t.endsWith("s") ? Duration.ofSeconds(n)
-          : t.endsWith("m") ? Duration.ofMinutes(n) : t.endsWith("h") ? Duration.ofHours(n)
-          : Duration.ofSeconds(n);
+      return t.endsWith("ms")
+          ? Duration.ofMillis(n)
+          : t.endsWith("s")
+              ? Duration.ofSeconds(n)
+              : t.endsWith("m")
+                  ? Duration.ofMinutes(n)
+                  : t.endsWith("h") ? Duration.ofHours(n) : Duration.ofSeconds(n);
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new ConfigException("assumedTtl '" + text + "' is not a duration (e.g. 90s, 5m, PT5M)");
     }
@@ -160,8 +174,8 @@ public final class ConfigLoader {
   static long bytes(String text) {
     String t = text.trim();
     long factor = 1;
-    for (String[] unit : new String[][] {{"Ki", "1024"}, {"Mi", "1048576"}, {"k", "1000"},
-        {"M", "1000000"}}) {
+    for (String[] unit :
+        new String[][] {{"Ki", "1024"}, {"Mi", "1048576"}, {"k", "1000"}, {"M", "1000000"}}) {
       if (t.endsWith(unit[0])) {
         factor = Long.parseLong(unit[1]);
         t = t.substring(0, t.length() - unit[0].length());
@@ -171,7 +185,8 @@ public final class ConfigLoader {
     try {
       return Long.parseLong(t.trim()) * factor;
     } catch (NumberFormatException e) {
-      throw new ConfigException("bodyLimit '" + text + "' is not a byte count (e.g. 1048576, 64Mi)");
+      throw new ConfigException(
+          "bodyLimit '" + text + "' is not a byte count (e.g. 1048576, 64Mi)");
     }
   }
 
@@ -201,7 +216,8 @@ public final class ConfigLoader {
       Map<?, ?> raw = new YAMLMapper().readValue(file.toFile(), Map.class);
       Map<String, String> out = new LinkedHashMap<>();
       if (raw != null) {
-        raw.forEach((k, val) -> out.put(String.valueOf(k), val == null ? null : String.valueOf(val)));
+        raw.forEach(
+            (k, val) -> out.put(String.valueOf(k), val == null ? null : String.valueOf(val)));
       }
       return out;
     } catch (IOException e) {

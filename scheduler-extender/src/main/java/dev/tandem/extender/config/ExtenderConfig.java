@@ -25,10 +25,23 @@ import java.time.Duration;
  * @param identity this replica's identity in the Lease
  * @param cacheSize entries of the per-node answer cache
  */
-public record ExtenderConfig(String host, int port, String prefix, Path tlsCert, Path tlsKey,
-    Path clientCa, AlignmentPolicy defaultPolicy, Duration assumedTtl, long bodyLimit, boolean demo,
-    Path demoTopologies, boolean leaderElection, String leaseNamespace, String leaseName,
-    String identity, long cacheSize) {
+public record ExtenderConfig(
+    String host,
+    int port,
+    String prefix,
+    Path tlsCert,
+    Path tlsKey,
+    Path clientCa,
+    AlignmentPolicy defaultPolicy,
+    Duration assumedTtl,
+    long bodyLimit,
+    boolean demo,
+    Path demoTopologies,
+    boolean leaderElection,
+    String leaseNamespace,
+    String leaseName,
+    String identity,
+    long cacheSize) {
 
   public static final int DEFAULT_PORT = 8888;
 
@@ -66,33 +79,103 @@ public record ExtenderConfig(String host, int port, String prefix, Path tlsCert,
 
   /** The defaults: port 8888, prefix /scheduler, switch/required, 5 min TTL, 64 MiB bodies. */
   public static ExtenderConfig defaults() {
-    return new ExtenderConfig("0.0.0.0", DEFAULT_PORT, "/scheduler", null, null, null,
-        AlignmentPolicy.DEFAULT, Duration.ofMinutes(5), 64L << 20, false, null, true, "kube-system",
-        "tandem-scheduler-extender", hostname(), 200_000);
+    return new ExtenderConfig(
+        "0.0.0.0",
+        DEFAULT_PORT,
+        "/scheduler",
+        null,
+        null,
+        null,
+        AlignmentPolicy.DEFAULT,
+        Duration.ofMinutes(5),
+        64L << 20,
+        false,
+        null,
+        true,
+        "kube-system",
+        "tandem-scheduler-extender",
+        hostname(),
+        200_000);
   }
 
   public ExtenderConfig withPort(int value) {
-    return new ExtenderConfig(host, value, prefix, tlsCert, tlsKey, clientCa, defaultPolicy,
-        assumedTtl, bodyLimit, demo, demoTopologies, leaderElection, leaseNamespace, leaseName,
-        identity, cacheSize);
+    return new ExtenderConfig(
+        host,
+        value,
+        prefix,
+        tlsCert,
+        tlsKey,
+        clientCa,
+        defaultPolicy,
+        assumedTtl,
+        bodyLimit,
+        demo,
+        demoTopologies,
+        leaderElection,
+        leaseNamespace,
+        leaseName,
+        identity,
+        cacheSize);
   }
 
   public ExtenderConfig withDemo(boolean value) {
-    return new ExtenderConfig(host, port, prefix, tlsCert, tlsKey, clientCa, defaultPolicy,
-        assumedTtl, bodyLimit, value, demoTopologies, leaderElection, leaseNamespace, leaseName,
-        identity, cacheSize);
+    return new ExtenderConfig(
+        host,
+        port,
+        prefix,
+        tlsCert,
+        tlsKey,
+        clientCa,
+        defaultPolicy,
+        assumedTtl,
+        bodyLimit,
+        value,
+        demoTopologies,
+        leaderElection,
+        leaseNamespace,
+        leaseName,
+        identity,
+        cacheSize);
   }
 
   public ExtenderConfig withBodyLimit(long value) {
-    return new ExtenderConfig(host, port, prefix, tlsCert, tlsKey, clientCa, defaultPolicy,
-        assumedTtl, value, demo, demoTopologies, leaderElection, leaseNamespace, leaseName,
-        identity, cacheSize);
+    return new ExtenderConfig(
+        host,
+        port,
+        prefix,
+        tlsCert,
+        tlsKey,
+        clientCa,
+        defaultPolicy,
+        assumedTtl,
+        value,
+        demo,
+        demoTopologies,
+        leaderElection,
+        leaseNamespace,
+        leaseName,
+        identity,
+        cacheSize);
   }
 
   public ExtenderConfig withAssumedTtl(Duration value) {
-    return new ExtenderConfig(host, port, prefix, tlsCert, tlsKey, clientCa, defaultPolicy,
-        value, bodyLimit, demo, demoTopologies, leaderElection, leaseNamespace, leaseName,
-        identity, cacheSize);
+    return new ExtenderConfig(
+        host,
+        port,
+        prefix,
+        tlsCert,
+        tlsKey,
+        clientCa,
+        defaultPolicy,
+        value,
+        bodyLimit,
+        demo,
+        demoTopologies,
+        leaderElection,
+        leaseNamespace,
+        leaseName,
+        identity,
+        cacheSize);
   }
 
   public boolean tls() {
@@ -101,12 +184,32 @@ public record ExtenderConfig(String host, int port, String prefix, Path tlsCert,
 
   /** One line for the start-up log. */
   public String describe() {
-    return "listen " + host + ":" + port + (tls() ? " (HTTPS" + (clientCa != null ? ", client CA "
-        + clientCa : "") + ")" : " (HTTP)") + ", prefix " + prefix + ", default policy "
-        + defaultPolicy + ", assumed-plan TTL " + assumedTtl + ", body limit " + bodyLimit
-        + " bytes" + (demo ? ", demo" + (demoTopologies != null ? " from " + demoTopologies : "")
-        : leaderElection ? ", leader election on Lease " + leaseNamespace + "/" + leaseName + " as "
-        + identity : ", no leader election");
+    return "listen "
+        + host
+        + ":"
+        + port
+        + (tls()
+            ? " (HTTPS" + (clientCa != null ? ", client CA " + clientCa : "") + ")"
+            : " (HTTP)")
+        + ", prefix "
+        + prefix
+        + ", default policy "
+        + defaultPolicy
+        + ", assumed-plan TTL "
+        + assumedTtl
+        + ", body limit "
+        + bodyLimit
+        + " bytes"
+        + (demo
+            ? ", demo" + (demoTopologies != null ? " from " + demoTopologies : "")
+            : leaderElection
+                ? ", leader election on Lease "
+                    + leaseNamespace
+                    + "/"
+                    + leaseName
+                    + " as "
+                    + identity
+                : ", no leader election");
   }
 
   private static String hostname() {

@@ -38,8 +38,8 @@ public final class DemoCluster {
   }
 
   /**
-   * {@code nodes} nodes cycling through the bundled topologies, named {@code <fixture>-<i>}: a large
-   * cluster for load tests.
+   * {@code nodes} nodes cycling through the bundled topologies, named {@code <fixture>-<i>}: a
+   * large cluster for load tests.
    */
   public static ClusterState fromBundledFixtures(int nodes) {
     List<Machine> base = bundledMachines();
@@ -65,10 +65,15 @@ public final class DemoCluster {
       for (Path f : files.sorted().toList()) {
         String name = f.getFileName().toString();
         if (name.endsWith(".xml")) {
-          throw new IllegalArgumentException(f + " is an XML file; the demo reads NodeTopology objects:"
-              + " convert it with 'java -jar node-topology-agent.jar dump --hwloc-xml " + f
-              + " --node-name " + name.substring(0, name.length() - 4) + "' (or --nccl-topo for an"
-              + " NCCL topology file) into a .json file");
+          throw new IllegalArgumentException(
+              f
+                  + " is an XML file; the demo reads NodeTopology objects:"
+                  + " convert it with 'java -jar node-topology-agent.jar dump --hwloc-xml "
+                  + f
+                  + " --node-name "
+                  + name.substring(0, name.length() - 4)
+                  + "' (or --nccl-topo for an"
+                  + " NCCL topology file) into a .json file");
         } else if (name.endsWith(".json") || name.endsWith(".yaml") || name.endsWith(".yml")) {
           try (InputStream in = Files.newInputStream(f)) {
             put(state, read(serialization, in, f.toString()));
@@ -113,7 +118,8 @@ public final class DemoCluster {
     List<Machine> out = new ArrayList<>();
     for (String name : bundledNames()) {
       try (InputStream in = resource(BUNDLED + name + ".json")) {
-        out.add(NodeTopologyMapper.toMachine(read(serialization, in, "classpath:" + BUNDLED + name)));
+        out.add(
+            NodeTopologyMapper.toMachine(read(serialization, in, "classpath:" + BUNDLED + name)));
       } catch (IOException e) {
         throw new UncheckedIOException("bundled topology " + name + " cannot be read", e);
       }
@@ -124,8 +130,11 @@ public final class DemoCluster {
   /** The names of the bundled topologies, from {@code demo/index.txt}. */
   static List<String> bundledNames() {
     try (InputStream in = resource(BUNDLED + "index.txt")) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-          .map(String::strip).filter(l -> !l.isEmpty()).toList();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .lines()
+          .map(String::strip)
+          .filter(l -> !l.isEmpty())
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("the demo's topology index cannot be read", e);
     }
@@ -134,7 +143,8 @@ public final class DemoCluster {
   private static InputStream resource(String name) {
     InputStream in = DemoCluster.class.getClassLoader().getResourceAsStream(name);
     if (in == null) {
-      throw new IllegalStateException(name + " is not on the classpath: the extender jar is incomplete");
+      throw new IllegalStateException(
+          name + " is not on the classpath: the extender jar is incomplete");
     }
     return in;
   }
@@ -143,11 +153,13 @@ public final class DemoCluster {
     state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
   }
 
-  private static NodeTopology read(KubernetesSerialization serialization, InputStream in, String what) {
+  private static NodeTopology read(
+      KubernetesSerialization serialization, InputStream in, String what) {
     try {
       return serialization.unmarshal(in, NodeTopology.class);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot read NodeTopology from " + what + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read NodeTopology from " + what + ": " + e.getMessage(), e);
     }
   }
 }

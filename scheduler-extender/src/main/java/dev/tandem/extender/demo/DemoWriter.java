@@ -18,17 +18,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The demo's API: annotations are kept in memory, and a bound pod's plan is reported back as the
- * node's allocation after a short delay, as the agent would once the kubelet admitted the pod. Until
- * then the plan shows as assumed.
+ * node's allocation after a short delay, as the agent would once the kubelet admitted the pod.
+ * Until then the plan shows as assumed.
  */
 final class DemoWriter implements PodWriter {
 
   private final Map<String, String> annotations = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "demo-kubelet");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService kubelet =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "demo-kubelet");
+            t.setDaemon(true);
+            return t;
+          });
   private final long admitMillis;
   private volatile ClusterState state;
 
@@ -64,12 +66,14 @@ final class DemoWriter implements PodWriter {
     }
     List<ReportedAllocation> allocations = new ArrayList<>(entry.allocations());
     if (!plan.gpus().isEmpty()) {
-      allocations.add(new ReportedAllocation(pod.namespace(), pod.name(), pod.uid(), "main",
-          Resources.GPU, plan.gpus()));
+      allocations.add(
+          new ReportedAllocation(
+              pod.namespace(), pod.name(), pod.uid(), "main", Resources.GPU, plan.gpus()));
     }
     if (!plan.hcas().isEmpty()) {
-      allocations.add(new ReportedAllocation(pod.namespace(), pod.name(), pod.uid(), "main",
-          Resources.HCA, plan.hcas()));
+      allocations.add(
+          new ReportedAllocation(
+              pod.namespace(), pod.name(), pod.uid(), "main", Resources.HCA, plan.hcas()));
     }
     state.putTopology(entry.machine(), entry.slotsPerHca(), allocations);
   }

@@ -29,11 +29,13 @@ import java.util.List;
  */
 public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonObject> nodes) {
 
-  /** Room for the names before growing: kube-scheduler sends at least 100, most often a few hundred. */
+  /**
+   * Room for the names before growing: kube-scheduler sends at least 100, most often a few hundred.
+   */
   private static final int EXPECTED_NAMES = 512;
 
-  private static final JsonFactory JSON = JsonFactory.builder()
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+  private static final JsonFactory JSON =
+      JsonFactory.builder().disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
   /**
    * Decodes a filter or prioritize body, resolving node names against {@code directory}.
@@ -73,6 +75,7 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     private JsonObject pod;
     private CandidateNodes names;
     private JsonObject nodeList;
+
     /** Set when Nodes is neither null nor an object: wrong only if NodeNames is null too. */
     private boolean nodesMalformed;
 
@@ -148,7 +151,9 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
       return new JsonObject(body.slice(start, end));
     }
 
-    /** The value when it is an object; else null, skipped (reported once the whole body is read). */
+    /**
+     * The value when it is an object; else null, skipped (reported once the whole body is read).
+     */
     private JsonObject objectOrSkip(JsonToken value) throws IOException {
       if (value == JsonToken.START_OBJECT) {
         return object();
@@ -171,7 +176,8 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     };
   }
 
-  private static ExtenderArgs fromNodeList(JsonObject pod, JsonObject nodeList, NodeDirectory directory) {
+  private static ExtenderArgs fromNodeList(
+      JsonObject pod, JsonObject nodeList, NodeDirectory directory) {
     Object items = nodeList.getValue("items");
     if (items == null) {
       return new ExtenderArgs(pod, CandidateNodes.in(directory, 0), List.of());

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The extender's HTTP server: scheduler verbs, inspection API, {@code /ui}, health and metrics.
- * Stable entry for tests, the demo, the UI test and the load harness:
- * {@code ExtenderServer.start(vertx, config, state)}.
+ * Stable entry for tests, the demo, the UI test and the load harness: {@code
+ * ExtenderServer.start(vertx, config, state)}.
  */
 public final class ExtenderServer {
 
@@ -36,19 +36,22 @@ public final class ExtenderServer {
     return start(vertx, config, state, new ExtenderMetrics(state));
   }
 
-  public static Future<HttpServer> start(Vertx vertx, ExtenderConfig config, ClusterState state,
-      ExtenderMetrics metrics) {
+  public static Future<HttpServer> start(
+      Vertx vertx, ExtenderConfig config, ClusterState state, ExtenderMetrics metrics) {
     Router router = router(vertx, config, state, metrics);
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> state.expire());
-    return vertx.createHttpServer(options(config)).requestHandler(router)
+    return vertx
+        .createHttpServer(options(config))
+        .requestHandler(router)
         .listen(config.port(), config.host())
-        .onSuccess(s -> LOG.info("scheduler extender listening on {}:{}", config.host(), s.actualPort()));
+        .onSuccess(
+            s -> LOG.info("scheduler extender listening on {}:{}", config.host(), s.actualPort()));
   }
 
   /** The routes, without a server: for tests that mount them elsewhere. */
-  public static Router router(Vertx vertx, ExtenderConfig config, ClusterState state,
-      ExtenderMetrics metrics) {
+  public static Router router(
+      Vertx vertx, ExtenderConfig config, ClusterState state, ExtenderMetrics metrics) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
     Scheduling scheduling = new Scheduling(state, evaluator);
     Binder binder = new Binder(state, config.defaultPolicy(), config.assumedTtl());
@@ -57,16 +60,29 @@ public final class ExtenderServer {
         .mount(router, config.prefix(), config.bodyLimit());
     new InspectionRoutes(vertx, state, new Inspection(state, evaluator), metrics).mount(router);
     router.get("/").handler(ctx -> redirect(ctx, "/ui/"));
-    router.get("/ui").handler(ctx -> {
-      if (ctx.request().path().equals("/ui")) {
-        redirect(ctx, "/ui/");
-      } else {
-        ctx.next();
-      }
-    });
+    router
+        .get("/ui")
+        .handler(
+            ctx -> {
+              if (ctx.request().path().equals("/ui")) {
+                redirect(ctx, "/ui/");
+              } else {
+                ctx.next();
+              }
+            });
     router.route("/ui/*").handler(StaticHandler.create("webroot/ui").setCachingEnabled(false));
-    router.route().last().handler(ctx -> InspectionRoutes.json(ctx, 404,
-        new JsonObject().put("error", "no route " + ctx.request().method() + " " + ctx.request().path())));
+    router
+        .route()
+        .last()
+        .handler(
+            ctx ->
+                InspectionRoutes.json(
+                    ctx,
+                    404,
+                    new JsonObject()
+                        .put(
+                            "error",
+                            "no route " + ctx.request().method() + " " + ctx.request().path())));
     router.route().failureHandler(ExtenderServer::failure);
     return router;
   }
@@ -80,7 +96,8 @@ public final class ExtenderServer {
       message = e.getMessage();
     } else if (status == 413) {
       status = 400;
-      message = "request body over the body limit (raise --body-limit if kube-scheduler sends more)";
+      message =
+          "request body over the body limit (raise --body-limit if kube-scheduler sends more)";
     } else if (status == 405 || status == 404 || status == 400) {
       message = "cannot serve " + ctx.request().method() + " " + ctx.request().path();
     } else {
@@ -89,7 +106,9 @@ public final class ExtenderServer {
       message = "internal error: " + e;
     }
     if (!ctx.response().ended() && !ctx.response().headWritten()) {
-      ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
+      ctx.response()
+          .setStatusCode(status)
+          .putHeader("content-type", "application/json")
           .end(new JsonObject().put("error", message).toBuffer());
     }
   }
@@ -101,8 +120,11 @@ public final class ExtenderServer {
   private static HttpServerOptions options(ExtenderConfig config) {
     HttpServerOptions o = new HttpServerOptions().setCompressionSupported(true);
     if (config.tls()) {
-      o.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-          .setCertPath(config.tlsCert().toString()).setKeyPath(config.tlsKey().toString()));
+      o.setSsl(true)
+          .setKeyCertOptions(
+              new PemKeyCertOptions()
+                  .setCertPath(config.tlsCert().toString())
+                  .setKeyPath(config.tlsKey().toString()));
       if (config.clientCa() != null) {
         o.setClientAuth(ClientAuth.REQUIRED)
             .setTrustOptions(new PemTrustOptions().addCertPath(config.clientCa().toString()));

@@ -24,7 +24,8 @@ final class InspectionRoutes {
   private final Inspection inspection;
   private final ExtenderMetrics metrics;
 
-  InspectionRoutes(Vertx vertx, ClusterState state, Inspection inspection, ExtenderMetrics metrics) {
+  InspectionRoutes(
+      Vertx vertx, ClusterState state, Inspection inspection, ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
     this.inspection = inspection;
@@ -32,30 +33,45 @@ final class InspectionRoutes {
   }
 
   void mount(Router router) {
-    router.get("/topology/nodes").handler(ctx -> offLoop(ctx, () -> answer(200, inspection.nodes())));
+    router
+        .get("/topology/nodes")
+        .handler(ctx -> offLoop(ctx, () -> answer(200, inspection.nodes())));
     router.get("/topology/nodes/:node").handler(this::node);
     router.get("/topology/nodes/:node/matrix").handler(this::matrix);
     router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(this::ready);
-    router.get("/metrics").handler(ctx -> ctx.response()
-        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
+    router
+        .get("/metrics")
+        .handler(
+            ctx ->
+                ctx.response()
+                    .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                    .end(metrics.scrape()));
   }
 
   private void node(RoutingContext ctx) {
     String name = ctx.pathParam("node");
-    offLoop(ctx, () -> {
-      JsonObject node = inspection.node(name);
-      return node == null ? answer(404, unknown(name)) : answer(200, node);
-    });
+    offLoop(
+        ctx,
+        () -> {
+          JsonObject node = inspection.node(name);
+          return node == null ? answer(404, unknown(name)) : answer(200, node);
+        });
   }
 
   private void matrix(RoutingContext ctx) {
     String name = ctx.pathParam("node");
-    offLoop(ctx, () -> {
-      NodeEntry node = state.node(name);
-      return node == null ? answer(404, unknown(name))
-          : new Answer(200, "text/plain; charset=utf-8", Buffer.buffer(TopologyMatrix.render(node.machine())));
-    });
+    offLoop(
+        ctx,
+        () -> {
+          NodeEntry node = state.node(name);
+          return node == null
+              ? answer(404, unknown(name))
+              : new Answer(
+                  200,
+                  "text/plain; charset=utf-8",
+                  Buffer.buffer(TopologyMatrix.render(node.machine())));
+        });
   }
 
   /** A status, content type and encoded body, built on a worker thread. */
@@ -66,29 +82,45 @@ final class InspectionRoutes {
   }
 
   private void offLoop(RoutingContext ctx, Callable<Answer> work) {
-    vertx.executeBlocking(work, false).onComplete(done -> {
-      if (done.failed()) {
-        ctx.fail(done.cause());
-      } else if (!ctx.response().closed()) {
-        Answer a = done.result();
-        ctx.response().setStatusCode(a.status()).putHeader("content-type", a.type()).end(a.body());
-      }
-    });
+    vertx
+        .executeBlocking(work, false)
+        .onComplete(
+            done -> {
+              if (done.failed()) {
+                ctx.fail(done.cause());
+              } else if (!ctx.response().closed()) {
+                Answer a = done.result();
+                ctx.response()
+                    .setStatusCode(a.status())
+                    .putHeader("content-type", a.type())
+                    .end(a.body());
+              }
+            });
   }
 
   private void ready(RoutingContext ctx) {
-    JsonObject body = new JsonObject().put("ready", state.ready()).put("synced", state.synced())
-        .put("leader", state.leader()).put("nodes", state.size());
+    JsonObject body =
+        new JsonObject()
+            .put("ready", state.ready())
+            .put("synced", state.synced())
+            .put("leader", state.leader())
+            .put("nodes", state.size());
     json(ctx, state.ready() ? 200 : 503, body);
   }
 
   private static JsonObject unknown(String name) {
-    return new JsonObject().put("error", "no NodeTopology for node '" + name
-        + "' (unknown node, or the tandem agent is not running on it)");
+    return new JsonObject()
+        .put(
+            "error",
+            "no NodeTopology for node '"
+                + name
+                + "' (unknown node, or the tandem agent is not running on it)");
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
+    ctx.response()
+        .setStatusCode(status)
+        .putHeader("content-type", "application/json")
         .end(body.toBuffer());
   }
 }

@@ -11,9 +11,10 @@ import java.util.Map;
 /**
  * A compact JSON writer for the hot answers (filter, prioritize). It writes exactly what Jackson's
  * default generator writes (no whitespace; {@code "} and {@code \} escaped; control characters as
- * {@code \b \t \n \f \r}, others and each half of a surrogate pair as a six-character
- * backslash-u escape; everything else as UTF-8), so the bytes on the wire do not change. Strings passed to {@link #cachedString} (failure reasons, repeated across thousands of
- * nodes) are escaped once per answer.
+ * {@code \b \t \n \f \r}, others and each half of a surrogate pair as a six-character backslash-u
+ * escape; everything else as UTF-8), so the bytes on the wire do not change. Strings passed to
+ * {@link #cachedString} (failure reasons, repeated across thousands of nodes) are escaped once per
+ * answer.
  */
 final class JsonText {
 
@@ -22,8 +23,10 @@ final class JsonText {
   private byte[] bytes;
   private int size;
   private final Map<String, byte[]> escaped = new HashMap<>();
+
   /** The last string {@link #cachedString} wrote: runs of nodes share a reason. */
   private String lastCached;
+
   private byte[] lastEscaped;
 
   JsonText(int sizeHint) {
@@ -82,8 +85,8 @@ final class JsonText {
 
   /**
    * {@code text[from, to)} in quotes: bytes that are already JSON string content (printable ASCII
-   * without a quote or backslash), such as a {@link dev.tandem.extender.state.NodeDirectory}
-   * plain name.
+   * without a quote or backslash), such as a {@link dev.tandem.extender.state.NodeDirectory} plain
+   * name.
    */
   JsonText quoted(byte[] text, int from, int to) {
     int n = to - from;
@@ -131,8 +134,11 @@ final class JsonText {
         case '\r' -> out.append("\\r");
         default -> {
           if (c < 0x20 || Character.isSurrogate(c)) {
-            out.append("\\u").append((char) HEX[c >> 12]).append((char) HEX[(c >> 8) & 0xF])
-                .append((char) HEX[(c >> 4) & 0xF]).append((char) HEX[c & 0xF]);
+            out.append("\\u")
+                .append((char) HEX[c >> 12])
+                .append((char) HEX[(c >> 8) & 0xF])
+                .append((char) HEX[(c >> 4) & 0xF])
+                .append((char) HEX[c & 0xF]);
           } else {
             out.append(c);
           }

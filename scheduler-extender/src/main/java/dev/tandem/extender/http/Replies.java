@@ -67,15 +67,17 @@ public final class Replies {
 
   /** ExtenderFilterResult carrying only an error (kube-scheduler fails the attempt). */
   static Buffer filterError(String error) {
-    return encode(128, g -> {
-      g.writeStartObject();
-      g.writeNullField("Nodes");
-      g.writeNullField("NodeNames");
-      g.writeNullField("FailedNodes");
-      g.writeNullField("FailedAndUnresolvableNodes");
-      g.writeStringField("Error", error);
-      g.writeEndObject();
-    });
+    return encode(
+        128,
+        g -> {
+          g.writeStartObject();
+          g.writeNullField("Nodes");
+          g.writeNullField("NodeNames");
+          g.writeNullField("FailedNodes");
+          g.writeNullField("FailedAndUnresolvableNodes");
+          g.writeStringField("Error", error);
+          g.writeEndObject();
+        });
   }
 
   /** HostPriorityList: a bare array of {Host, Score}. */
@@ -83,18 +85,22 @@ public final class Replies {
     JsonText out = new JsonText((int) (16 + hosts.nameChars() + hosts.size() * 24L)).raw('[');
     for (int i = 0; i < scores.length; i++) {
       name((i == 0 ? out : out.raw(',')).raw("{\"Host\":"), hosts, i)
-          .raw(",\"Score\":").number(scores[i]).raw('}');
+          .raw(",\"Score\":")
+          .number(scores[i])
+          .raw('}');
     }
     return out.raw(']').toBuffer();
   }
 
   /** ExtenderBindingResult. */
   static Buffer binding(String error) {
-    return encode(32, g -> {
-      g.writeStartObject();
-      g.writeStringField("Error", error == null ? "" : error);
-      g.writeEndObject();
-    });
+    return encode(
+        32,
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("Error", error == null ? "" : error);
+          g.writeEndObject();
+        });
   }
 
   static Buffer error(String message) {
@@ -102,7 +108,8 @@ public final class Replies {
   }
 
   /** One map of FailedNodes or FailedAndUnresolvableNodes, in input order. */
-  private static void reasons(JsonText out, CandidateNodes names, FilterVerdict v, boolean unresolvable) {
+  private static void reasons(
+      JsonText out, CandidateNodes names, FilterVerdict v, boolean unresolvable) {
     out.raw('{');
     boolean first = true;
     for (int i = 0; i < names.size(); i++) {
@@ -118,7 +125,8 @@ public final class Replies {
   private static JsonText name(JsonText out, CandidateNodes names, int i) {
     int slot = names.slot(i);
     NodeDirectory d = names.directory();
-    return slot >= 0 && d.plainName(slot) ? out.quoted(d.asciiNames(), d.nameStart(slot), d.nameEnd(slot))
+    return slot >= 0 && d.plainName(slot)
+        ? out.quoted(d.asciiNames(), d.nameStart(slot), d.nameEnd(slot))
         : out.string(names.name(i));
   }
 

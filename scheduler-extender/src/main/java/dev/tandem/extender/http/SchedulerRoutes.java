@@ -39,8 +39,13 @@ final class SchedulerRoutes {
   private final AlignmentPolicy defaults;
   private final ExtenderMetrics metrics;
 
-  SchedulerRoutes(Vertx vertx, ClusterState state, Scheduling scheduling, Binder binder,
-      AlignmentPolicy defaults, ExtenderMetrics metrics) {
+  SchedulerRoutes(
+      Vertx vertx,
+      ClusterState state,
+      Scheduling scheduling,
+      Binder binder,
+      AlignmentPolicy defaults,
+      ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
     this.scheduling = scheduling;
@@ -62,14 +67,16 @@ final class SchedulerRoutes {
     ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer(), state.directory());
     PodRequest pod = podOf(args);
     filterAnswer(pod, args)
-        .onSuccess(answer -> {
-          reply(ctx, answer);
-          sample.stop(metrics.verb("filter"));
-        })
-        .onFailure(e -> {
-          LOG.warn("filter of {} failed", pod.pod(), e);
-          reply(ctx, Replies.filterError("tandem extender: filter failed: " + e));
-        });
+        .onSuccess(
+            answer -> {
+              reply(ctx, answer);
+              sample.stop(metrics.verb("filter"));
+            })
+        .onFailure(
+            e -> {
+              LOG.warn("filter of {} failed", pod.pod(), e);
+              reply(ctx, Replies.filterError("tandem extender: filter failed: " + e));
+            });
   }
 
   private void prioritize(RoutingContext ctx) {
@@ -77,18 +84,22 @@ final class SchedulerRoutes {
     ExtenderArgs args = ExtenderArgs.decode(ctx.body().buffer(), state.directory());
     PodRequest pod = podOf(args);
     prioritizeAnswer(pod, args)
-        .onSuccess(answer -> {
-          reply(ctx, answer);
-          sample.stop(metrics.verb("prioritize"));
-        })
-        .onFailure(e -> {
-          LOG.warn("prioritize of {} failed", pod.pod(), e);
-          reply(ctx, Replies.priorities(args.candidates(), new int[args.candidates().size()]));
-        });
+        .onSuccess(
+            answer -> {
+              reply(ctx, answer);
+              sample.stop(metrics.verb("prioritize"));
+            })
+        .onFailure(
+            e -> {
+              LOG.warn("prioritize of {} failed", pod.pod(), e);
+              reply(ctx, Replies.priorities(args.candidates(), new int[args.candidates().size()]));
+            });
   }
 
   private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
-    return decide("filter", budget -> scheduling.filter(pod, args.candidates(), budget),
+    return decide(
+        "filter",
+        budget -> scheduling.filter(pod, args.candidates(), budget),
         verdict -> {
           metrics.filtered(verdict);
           return Replies.filter(args, verdict);
@@ -96,7 +107,9 @@ final class SchedulerRoutes {
   }
 
   private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
-    return decide("prioritize", budget -> scheduling.prioritize(pod, args.candidates(), budget),
+    return decide(
+        "prioritize",
+        budget -> scheduling.prioritize(pod, args.candidates(), budget),
         scores -> Replies.priorities(args.candidates(), scores));
   }
 
@@ -106,7 +119,8 @@ final class SchedulerRoutes {
    *
    * @param decision the verb's decision within an allocation budget; null when over it
    */
-  private <T> Future<Buffer> decide(String verb, IntFunction<T> decision, Function<T, Buffer> reply) {
+  private <T> Future<Buffer> decide(
+      String verb, IntFunction<T> decision, Function<T, Buffer> reply) {
     try {
       T quick = decision.apply(Scheduling.EVENT_LOOP_ALLOCATIONS);
       metrics.decided(verb, quick != null);
@@ -122,17 +136,22 @@ final class SchedulerRoutes {
   private void bind(RoutingContext ctx) {
     Timer.Sample sample = Timer.start();
     JsonObject args = JsonBodies.object(ctx.body().buffer());
-    PodRef ref = new PodRef(field(args, "PodNamespace"), field(args, "PodName"), field(args, "PodUID"));
+    PodRef ref =
+        new PodRef(field(args, "PodNamespace"), field(args, "PodName"), field(args, "PodUID"));
     String node = field(args, "Node");
-    binder.bind(ref, node).onComplete(done -> {
-      String error = done.succeeded() ? done.result().error() : String.valueOf(done.cause());
-      metrics.bound(done.succeeded() ? done.result().result() : "api_error");
-      if (!error.isEmpty()) {
-        LOG.debug("bind {} to {}: {}", ref, node, error);
-      }
-      reply(ctx, Replies.binding(error));
-      sample.stop(metrics.verb("bind"));
-    });
+    binder
+        .bind(ref, node)
+        .onComplete(
+            done -> {
+              String error =
+                  done.succeeded() ? done.result().error() : String.valueOf(done.cause());
+              metrics.bound(done.succeeded() ? done.result().result() : "api_error");
+              if (!error.isEmpty()) {
+                LOG.debug("bind {} to {}: {}", ref, node, error);
+              }
+              reply(ctx, Replies.binding(error));
+              sample.stop(metrics.verb("bind"));
+            });
   }
 
   private PodRequest podOf(ExtenderArgs args) {
@@ -156,11 +175,13 @@ final class SchedulerRoutes {
 
   /**
    * Answers uncompressed even when the scheduler accepts gzip: Go's client takes either, and on
-   * loopback or a cluster network compressing costs more time than it saves ({@code identity}
-   * makes Vert.x skip compression and drop the header).
+   * loopback or a cluster network compressing costs more time than it saves ({@code identity} makes
+   * Vert.x skip compression and drop the header).
    */
   private static void reply(RoutingContext ctx, Buffer body) {
-    ctx.response().putHeader("content-type", "application/json")
-        .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY).end(body);
+    ctx.response()
+        .putHeader("content-type", "application/json")
+        .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY)
+        .end(body);
   }
 }

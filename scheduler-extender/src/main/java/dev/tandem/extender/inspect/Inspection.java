@@ -56,8 +56,11 @@ public final class Inspection {
     JsonObject out = summary(e);
     out.put("pcie", new JsonArray(e.machine().pcie().stream().map(Inspection::pcie).toList()));
     out.put("devices", devices(e));
-    out.put("allocations", new JsonArray(e.allocations().stream().map(Inspection::allocation).toList()));
-    out.put("assumed", new JsonArray(e.assumed().values().stream().map(Inspection::assumed).toList()));
+    out.put(
+        "allocations",
+        new JsonArray(e.allocations().stream().map(Inspection::allocation).toList()));
+    out.put(
+        "assumed", new JsonArray(e.assumed().values().stream().map(Inspection::assumed).toList()));
     return out;
   }
 
@@ -65,8 +68,11 @@ public final class Inspection {
     Availability free = e.free();
     JsonObject best = new JsonObject();
     for (int n : PAIRS) {
-      best.put(Integer.toString(n), evaluator.evaluate(e, new AllocationRequest(n, n, ANYWHERE))
-          instanceof Allocation a ? a.worst().name() : null);
+      best.put(
+          Integer.toString(n),
+          evaluator.evaluate(e, new AllocationRequest(n, n, ANYWHERE)) instanceof Allocation a
+              ? a.worst().name()
+              : null);
     }
     return new JsonObject()
         .put("name", e.name())
@@ -105,8 +111,8 @@ public final class Inspection {
   }
 
   private static JsonArray devices(NodeEntry e) {
-    Map<String, PcieNode> nodes = e.machine().pcie().stream()
-        .collect(Collectors.toMap(PcieNode::id, Function.identity()));
+    Map<String, PcieNode> nodes =
+        e.machine().pcie().stream().collect(Collectors.toMap(PcieNode::id, Function.identity()));
     Map<String, JsonObject> assumedBy = new HashMap<>();
     for (AssumedPlan p : e.assumed().values()) {
       JsonObject pod = pod(p.pod().namespace(), p.pod().name(), p.pod().uid());
@@ -120,22 +126,27 @@ public final class Inspection {
     JsonArray out = new JsonArray();
     for (Device d : e.machine().devices()) {
       String sw = LocalityIndex.switchOf(d, nodes);
-      String state = !d.healthy() ? "unhealthy" : allocatedTo.containsKey(d.id()) ? "allocated"
-          : assumedBy.containsKey(d.id()) ? "assumed" : "free";
+      String state =
+          !d.healthy()
+              ? "unhealthy"
+              : allocatedTo.containsKey(d.id())
+                  ? "allocated"
+                  : assumedBy.containsKey(d.id()) ? "assumed" : "free";
       JsonObject pod = allocatedTo.getOrDefault(d.id(), assumedBy.get(d.id()));
-      out.add(new JsonObject()
-          .put("id", d.id())
-          .put("kind", d.kind().name())
-          .put("name", d.name())
-          .put("address", d.address() == null ? null : d.address().toString())
-          .put("numaNode", d.numaNode())
-          .put("parent", d.parentId())
-          .put("switch", sw.startsWith("device:") ? null : sw)
-          .put("healthy", d.healthy())
-          .put("state", state)
-          .put("pod", pod)
-          .put("model", d.model())
-          .put("hca", d.hca() == null ? null : hca(d.hca())));
+      out.add(
+          new JsonObject()
+              .put("id", d.id())
+              .put("kind", d.kind().name())
+              .put("name", d.name())
+              .put("address", d.address() == null ? null : d.address().toString())
+              .put("numaNode", d.numaNode())
+              .put("parent", d.parentId())
+              .put("switch", sw.startsWith("device:") ? null : sw)
+              .put("healthy", d.healthy())
+              .put("state", state)
+              .put("pod", pod)
+              .put("model", d.model())
+              .put("hca", d.hca() == null ? null : hca(d.hca())));
     }
     return out;
   }
@@ -150,7 +161,9 @@ public final class Inspection {
         .put("netdevs", new JsonArray(h.netdevs()))
         .put("uverbs", h.uverbs())
         .put("virtualFunction", h.virtualFunction())
-        .put("physicalFunction", h.physicalFunction() == null ? null : h.physicalFunction().toString());
+        .put(
+            "physicalFunction",
+            h.physicalFunction() == null ? null : h.physicalFunction().toString());
   }
 
   private static JsonObject allocation(ReportedAllocation a) {

@@ -1,12 +1,12 @@
 package dev.tandem.extender.kube;
 
 import dev.tandem.api.Annotations;
-import dev.tandem.api.plan.PlanCodec;
-import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.api.crd.InvalidNodeTopologyException;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
@@ -26,7 +26,8 @@ final class Informers {
 
   private Informers() {}
 
-  static ResourceEventHandler<NodeTopology> topologies(ClusterState state, ExtenderMetrics metrics) {
+  static ResourceEventHandler<NodeTopology> topologies(
+      ClusterState state, ExtenderMetrics metrics) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(NodeTopology nt) {
@@ -34,8 +35,10 @@ final class Informers {
         try {
           state.putTopology(NodeTopologyMapper.toMachine(nt), NodeTopologies.allocations(nt));
         } catch (InvalidNodeTopologyException e) {
-          LOG.warn("ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",
-              nt.getMetadata().getName(), e.getMessage());
+          LOG.warn(
+              "ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",
+              nt.getMetadata().getName(),
+              e.getMessage());
         }
       }
 
@@ -75,8 +78,11 @@ final class Informers {
       }
 
       private void restore(Pod pod, String plan) {
-        PodRef ref = new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-            pod.getMetadata().getUid());
+        PodRef ref =
+            new PodRef(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                pod.getMetadata().getUid());
         try {
           state.restorePlan(AssumedPlan.restored(ref, PlanCodec.decode(plan), ttl));
         } catch (RuntimeException e) {
@@ -99,7 +105,8 @@ final class Informers {
 
   /** The node's advertised {@code rdma/hca} capacity; 0 when absent or not a whole number. */
   static long hcaCapacity(Node node) {
-    Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
+    Map<String, Quantity> capacity =
+        node.getStatus() == null ? null : node.getStatus().getCapacity();
     Quantity q = capacity == null ? null : capacity.get(Resources.HCA);
     if (q == null) {
       return 0;
@@ -107,8 +114,11 @@ final class Informers {
     try {
       return Quantity.getAmountInBytes(q).longValueExact();
     } catch (ArithmeticException | IllegalArgumentException e) {
-      LOG.warn("node {}: {} capacity {} is not a whole number; counting one unit per HCA",
-          node.getMetadata().getName(), Resources.HCA, q);
+      LOG.warn(
+          "node {}: {} capacity {} is not a whole number; counting one unit per HCA",
+          node.getMetadata().getName(),
+          Resources.HCA,
+          q);
       return 0;
     }
   }

@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the
- * {@link ClusterState}; binds write through the API; leader election on a Lease decides which
- * replica is Ready and binds.
+ * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the {@link
+ * ClusterState}; binds write through the API; leader election on a Lease decides which replica is
+ * Ready and binds.
  */
 public final class KubeCluster implements AutoCloseable {
 
@@ -80,18 +80,27 @@ public final class KubeCluster implements AutoCloseable {
   }
 
   private void startInformersRetrying(ExtenderMetrics metrics, long delayMs) {
-    vertx.executeBlocking(() -> {
-      startInformers(metrics);
-      return null;
-    }, false).onSuccess(v -> watchSync()).onFailure(e -> {
-      LOG.error("informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
-          e.getMessage(), delayMs / 1000);
-      informers.forEach(SharedIndexInformer::stop);
-      informers.clear();
-      if (!closed) {
-        vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, Math.min(10_000, delayMs * 2)));
-      }
-    });
+    vertx
+        .executeBlocking(
+            () -> {
+              startInformers(metrics);
+              return null;
+            },
+            false)
+        .onSuccess(v -> watchSync())
+        .onFailure(
+            e -> {
+              LOG.error(
+                  "informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
+                  e.getMessage(),
+                  delayMs / 1000);
+              informers.forEach(SharedIndexInformer::stop);
+              informers.clear();
+              if (!closed) {
+                vertx.setTimer(
+                    delayMs, id -> startInformersRetrying(metrics, Math.min(10_000, delayMs * 2)));
+              }
+            });
   }
 
   private void watchSync() {
@@ -107,12 +116,18 @@ public final class KubeCluster implements AutoCloseable {
 
   /** Keeps each informer as soon as it runs, so that a failed start stops those that did run. */
   private void startInformers(ExtenderMetrics metrics) {
-    informers.add(client.resources(NodeTopology.class)
-        .inform(Informers.topologies(state, metrics), RESYNC_MILLIS));
+    informers.add(
+        client
+            .resources(NodeTopology.class)
+            .inform(Informers.topologies(state, metrics), RESYNC_MILLIS));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
-    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
-        .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
+    SharedIndexInformer<Pod> podInformer =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withoutField("spec.nodeName", "")
+            .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
     informers.add(podInformer);
     pods.informer(podInformer);
     informers.add(client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS));
@@ -125,31 +140,40 @@ public final class KubeCluster implements AutoCloseable {
     if (closed) {
       return;
     }
-    LeaderElector elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-        .withName(config.leaseName())
-        .withLock(new LeaseLock(config.leaseNamespace(), config.leaseName(), config.identity()))
-        .withLeaseDuration(Duration.ofSeconds(15))
-        .withRenewDeadline(Duration.ofSeconds(10))
-        .withRetryPeriod(Duration.ofSeconds(2))
-        .withReleaseOnCancel(true)
-        .withLeaderCallbacks(new LeaderCallbacks(
-            () -> {
-              LOG.info("{} leads: Ready, binding", config.identity());
-              state.leader(true);
-            },
-            () -> {
-              LOG.info("{} stopped leading: not Ready", config.identity());
-              state.leader(false);
-            },
-            leader -> LOG.info("leader is {}", leader)))
-        .build()).build();
+    LeaderElector elector =
+        client
+            .leaderElector()
+            .withConfig(
+                new LeaderElectionConfigBuilder()
+                    .withName(config.leaseName())
+                    .withLock(
+                        new LeaseLock(
+                            config.leaseNamespace(), config.leaseName(), config.identity()))
+                    .withLeaseDuration(Duration.ofSeconds(15))
+                    .withRenewDeadline(Duration.ofSeconds(10))
+                    .withRetryPeriod(Duration.ofSeconds(2))
+                    .withReleaseOnCancel(true)
+                    .withLeaderCallbacks(
+                        new LeaderCallbacks(
+                            () -> {
+                              LOG.info("{} leads: Ready, binding", config.identity());
+                              state.leader(true);
+                            },
+                            () -> {
+                              LOG.info("{} stopped leading: not Ready", config.identity());
+                              state.leader(false);
+                            },
+                            leader -> LOG.info("leader is {}", leader)))
+                    .build())
+            .build();
     election = elector.start();
-    election.whenComplete((v, e) -> {
-      state.leader(false);
-      if (!closed) {
-        vertx.setTimer(2000, id -> elect());
-      }
-    });
+    election.whenComplete(
+        (v, e) -> {
+          state.leader(false);
+          if (!closed) {
+            vertx.setTimer(2000, id -> elect());
+          }
+        });
   }
 
   @Override

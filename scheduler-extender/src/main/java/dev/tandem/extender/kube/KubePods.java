@@ -34,12 +34,15 @@ final class KubePods implements PodSource {
     if (cached != null && ref.uid().equals(cached.getMetadata().getUid())) {
       return Future.succeededFuture(new JsonObject(serialization.asJson(cached)));
     }
-    return vertx.executeBlocking(() -> {
-      Pod pod = client.pods().inNamespace(ref.namespace()).withName(ref.name()).get();
-      if (pod == null || !ref.uid().equals(pod.getMetadata().getUid())) {
-        throw new IllegalStateException("pod " + ref + " does not exist (deleted or recreated)");
-      }
-      return new JsonObject(serialization.asJson(pod));
-    }, false);
+    return vertx.executeBlocking(
+        () -> {
+          Pod pod = client.pods().inNamespace(ref.namespace()).withName(ref.name()).get();
+          if (pod == null || !ref.uid().equals(pod.getMetadata().getUid())) {
+            throw new IllegalStateException(
+                "pod " + ref + " does not exist (deleted or recreated)");
+          }
+          return new JsonObject(serialization.asJson(pod));
+        },
+        false);
   }
 }

@@ -11,15 +11,23 @@ public final class NodeTopologies {
 
   private NodeTopologies() {}
 
-  /** The allocations the agent reports; entries without a pod UID cannot be matched and are kept. */
+  /**
+   * The allocations the agent reports; entries without a pod UID cannot be matched and are kept.
+   */
   public static List<ReportedAllocation> allocations(NodeTopology resource) {
     if (resource.getStatus() == null) {
       return List.of();
     }
     List<ReportedAllocation> out = new ArrayList<>();
     for (AllocationEntry a : resource.getStatus().allocations()) {
-      out.add(new ReportedAllocation(a.namespace(), a.pod(), a.podUid() == null ? "" : a.podUid(),
-          a.container(), a.resource(), a.deviceIds()));
+      out.add(
+          new ReportedAllocation(
+              a.namespace(),
+              a.pod(),
+              a.podUid() == null ? "" : a.podUid(),
+              a.container(),
+              a.resource(),
+              a.deviceIds()));
     }
     return out;
   }

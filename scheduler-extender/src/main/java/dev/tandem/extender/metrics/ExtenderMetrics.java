@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The extender's Prometheus metrics. */
 public final class ExtenderMetrics {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Timer> latency = new ConcurrentHashMap<>();
   private final Counter[] outcomes = new Counter[Outcome.values().length];
   private final Map<String, Counter> binds = new ConcurrentHashMap<>();
@@ -29,23 +30,32 @@ public final class ExtenderMetrics {
   public ExtenderMetrics(ClusterState state) {
     this.clock = state.clock();
     for (Outcome o : Outcome.values()) {
-      outcomes[o.ordinal()] = Counter.builder("tandem_extender_filter_nodes")
-          .description("Nodes judged by filter, by outcome").tag("outcome", o.label())
-          .register(registry);
+      outcomes[o.ordinal()] =
+          Counter.builder("tandem_extender_filter_nodes")
+              .description("Nodes judged by filter, by outcome")
+              .tag("outcome", o.label())
+              .register(registry);
     }
     for (String verb : List.of("filter", "prioritize")) {
       for (String thread : List.of("event_loop", "worker")) {
-        decisions.put(verb + "/" + thread, Counter.builder("tandem_extender_decisions")
-            .description("Filter and prioritize calls by the thread that decided them")
-            .tag("verb", verb).tag("thread", thread).register(registry));
+        decisions.put(
+            verb + "/" + thread,
+            Counter.builder("tandem_extender_decisions")
+                .description("Filter and prioritize calls by the thread that decided them")
+                .tag("verb", verb)
+                .tag("thread", thread)
+                .register(registry));
       }
     }
     Gauge.builder("tandem_extender_assumed_allocations", state, ClusterState::assumedCount)
-        .description("Assumed plans holding devices until the agent reports them").register(registry);
+        .description("Assumed plans holding devices until the agent reports them")
+        .register(registry);
     Gauge.builder("tandem_extender_nodes", state, ClusterState::size)
-        .description("Nodes with a NodeTopology").register(registry);
+        .description("Nodes with a NodeTopology")
+        .register(registry);
     Gauge.builder("tandem_extender_ready", state, s -> s.ready() ? 1 : 0)
-        .description("1 when informers synced and this replica leads").register(registry);
+        .description("1 when informers synced and this replica leads")
+        .register(registry);
   }
 
   public PrometheusMeterRegistry registry() {
@@ -54,10 +64,16 @@ public final class ExtenderMetrics {
 
   /** Latency of one verb (filter, prioritize, bind). */
   public Timer verb(String verb) {
-    return latency.computeIfAbsent(verb, v -> Timer.builder("tandem_extender_request")
-        .description("Latency of scheduler extender calls").tag("verb", v)
-        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000))
-        .maximumExpectedValue(Duration.ofSeconds(5)).register(registry));
+    return latency.computeIfAbsent(
+        verb,
+        v ->
+            Timer.builder("tandem_extender_request")
+                .description("Latency of scheduler extender calls")
+                .tag("verb", v)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(5))
+                .register(registry));
   }
 
   public void filtered(FilterVerdict verdict) {
@@ -75,20 +91,34 @@ public final class ExtenderMetrics {
   }
 
   public void bound(String result) {
-    binds.computeIfAbsent(result, r -> Counter.builder("tandem_extender_binds")
-        .description("Bind calls by result").tag("result", r).register(registry)).increment();
+    binds
+        .computeIfAbsent(
+            result,
+            r ->
+                Counter.builder("tandem_extender_binds")
+                    .description("Bind calls by result")
+                    .tag("result", r)
+                    .register(registry))
+        .increment();
   }
 
   /** An informer delivered an event or a resync: its staleness restarts from zero. */
   public void informerEvent(String informer) {
-    lastEvent.computeIfAbsent(informer, name -> {
-      AtomicLong at = new AtomicLong(clock.millis());
-      Gauge.builder("tandem_extender_informer_staleness_seconds", at,
-              a -> (clock.millis() - a.get()) / 1000.0)
-          .description("Seconds since the informer's last event or resync").tag("informer", name)
-          .register(registry);
-      return at;
-    }).set(clock.millis());
+    lastEvent
+        .computeIfAbsent(
+            informer,
+            name -> {
+              AtomicLong at = new AtomicLong(clock.millis());
+              Gauge.builder(
+                      "tandem_extender_informer_staleness_seconds",
+                      at,
+                      a -> (clock.millis() - a.get()) / 1000.0)
+                  .description("Seconds since the informer's last event or resync")
+                  .tag("informer", name)
+                  .register(registry);
+              return at;
+            })
+        .set(clock.millis());
   }
 
   public String scrape() {

@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation,
- * write {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the
- * assumption. No lock is held across the API calls: the assumption itself keeps the devices.
+ * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, write
+ * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
+ * No lock is held across the API calls: the assumption itself keeps the devices.
  */
 public final class Binder {
 
@@ -36,15 +36,24 @@ public final class Binder {
   /** Never fails: every problem becomes a {@link BindResult} with an error. */
   public Future<BindResult> bind(PodRef ref, String node) {
     if (!state.leader()) {
-      return Future.succeededFuture(new BindResult("not_leader",
-          "this extender replica is not the leader; retry (the Service routes to the leader)"));
+      return Future.succeededFuture(
+          new BindResult(
+              "not_leader",
+              "this extender replica is not the leader; retry (the Service routes to the leader)"));
     }
-    return state.pods().pod(ref)
+    return state
+        .pods()
+        .pod(ref)
         .map(pod -> PodRequest.of(pod, defaults))
-        .compose(request -> place(request, ref, node),
+        .compose(
+            request -> place(request, ref, node),
             e -> Future.succeededFuture(new BindResult("unknown_pod", e.getMessage())))
-        .recover(e -> Future.succeededFuture(new BindResult("api_error",
-            "binding " + ref + " to " + node + " failed: " + e.getMessage())));
+        .recover(
+            e ->
+                Future.succeededFuture(
+                    new BindResult(
+                        "api_error",
+                        "binding " + ref + " to " + node + " failed: " + e.getMessage())));
   }
 
   private Future<BindResult> place(PodRequest request, PodRef ref, String node) {
@@ -56,29 +65,51 @@ public final class Binder {
     }
     Optional<Assumption> result = state.assume(node, ref, request.request(), ttl);
     if (result.isEmpty()) {
-      return Future.succeededFuture(new BindResult("unknown_node", "node " + node
-          + " has no NodeTopology (is the tandem agent running on it?); cannot bind " + ref));
+      return Future.succeededFuture(
+          new BindResult(
+              "unknown_node",
+              "node "
+                  + node
+                  + " has no NodeTopology (is the tandem agent running on it?); cannot bind "
+                  + ref));
     }
     if (result.get().result() instanceof Infeasible no) {
-      return Future.succeededFuture(new BindResult("infeasible",
-          "cannot place " + ref + " on " + node + " any more: " + no.reason()));
+      return Future.succeededFuture(
+          new BindResult(
+              "infeasible", "cannot place " + ref + " on " + node + " any more: " + no.reason()));
     }
     return write(ref, node, result.get().plan());
   }
 
   private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
-    return state.writer().annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
+    return state
+        .writer()
+        .annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
         .compose(v -> state.writer().bind(ref, node))
-        .map(v -> {
-          LOG.debug("bound {} to {}: GPUs {} HCAs {} ({})", ref, node, plan.gpus(), plan.hcas(),
-              plan.locality());
-          return BindResult.ok("bound");
-        })
-        .recover(e -> {
-          state.release(ref.uid());
-          LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
-          return Future.succeededFuture(new BindResult("api_error",
-              "binding " + ref + " to " + node + " failed, devices released: " + e.getMessage()));
-        });
+        .map(
+            v -> {
+              LOG.debug(
+                  "bound {} to {}: GPUs {} HCAs {} ({})",
+                  ref,
+                  node,
+                  plan.gpus(),
+                  plan.hcas(),
+                  plan.locality());
+              return BindResult.ok("bound");
+            })
+        .recover(
+            e -> {
+              state.release(ref.uid());
+              LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
+              return Future.succeededFuture(
+                  new BindResult(
+                      "api_error",
+                      "binding "
+                          + ref
+                          + " to "
+                          + node
+                          + " failed, devices released: "
+                          + e.getMessage()));
+            });
   }
 }

@@ -3,16 +3,17 @@ package dev.tandem.extender.scheduling;
 import java.util.Arrays;
 
 /**
- * The filter's answer for the nodes of one request, by input index (no map per request: the
- * answer is encoded straight from these arrays).
+ * The filter's answer for the nodes of one request, by input index (no map per request: the answer
+ * is encoded straight from these arrays).
  *
  * @param passed {@code passed[i]} for the i-th input node
  * @param reasons why the i-th node failed; null where it passed
- * @param unresolvable whether the i-th node's failure cannot be helped by preemption
- *     ({@code FailedAndUnresolvableNodes}) rather than maybe ({@code FailedNodes})
+ * @param unresolvable whether the i-th node's failure cannot be helped by preemption ({@code
+ *     FailedAndUnresolvableNodes}) rather than maybe ({@code FailedNodes})
  * @param counts nodes per {@link Outcome} ordinal, for metrics
  */
-public record FilterVerdict(boolean[] passed, String[] reasons, boolean[] unresolvable, int[] counts) {
+public record FilterVerdict(
+    boolean[] passed, String[] reasons, boolean[] unresolvable, int[] counts) {
 
   /** Every one of the nodes passes, for the same reason. */
   public static FilterVerdict allPassed(int nodes, Outcome why) {
@@ -23,7 +24,10 @@ public record FilterVerdict(boolean[] passed, String[] reasons, boolean[] unreso
   }
 
   static FilterVerdict sized(int nodes) {
-    return new FilterVerdict(new boolean[nodes], new String[nodes], new boolean[nodes],
+    return new FilterVerdict(
+        new boolean[nodes],
+        new String[nodes],
+        new boolean[nodes],
         new int[Outcome.values().length]);
   }
 

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The allocator's answer for one node and one request shape, cached by the node's state version:
- * a burst of identical pods costs one computation per node, and any change to the node (new tree,
+ * The allocator's answer for one node and one request shape, cached by the node's state version: a
+ * burst of identical pods costs one computation per node, and any change to the node (new tree,
  * allocation, assumed plan) makes a new version, so no stale answer is served. The answer
  * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
  * key per node. A request's shape and its hash are computed once per request ({@link #shape}), not
@@ -58,8 +58,11 @@ public final class NodeEvaluator {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && k.hash == hash && k.version == version
-          && (k.shape == shape || k.shape.request.equals(shape.request)) && k.node.equals(node);
+      return o instanceof Key k
+          && k.hash == hash
+          && k.version == version
+          && (k.shape == shape || k.shape.request.equals(shape.request))
+          && k.node.equals(node);
     }
   }
 

@@ -31,8 +31,11 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
   public static PodRequest of(JsonObject pod, AlignmentPolicy defaults) {
     JsonObject meta = object(pod, "metadata");
     JsonObject spec = object(pod, "spec");
-    PodRef ref = new PodRef(meta.getString("namespace", "default"), meta.getString("name", ""),
-        meta.getString("uid", ""));
+    PodRef ref =
+        new PodRef(
+            meta.getString("namespace", "default"),
+            meta.getString("name", ""),
+            meta.getString("uid", ""));
     List<ContainerDemand> init = containers(spec, "initContainers");
     List<ContainerDemand> app = containers(spec, "containers");
     int gpus = Math.toIntExact(PodDemand.effective(Resources.GPU, init, app));
@@ -44,8 +47,16 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
       AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations(meta), defaults);
       return new PodRequest(ref, new AllocationRequest(gpus, hcas, policy), null);
     } catch (IllegalArgumentException e) {
-      return new PodRequest(ref, null, "pod " + ref.namespace() + "/" + ref.name() + " has an invalid "
-          + e.getMessage() + " (fix the annotation and recreate the pod)");
+      return new PodRequest(
+          ref,
+          null,
+          "pod "
+              + ref.namespace()
+              + "/"
+              + ref.name()
+              + " has an invalid "
+              + e.getMessage()
+              + " (fix the annotation and recreate the pod)");
     }
   }
 
@@ -74,8 +85,12 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
         throw new IllegalArgumentException("spec." + key + " holds a non-object");
       }
       JsonObject resources = object(c, "resources");
-      out.add(new ContainerDemand(c.getString("name", ""), quantities(resources, "requests"),
-          quantities(resources, "limits"), "Always".equals(c.getValue("restartPolicy"))));
+      out.add(
+          new ContainerDemand(
+              c.getString("name", ""),
+              quantities(resources, "requests"),
+              quantities(resources, "limits"),
+              "Always".equals(c.getValue("restartPolicy"))));
     }
     return out;
   }

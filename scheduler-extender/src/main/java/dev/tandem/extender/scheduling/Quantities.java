@@ -1,7 +1,7 @@
 package dev.tandem.extender.scheduling;
 
-import java.math.RoundingMode;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /** Whole units from a Kubernetes quantity ({@code "2"}, {@code "1k"}, {@code 4}). */
 final class Quantities {
@@ -24,17 +24,19 @@ final class Quantities {
       cut--;
     }
     BigDecimal number = new BigDecimal(s.substring(0, cut));
-    BigDecimal factor = switch (s.substring(cut)) {
-      case "" -> BigDecimal.ONE;
-      case "m" -> new BigDecimal("0.001");
-      case "k" -> BigDecimal.TEN.pow(3);
-      case "M" -> BigDecimal.TEN.pow(6);
-      case "G" -> BigDecimal.TEN.pow(9);
-      case "Ki" -> BigDecimal.valueOf(1L << 10);
-      case "Mi" -> BigDecimal.valueOf(1L << 20);
-      case "Gi" -> BigDecimal.valueOf(1L << 30);
-      default -> throw new IllegalArgumentException("quantity '" + s + "' has an unknown suffix");
-    };
+    BigDecimal factor =
+        switch (s.substring(cut)) {
+          case "" -> BigDecimal.ONE;
+          case "m" -> new BigDecimal("0.001");
+          case "k" -> BigDecimal.TEN.pow(3);
+          case "M" -> BigDecimal.TEN.pow(6);
+          case "G" -> BigDecimal.TEN.pow(9);
+          case "Ki" -> BigDecimal.valueOf(1L << 10);
+          case "Mi" -> BigDecimal.valueOf(1L << 20);
+          case "Gi" -> BigDecimal.valueOf(1L << 30);
+          default ->
+              throw new IllegalArgumentException("quantity '" + s + "' has an unknown suffix");
+        };
     return number.multiply(factor).setScale(0, RoundingMode.CEILING).longValueExact();
   }
 

@@ -23,9 +23,10 @@ public final class Scheduling {
   }
 
   /**
-   * How many nodes may need the allocator in a call made on an event loop ({@link #filter(PodRequest,
-   * List, int)}): about 0.1 ms of allocator time. A burst of one pod shape finds every other answer
-   * remembered; moving a request of thousands of nodes to a worker thread cost more than deciding it.
+   * How many nodes may need the allocator in a call made on an event loop ({@link
+   * #filter(PodRequest, List, int)}): about 0.1 ms of allocator time. A burst of one pod shape
+   * finds every other answer remembered; moving a request of thousands of nodes to a worker thread
+   * cost more than deciding it.
    */
   public static final int EVENT_LOOP_ALLOCATIONS = 64;
 
@@ -41,8 +42,8 @@ public final class Scheduling {
 
   /**
    * Which of the nodes can take the pod, and why the others cannot; or null as soon as more than
-   * {@code allocations} nodes need the allocator (their answers are neither remembered nor
-   * cached): ask again on a worker.
+   * {@code allocations} nodes need the allocator (their answers are neither remembered nor cached):
+   * ask again on a worker.
    */
   public FilterVerdict filter(PodRequest pod, CandidateNodes nodes, int allocations) {
     if (!pod.interested()) {
@@ -83,8 +84,8 @@ public final class Scheduling {
   }
 
   /**
-   * 0..10 per node: the allocator's score where the pod fits, 0 elsewhere; or null as
-   * {@link #filter(PodRequest, CandidateNodes, int)}.
+   * 0..10 per node: the allocator's score where the pod fits, 0 elsewhere; or null as {@link
+   * #filter(PodRequest, CandidateNodes, int)}.
    */
   public int[] prioritize(PodRequest pod, CandidateNodes nodes, int allocations) {
     int[] scores = new int[nodes.size()];
@@ -112,6 +113,7 @@ public final class Scheduling {
   private final class Answers {
     private final NodeEvaluator.Shape shape;
     private int allocations;
+
     /** The current node's answer; null when the cluster state does not know the node. */
     NodeCell.Answer answer;
 

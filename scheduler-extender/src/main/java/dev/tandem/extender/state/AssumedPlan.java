@@ -13,8 +13,15 @@ import java.util.Map;
  * Devices promised to a pod at bind time, counted as taken until the agent reports the pod's real
  * allocation, the pod goes away, or {@code expiresAt} passes.
  */
-public record AssumedPlan(PodRef pod, String node, List<String> gpus, List<String> hcas,
-    Locality locality, AlignmentPolicy policy, Instant plannedAt, Instant expiresAt) {
+public record AssumedPlan(
+    PodRef pod,
+    String node,
+    List<String> gpus,
+    List<String> hcas,
+    Locality locality,
+    AlignmentPolicy policy,
+    Instant plannedAt,
+    Instant expiresAt) {
 
   public AssumedPlan {
     gpus = List.copyOf(gpus);
@@ -36,12 +43,23 @@ public record AssumedPlan(PodRef pod, String node, List<String> gpus, List<Strin
    */
   public static AssumedPlan restored(PodRef pod, Plan plan, Duration ttl) {
     String[] policy = (plan.policy() == null ? "switch/required" : plan.policy()).split("/", 2);
-    AlignmentPolicy p = AlignmentPolicy.fromAnnotations(Map.of(
-        Annotations.ALIGNMENT, policy[0],
-        Annotations.ALIGNMENT_MODE, policy.length > 1 ? policy[1] : "required"),
-        AlignmentPolicy.DEFAULT);
+    AlignmentPolicy p =
+        AlignmentPolicy.fromAnnotations(
+            Map.of(
+                Annotations.ALIGNMENT,
+                policy[0],
+                Annotations.ALIGNMENT_MODE,
+                policy.length > 1 ? policy[1] : "required"),
+            AlignmentPolicy.DEFAULT);
     Locality locality = Locality.parse(plan.locality() == null ? "SYS" : plan.locality());
-    return new AssumedPlan(pod, plan.node(), plan.gpus(), plan.hcas(), locality, p,
-        plan.plannedAt(), plan.plannedAt().plus(ttl));
+    return new AssumedPlan(
+        pod,
+        plan.node(),
+        plan.gpus(),
+        plan.hcas(),
+        locality,
+        p,
+        plan.plannedAt(),
+        plan.plannedAt().plus(ttl));
   }
 }

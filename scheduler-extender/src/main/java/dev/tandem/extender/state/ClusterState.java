@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * What the extender knows about the cluster: per node, the tree, reported allocations and assumed
  * plans. Sources (the informers, or the demo) write into it; the verbs and the inspection API read
  * it. Reads are lock-free. Every change to a node, and the allocate-and-assume step of a bind, runs
- * inside {@link NodeTable#compute} on that node's key, so changes to one node are serialized
- * and two binds never get the same device.
+ * inside {@link NodeTable#compute} on that node's key, so changes to one node are serialized and
+ * two binds never get the same device.
  */
 public final class ClusterState {
 
@@ -33,12 +33,14 @@ public final class ClusterState {
   private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
+
   /**
    * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
    * poll after the kubelet lets them go; until then they would look taken. A UID is never reused,
    * so forgetting one late only costs memory.
    */
   private final Cache<String, Boolean> gone;
+
   private final Clock clock;
   private final RecentPods pods;
   private final PodWriter writer;
@@ -57,8 +59,8 @@ public final class ClusterState {
     this.pods = new RecentPods(Duration.ofMinutes(10), 100_000, fallback);
     this.writer = writer;
     this.demo = demo;
-    this.gone = Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(30)).maximumSize(100_000)
-        .build();
+    this.gone =
+        Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(30)).maximumSize(100_000).build();
   }
 
   public Clock clock() {
@@ -106,9 +108,7 @@ public final class ClusterState {
     return nodes.get(name);
   }
 
-  /**
-   * The index for a loop over many node names (filter, prioritize): take it once per request.
-   */
+  /** The index for a loop over many node names (filter, prioritize): take it once per request. */
   public NodeDirectory directory() {
     return nodes.directory();
   }
@@ -146,38 +146,49 @@ public final class ClusterState {
     put(machine, this::slotsOf, reported);
   }
 
-  private void put(Machine machine, ToIntFunction<Machine> slotsOf, List<ReportedAllocation> reported) {
-    nodes.compute(machine.nodeName(), (name, old) -> {
-      int slotsPerHca = slotsOf.applyAsInt(machine);
-      // registered before the tombstones are read, so that a concurrent podGone finds this node
-      reported.forEach(a -> reportedNode.put(a.uid(), name));
-      List<ReportedAllocation> allocations = new ArrayList<>(reported.size());
-      for (ReportedAllocation a : reported) {
-        if (gone.getIfPresent(a.uid()) == null) {
-          allocations.add(a);
-        } else {
-          reportedNode.remove(a.uid(), name);
-        }
-      }
-      if (old != null && old.slotsPerHca() == slotsPerHca && old.allocations().equals(allocations)
-          && old.machine().equals(machine)) {
-        return old;
-      }
-      Set<String> uids = allocations.stream().map(ReportedAllocation::uid).collect(Collectors.toSet());
-      if (old != null) {
-        old.allocations().stream().filter(a -> !uids.contains(a.uid()))
-            .forEach(a -> reportedNode.remove(a.uid(), name));
-      }
-      Map<String, AssumedPlan> plans = new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
-      plans.keySet().removeIf(uid -> {
-        boolean drop = uids.contains(uid);
-        if (drop) {
-          assumedNode.remove(uid, name);
-        }
-        return drop;
-      });
-      return NodeEntry.of(machine, slotsPerHca, allocations, plans, clock.instant(), old);
-    });
+  private void put(
+      Machine machine, ToIntFunction<Machine> slotsOf, List<ReportedAllocation> reported) {
+    nodes.compute(
+        machine.nodeName(),
+        (name, old) -> {
+          int slotsPerHca = slotsOf.applyAsInt(machine);
+          // registered before the tombstones are read, so that a concurrent podGone finds this node
+          reported.forEach(a -> reportedNode.put(a.uid(), name));
+          List<ReportedAllocation> allocations = new ArrayList<>(reported.size());
+          for (ReportedAllocation a : reported) {
+            if (gone.getIfPresent(a.uid()) == null) {
+              allocations.add(a);
+            } else {
+              reportedNode.remove(a.uid(), name);
+            }
+          }
+          if (old != null
+              && old.slotsPerHca() == slotsPerHca
+              && old.allocations().equals(allocations)
+              && old.machine().equals(machine)) {
+            return old;
+          }
+          Set<String> uids =
+              allocations.stream().map(ReportedAllocation::uid).collect(Collectors.toSet());
+          if (old != null) {
+            old.allocations().stream()
+                .filter(a -> !uids.contains(a.uid()))
+                .forEach(a -> reportedNode.remove(a.uid(), name));
+          }
+          Map<String, AssumedPlan> plans =
+              new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
+          plans
+              .keySet()
+              .removeIf(
+                  uid -> {
+                    boolean drop = uids.contains(uid);
+                    if (drop) {
+                      assumedNode.remove(uid, name);
+                    }
+                    return drop;
+                  });
+          return NodeEntry.of(machine, slotsPerHca, allocations, plans, clock.instant(), old);
+        });
   }
 
   /**
@@ -194,8 +205,8 @@ public final class ClusterState {
 
   /**
    * HCA units per HCA: the advertised capacity divided by the HCAs in the tree, when it divides
-   * evenly into more than one per HCA; else 1 (one device per HCA, or a plugin that offers only some
-   * of the node's HCAs, where the units per HCA cannot be told).
+   * evenly into more than one per HCA; else 1 (one device per HCA, or a plugin that offers only
+   * some of the node's HCAs, where the units per HCA cannot be told).
    */
   int slotsOf(Machine machine) {
     Long units = hcaCapacity.get(machine.nodeName());
@@ -245,25 +256,35 @@ public final class ClusterState {
    *
    * @return empty when the node is unknown; else the allocator's answer, assumed when feasible
    */
-  public Optional<Assumption> assume(String node, PodRef pod, AllocationRequest request,
-      Duration ttl) {
+  public Optional<Assumption> assume(
+      String node, PodRef pod, AllocationRequest request, Duration ttl) {
     release(pod.uid());
     Assumption[] result = new Assumption[1];
     Instant now = clock.instant();
-    nodes.computeIfPresent(node, (name, entry) -> {
-      AllocationResult r = entry.allocator().allocate(request, entry.free());
-      if (!(r instanceof Allocation a)) {
-        result[0] = new Assumption(r, null);
-        return entry;
-      }
-      AssumedPlan plan = new AssumedPlan(pod, name, a.gpuIds(), a.hcaIds(), a.worst(),
-          request.policy(), now, now.plus(ttl));
-      result[0] = new Assumption(r, plan);
-      Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
-      plans.put(pod.uid(), plan);
-      assumedNode.put(pod.uid(), name);
-      return entry.withAssumed(plans);
-    });
+    nodes.computeIfPresent(
+        node,
+        (name, entry) -> {
+          AllocationResult r = entry.allocator().allocate(request, entry.free());
+          if (!(r instanceof Allocation a)) {
+            result[0] = new Assumption(r, null);
+            return entry;
+          }
+          AssumedPlan plan =
+              new AssumedPlan(
+                  pod,
+                  name,
+                  a.gpuIds(),
+                  a.hcaIds(),
+                  a.worst(),
+                  request.policy(),
+                  now,
+                  now.plus(ttl));
+          result[0] = new Assumption(r, plan);
+          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
+          plans.put(pod.uid(), plan);
+          assumedNode.put(pod.uid(), name);
+          return entry.withAssumed(plans);
+        });
     return Optional.ofNullable(result[0]);
   }
 
@@ -275,15 +296,17 @@ public final class ClusterState {
     if (plan.expiresAt().isBefore(clock.instant()) || assumedNode.containsKey(plan.pod().uid())) {
       return;
     }
-    nodes.computeIfPresent(plan.node(), (name, entry) -> {
-      if (entry.reports(plan.pod().uid()) || entry.assumed().containsKey(plan.pod().uid())) {
-        return entry;
-      }
-      Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
-      plans.put(plan.pod().uid(), plan);
-      assumedNode.put(plan.pod().uid(), name);
-      return entry.withAssumed(plans);
-    });
+    nodes.computeIfPresent(
+        plan.node(),
+        (name, entry) -> {
+          if (entry.reports(plan.pod().uid()) || entry.assumed().containsKey(plan.pod().uid())) {
+            return entry;
+          }
+          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
+          plans.put(plan.pod().uid(), plan);
+          assumedNode.put(plan.pod().uid(), name);
+          return entry.withAssumed(plans);
+        });
   }
 
   /** Ends the pod's assumption, if any. */
@@ -301,14 +324,18 @@ public final class ClusterState {
     Instant now = clock.instant();
     int[] count = new int[1];
     for (String name : nodes.names()) {
-      nodes.computeIfPresent(name, (n, entry) -> entry.without(p -> {
-        boolean drop = p.expiresAt().isBefore(now);
-        if (drop) {
-          assumedNode.remove(p.pod().uid(), n);
-          count[0]++;
-        }
-        return drop;
-      }));
+      nodes.computeIfPresent(
+          name,
+          (n, entry) ->
+              entry.without(
+                  p -> {
+                    boolean drop = p.expiresAt().isBefore(now);
+                    if (drop) {
+                      assumedNode.remove(p.pod().uid(), n);
+                      count[0]++;
+                    }
+                    return drop;
+                  }));
     }
     return count[0];
   }

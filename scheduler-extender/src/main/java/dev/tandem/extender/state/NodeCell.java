@@ -20,17 +20,26 @@ public final class NodeCell {
    * @param refusal the answer when infeasible; null when the pod fits
    * @param score the allocation's score when the pod fits; 0 otherwise
    */
-  public record Answer(NodeEntry entry, AllocationRequest request, AllocationResult result,
-      Infeasible refusal, int score) {
+  public record Answer(
+      NodeEntry entry,
+      AllocationRequest request,
+      AllocationResult result,
+      Infeasible refusal,
+      int score) {
 
     Answer(NodeEntry entry, AllocationRequest request, AllocationResult result) {
-      this(entry, request, result, result instanceof Infeasible no ? no : null,
+      this(
+          entry,
+          request,
+          result,
+          result instanceof Infeasible no ? no : null,
           result instanceof Allocation a ? a.score() : 0);
     }
   }
 
   private final String name;
   private volatile NodeEntry entry;
+
   /** Racy by design (last writer wins): every answer is correct for the entry it names. */
   private volatile Answer memo;
 
@@ -57,7 +66,9 @@ public final class NodeCell {
    */
   public Answer remembered(NodeEntry at, AllocationRequest request) {
     Answer m = memo;
-    return m != null && m.entry == at && (m.request == request || m.request.equals(request)) ? m : null;
+    return m != null && m.entry == at && (m.request == request || m.request.equals(request))
+        ? m
+        : null;
   }
 
   /** Remembers the answer to the request at this entry, and returns it. */

@@ -7,24 +7,32 @@ import java.util.Map;
 /**
  * A read-only index from node name to {@link NodeCell}, laid out flat for the filter's loop over
  * thousands of names: open addressing over one array holding each name's hash beside its slot, a
- * hash of every character computed in four lanes, and the names' characters packed into one
- * array. The request decoder resolves each name to a slot straight from its own character buffer
- * ({@link #slotOf}), so a known node costs no string per request. Built when nodes come or go;
- * between builds, a name it does not hold (or whose node went and came back) is looked up in the
- * live map, so a directory is never wrong, only slower.
+ * hash of every character computed in four lanes, and the names' characters packed into one array.
+ * The request decoder resolves each name to a slot straight from its own character buffer ({@link
+ * #slotOf}), so a known node costs no string per request. Built when nodes come or go; between
+ * builds, a name it does not hold (or whose node went and came back) is looked up in the live map,
+ * so a directory is never wrong, only slower.
  */
 public final class NodeDirectory {
 
   private final long generation;
   private final NodeCell[] cells;
-  /** Every key's characters, one after another: key {@code s} is {@code [start[s], start[s + 1])}. */
+
+  /**
+   * Every key's characters, one after another: key {@code s} is {@code [start[s], start[s + 1])}.
+   */
   private final char[] chars;
+
   private final int[] start;
+
   /** The same characters as bytes, valid for the names that are {@link #plainName plain}. */
   private final byte[] ascii;
+
   private final boolean[] plain;
+
   /** Open addressing: each used entry holds a name's hash (high half) and its slot + 1 (low). */
   private final long[] table;
+
   private final int mask;
   private final Map<String, NodeCell> live;
 
@@ -83,8 +91,8 @@ public final class NodeDirectory {
   }
 
   /**
-   * Whether the name at a slot is printable ASCII without a quote or backslash (as Kubernetes
-   * node names are): its bytes in {@link #asciiNames} are then its JSON text, unescaped.
+   * Whether the name at a slot is printable ASCII without a quote or backslash (as Kubernetes node
+   * names are): its bytes in {@link #asciiNames} are then its JSON text, unescaped.
    */
   public boolean plainName(int slot) {
     return plain[slot];
@@ -109,8 +117,8 @@ public final class NodeDirectory {
   }
 
   /**
-   * The cell at a slot with a current entry; when that node has gone since the build (maybe to
-   * come back in a new cell), its cell in the live map, or null.
+   * The cell at a slot with a current entry; when that node has gone since the build (maybe to come
+   * back in a new cell), its cell in the live map, or null.
    */
   public NodeCell cellAt(int slot) {
     NodeCell c = cells[slot];
@@ -164,10 +172,10 @@ public final class NodeDirectory {
 
   /**
    * A hash of every character: in four interleaved lanes, so that the multiplications of a long
-   * name run side by side instead of one after another. (Hashing only a name's ends collided:
-   * cloud node names such as {@code ip-10-0-12-34.ec2.internal} differ in the middle.) The lanes
-   * multiply by a prime above 2^16, so no change of one character can cancel a change of the next
-   * in its lane (with 31, counters such as {@code pool-8c3f-0a1z} collided).
+   * name run side by side instead of one after another. (Hashing only a name's ends collided: cloud
+   * node names such as {@code ip-10-0-12-34.ec2.internal} differ in the middle.) The lanes multiply
+   * by a prime above 2^16, so no change of one character can cancel a change of the next in its
+   * lane (with 31, counters such as {@code pool-8c3f-0a1z} collided).
    */
   static int hashOf(char[] text, int offset, int length) {
     int a = length;

@@ -27,9 +27,15 @@ import java.util.function.Predicate;
  * @param version unique per change
  * @param updatedAt when the agent's data last changed
  */
-public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
-    List<ReportedAllocation> allocations, Map<String, AssumedPlan> assumed, Availability free,
-    long version, Instant updatedAt) {
+public record NodeEntry(
+    Machine machine,
+    Allocator allocator,
+    int slotsPerHca,
+    List<ReportedAllocation> allocations,
+    Map<String, AssumedPlan> assumed,
+    Availability free,
+    long version,
+    Instant updatedAt) {
 
   private static final AtomicLong VERSIONS = new AtomicLong();
 
@@ -41,10 +47,17 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
     return allocator.index();
   }
 
-  static NodeEntry of(Machine machine, int slots, List<ReportedAllocation> allocations,
-      Map<String, AssumedPlan> assumed, Instant updatedAt, NodeEntry previous) {
-    Allocator allocator = previous != null && previous.machine.equals(machine)
-        ? previous.allocator : new Allocator(LocalityIndex.of(machine));
+  static NodeEntry of(
+      Machine machine,
+      int slots,
+      List<ReportedAllocation> allocations,
+      Map<String, AssumedPlan> assumed,
+      Instant updatedAt,
+      NodeEntry previous) {
+    Allocator allocator =
+        previous != null && previous.machine.equals(machine)
+            ? previous.allocator
+            : new Allocator(LocalityIndex.of(machine));
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
     List<String> taken = new ArrayList<>();
     for (ReportedAllocation a : allocations) {
@@ -57,8 +70,15 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
       taken.addAll(p.hcas());
     }
     Availability free = Availability.allFree(allocator.index(), slots).without(taken);
-    return new NodeEntry(machine, allocator, slots, List.copyOf(allocations), plans, free,
-        VERSIONS.incrementAndGet(), updatedAt);
+    return new NodeEntry(
+        machine,
+        allocator,
+        slots,
+        List.copyOf(allocations),
+        plans,
+        free,
+        VERSIONS.incrementAndGet(),
+        updatedAt);
   }
 
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
@@ -71,7 +91,8 @@ public record NodeEntry(Machine machine, Allocator allocator, int slotsPerHca,
 
   NodeEntry withoutReported(String uid) {
     List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
-    return kept.size() == allocations.size() ? this
+    return kept.size() == allocations.size()
+        ? this
         : of(machine, slotsPerHca, kept, assumed, updatedAt, this);
   }
 

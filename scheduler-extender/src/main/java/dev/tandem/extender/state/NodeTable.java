@@ -8,15 +8,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
 /**
- * The nodes of the cluster state, by name: a {@link NodeCell} per node, changed only inside
- * {@link ConcurrentHashMap#compute} on the node's key (changes to one node are serialized), and a
- * {@link NodeDirectory} over them, rebuilt on read after nodes came or went.
+ * The nodes of the cluster state, by name: a {@link NodeCell} per node, changed only inside {@link
+ * ConcurrentHashMap#compute} on the node's key (changes to one node are serialized), and a {@link
+ * NodeDirectory} over them, rebuilt on read after nodes came or went.
  */
 final class NodeTable {
 
   private final ConcurrentHashMap<String, NodeCell> cells = new ConcurrentHashMap<>();
+
   /** Counts nodes added and removed; raised after the change is visible in {@link #cells}. */
   private final AtomicLong membership = new AtomicLong();
+
   private volatile NodeDirectory directory = NodeDirectory.of(0, List.of(), cells);
 
   NodeEntry get(String name) {
@@ -36,34 +38,37 @@ final class NodeTable {
 
   NodeEntry remove(String name) {
     NodeEntry[] old = new NodeEntry[1];
-    computeIfPresent(name, (n, e) -> {
-      old[0] = e;
-      return null;
-    });
+    computeIfPresent(
+        name,
+        (n, e) -> {
+          old[0] = e;
+          return null;
+        });
     return old[0];
   }
 
-  private NodeEntry apply(String name, BiFunction<String, NodeEntry, NodeEntry> change,
-      boolean onlyPresent) {
+  private NodeEntry apply(
+      String name, BiFunction<String, NodeEntry, NodeEntry> change, boolean onlyPresent) {
     NodeEntry[] now = new NodeEntry[1];
     boolean[] joinedOrLeft = new boolean[1];
-    BiFunction<String, NodeCell, NodeCell> step = (n, cell) -> {
-      now[0] = change.apply(n, cell == null ? null : cell.entry());
-      if (now[0] == null) {
-        if (cell != null) {
-          cell.entry(null);
-          joinedOrLeft[0] = true;
-        }
-        return null;
-      }
-      NodeCell target = cell;
-      if (target == null) {
-        target = new NodeCell(n);
-        joinedOrLeft[0] = true;
-      }
-      target.entry(now[0]);
-      return target;
-    };
+    BiFunction<String, NodeCell, NodeCell> step =
+        (n, cell) -> {
+          now[0] = change.apply(n, cell == null ? null : cell.entry());
+          if (now[0] == null) {
+            if (cell != null) {
+              cell.entry(null);
+              joinedOrLeft[0] = true;
+            }
+            return null;
+          }
+          NodeCell target = cell;
+          if (target == null) {
+            target = new NodeCell(n);
+            joinedOrLeft[0] = true;
+          }
+          target.entry(now[0]);
+          return target;
+        };
     if (onlyPresent) {
       cells.computeIfPresent(name, step);
     } else {

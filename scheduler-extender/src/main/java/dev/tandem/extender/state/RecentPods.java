@@ -7,8 +7,8 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 
 /**
- * Pods seen by filter and prioritize, by UID: the pod of a bind is normally one of them. When it
- * is not (an extender restart between filter and bind), the fallback source is asked.
+ * Pods seen by filter and prioritize, by UID: the pod of a bind is normally one of them. When it is
+ * not (an extender restart between filter and bind), the fallback source is asked.
  */
 public final class RecentPods implements PodSource {
 
@@ -34,7 +34,11 @@ public final class RecentPods implements PodSource {
 
   /** A fallback for the demo: there is no API to ask. */
   public static PodSource none() {
-    return ref -> Future.failedFuture("pod " + ref + " was not seen by filter or prioritize in the"
-        + " last minutes; send a filter or prioritize request with this pod first");
+    return ref ->
+        Future.failedFuture(
+            "pod "
+                + ref
+                + " was not seen by filter or prioritize in the"
+                + " last minutes; send a filter or prioritize request with this pod first");
   }
 }

@@ -12,8 +12,13 @@ import java.util.List;
  * @param resource extended resource name, e.g. {@code nvidia.com/gpu}
  * @param deviceIds the device ids (an HCA id once per shared slot)
  */
-public record ReportedAllocation(String namespace, String pod, String uid, String container,
-    String resource, List<String> deviceIds) {
+public record ReportedAllocation(
+    String namespace,
+    String pod,
+    String uid,
+    String container,
+    String resource,
+    List<String> deviceIds) {
 
   public ReportedAllocation {
     deviceIds = deviceIds == null ? List.of() : List.copyOf(deviceIds);

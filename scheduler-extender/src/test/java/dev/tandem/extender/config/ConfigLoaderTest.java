@@ -36,7 +36,8 @@ class ConfigLoaderTest {
   @DisplayName("--help asks for usage; an unknown flag is a usage error naming it")
   void usage() {
     assertNull(ConfigLoader.load(List.of("--demo", "--help")));
-    UsageException e = assertThrows(UsageException.class, () -> ConfigLoader.load(List.of("--colour", "x")));
+    UsageException e =
+        assertThrows(UsageException.class, () -> ConfigLoader.load(List.of("--colour", "x")));
     assertTrue(e.getMessage().contains("--colour"));
     assertThrows(UsageException.class, () -> ConfigLoader.load(List.of("--port")));
   }
@@ -45,9 +46,12 @@ class ConfigLoaderTest {
   @DisplayName("a YAML file sets values; flags (also --flag=value) win over it")
   void fileAndFlags(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("extender.yaml");
-    Files.writeString(file, "port: 9000\nprefix: /tandem\ndefaultAlignment: numa\ndefaultMode: preferred\n"
-        + "assumedTtl: 90s\nbodyLimit: 2Mi\n");
-    ExtenderConfig c = ConfigLoader.load(List.of("--config", file.toString(), "--port=9100", "--demo"));
+    Files.writeString(
+        file,
+        "port: 9000\nprefix: /tandem\ndefaultAlignment: numa\ndefaultMode: preferred\n"
+            + "assumedTtl: 90s\nbodyLimit: 2Mi\n");
+    ExtenderConfig c =
+        ConfigLoader.load(List.of("--config", file.toString(), "--port=9100", "--demo"));
     assertEquals(9100, c.port());
     assertEquals("/tandem", c.prefix());
     assertEquals("numa/preferred", c.defaultPolicy().toString());
@@ -59,18 +63,39 @@ class ConfigLoaderTest {
   @Test
   @DisplayName("bad values stop the start with a message naming the setting")
   void invalid(@TempDir Path dir) {
-    assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of("--default-alignment", "rack")))
-        .getMessage().contains("rack"));
-    assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of("--assumed-ttl", "soon")))
-        .getMessage().contains("assumedTtl"));
-    assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of("--tls-cert", "/nope.pem")))
-        .getMessage().contains("--tls-key"));
-    assertTrue(assertThrows(ConfigException.class, () -> ConfigLoader.load(List.of("--prefix", "scheduler")))
-        .getMessage().contains("prefix"));
-    assertTrue(assertThrows(ConfigException.class,
-        () -> ConfigLoader.build(java.util.Map.of("colour", "x"))).getMessage().contains("colour"));
-    assertTrue(assertThrows(ConfigException.class,
-        () -> ConfigLoader.load(List.of("--demo-topologies", dir.resolve("missing").toString())))
-        .getMessage().contains("not a directory"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(List.of("--default-alignment", "rack")))
+            .getMessage()
+            .contains("rack"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(List.of("--assumed-ttl", "soon")))
+            .getMessage()
+            .contains("assumedTtl"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(List.of("--tls-cert", "/nope.pem")))
+            .getMessage()
+            .contains("--tls-key"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(List.of("--prefix", "scheduler")))
+            .getMessage()
+            .contains("prefix"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class, () -> ConfigLoader.build(java.util.Map.of("colour", "x")))
+            .getMessage()
+            .contains("colour"));
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    ConfigLoader.load(
+                        List.of("--demo-topologies", dir.resolve("missing").toString())))
+            .getMessage()
+            .contains("not a directory"));
   }
 }

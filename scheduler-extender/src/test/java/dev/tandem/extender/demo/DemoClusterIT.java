@@ -18,11 +18,13 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("demo cluster: bundled real topologies, or a directory of hwloc XML and NodeTopology files")
+@DisplayName(
+    "demo cluster: bundled real topologies, or a directory of hwloc XML and NodeTopology files")
 class DemoClusterIT {
 
   @Test
-  @DisplayName("the bundled NodeTopology objects of ten real servers load; the XE8640 has 4 GPUs and 4 HCAs")
+  @DisplayName(
+      "the bundled NodeTopology objects of ten real servers load; the XE8640 has 4 GPUs and 4 HCAs")
   void bundled() {
     ClusterState state = DemoCluster.fromBundledFixtures();
     assertEquals(10, state.size());
@@ -35,20 +37,32 @@ class DemoClusterIT {
   @Test
   @DisplayName("--demo-topologies: NodeTopology JSON and YAML, with their allocations")
   void directory(@TempDir Path dir) throws Exception {
-    try (var in = DemoCluster.class.getClassLoader().getResourceAsStream("demo/penguin-relion-x1904gt-p100x2.json")) {
+    try (var in =
+        DemoCluster.class
+            .getClassLoader()
+            .getResourceAsStream("demo/penguin-relion-x1904gt-p100x2.json")) {
       Files.copy(in, dir.resolve("relion.json"));
     }
     String gpu = TestMachines.pixNode().gpus().get(0).id();
-    var resource = NodeTopologyMapper.toResource(TestMachines.pixNode(), new NodeTopologyStatus("2026-11-22T03:00:00Z",
-        List.of(new AllocationEntry("u1", "ml", "p1", "main", "nvidia.com/gpu", List.of(gpu), true)),
-        List.of(), List.of()));
+    var resource =
+        NodeTopologyMapper.toResource(
+            TestMachines.pixNode(),
+            new NodeTopologyStatus(
+                "2026-11-22T03:00:00Z",
+                List.of(
+                    new AllocationEntry(
+                        "u1", "ml", "p1", "main", "nvidia.com/gpu", List.of(gpu), true)),
+                List.of(),
+                List.of()));
     Files.writeString(dir.resolve("pix.yaml"), new KubernetesSerialization().asYaml(resource));
     Files.writeString(dir.resolve("README.txt"), "ignored");
     ClusterState state = DemoCluster.fromDirectory(dir);
     assertEquals(2, state.size());
     assertEquals(2, state.node("penguin-relion-x1904gt-p100x2").free().freeUnits(DeviceKind.GPU));
     assertEquals(3, state.node("pix-node").free().freeUnits(DeviceKind.GPU));
-    assertThrows(IllegalArgumentException.class, () -> DemoCluster.fromDirectory(Files.createDirectory(dir.resolve("e"))));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DemoCluster.fromDirectory(Files.createDirectory(dir.resolve("e"))));
   }
 
   @Test

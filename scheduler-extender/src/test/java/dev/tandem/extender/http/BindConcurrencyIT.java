@@ -54,53 +54,71 @@ class BindConcurrencyIT {
     @Override
     public Future<Void> bind(PodRef pod, String node) {
       if (pod.name().endsWith("0")) {
-        return later(() -> { }).compose(v -> Future.failedFuture("conflict: pod already bound"));
+        return later(() -> {}).compose(v -> Future.failedFuture("conflict: pod already bound"));
       }
       return later(() -> bound.add(pod.uid()));
     }
 
     private Future<Void> later(Runnable r) {
       Promise<Void> p = Promise.promise();
-      vertx.setTimer(1 + ThreadLocalRandom.current().nextInt(5), id -> {
-        r.run();
-        p.complete();
-      });
+      vertx.setTimer(
+          1 + ThreadLocalRandom.current().nextInt(5),
+          id -> {
+            r.run();
+            p.complete();
+          });
       return p.future();
     }
   }
 
   @Test
-  @DisplayName("400 binds of 1 GPU + 1 HCA on 3 nodes of 4 pairs: disjoint devices, failed binds released")
+  @DisplayName(
+      "400 binds of 1 GPU + 1 HCA on 3 nodes of 4 pairs: disjoint devices, failed binds released")
   void concurrentBinds() throws Exception {
     SlowApi api = new SlowApi();
     Map<String, JsonObject> pods = new ConcurrentHashMap<>();
-    ClusterState state = new ClusterState(Clock.systemUTC(),
-        ref -> Future.succeededFuture(pods.get(ref.uid())), api, false);
+    ClusterState state =
+        new ClusterState(
+            Clock.systemUTC(), ref -> Future.succeededFuture(pods.get(ref.uid())), api, false);
     List<String> nodes = List.of("n0", "n1", "n2");
     for (String n : nodes) {
-      state.putTopology(TestMachines.machine(n, new Switch(0, 2, 2), new Switch(1, 2, 2)), 1, List.of());
+      state.putTopology(
+          TestMachines.machine(n, new Switch(0, 2, 2), new Switch(1, 2, 2)), 1, List.of());
     }
     state.synced(true);
     state.leader(true);
-    HttpServer server = ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
-        .toCompletionStage().toCompletableFuture().get();
+    HttpServer server =
+        ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
     HttpClient client = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(64));
 
     List<Future<Buffer>> calls = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       String uid = "uid-" + i;
       pods.put(uid, pod("p" + i, uid));
-      String body = new JsonObject().put("PodName", "p" + i).put("PodNamespace", "ml")
-          .put("PodUID", uid).put("Node", nodes.get(i % 3)).encode();
-      calls.add(client.request(HttpMethod.POST, server.actualPort(), "localhost", "/scheduler/bind")
-          .compose(req -> req.send(body))
-          .compose(resp -> resp.statusCode() == 200 ? resp.body()
-              : Future.failedFuture("HTTP " + resp.statusCode())));
+      String body =
+          new JsonObject()
+              .put("PodName", "p" + i)
+              .put("PodNamespace", "ml")
+              .put("PodUID", uid)
+              .put("Node", nodes.get(i % 3))
+              .encode();
+      calls.add(
+          client
+              .request(HttpMethod.POST, server.actualPort(), "localhost", "/scheduler/bind")
+              .compose(req -> req.send(body))
+              .compose(
+                  resp ->
+                      resp.statusCode() == 200
+                          ? resp.body()
+                          : Future.failedFuture("HTTP " + resp.statusCode())));
     }
     int ok = 0;
     for (Future<Buffer> call : calls) {
-      String error = new JsonObject(call.toCompletionStage().toCompletableFuture().get())
-          .getString("Error");
+      String error =
+          new JsonObject(call.toCompletionStage().toCompletableFuture().get()).getString("Error");
       if (error.isEmpty()) {
         ok++;
       } else {
@@ -115,22 +133,38 @@ class BindConcurrencyIT {
       for (String kind : List.of("gpus", "hcas")) {
         JsonArray ids = plan.getJsonArray(kind);
         assertEquals(1, ids.size());
-        assertTrue(taken.add(plan.getString("node") + "/" + ids.getString(0)),
+        assertTrue(
+            taken.add(plan.getString("node") + "/" + ids.getString(0)),
             "device given twice: " + plan.getString("node") + "/" + ids.getString(0));
       }
     }
     assertEquals(ok, api.bound.size());
     assertTrue(ok > 0 && ok <= 12, "binds that succeeded: " + ok);
     assertEquals(ok, state.assumedCount(), "failed binds must release their assumption");
-    assertTrue(api.plans.keySet().containsAll(api.bound), "every bound pod got the plan annotation first");
+    assertTrue(
+        api.plans.keySet().containsAll(api.bound), "every bound pod got the plan annotation first");
     assertTrue(api.plans.values().iterator().next().contains("\"policy\":\"switch/required\""));
   }
 
   private static JsonObject pod(String name, String uid) {
     return new JsonObject()
         .put("metadata", new JsonObject().put("name", name).put("namespace", "ml").put("uid", uid))
-        .put("spec", new JsonObject().put("containers", new JsonArray().add(new JsonObject()
-            .put("name", "main").put("resources", new JsonObject().put("limits",
-                new JsonObject().put("nvidia.com/gpu", "1").put("rdma/hca", "1"))))));
+        .put(
+            "spec",
+            new JsonObject()
+                .put(
+                    "containers",
+                    new JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put("name", "main")
+                                .put(
+                                    "resources",
+                                    new JsonObject()
+                                        .put(
+                                            "limits",
+                                            new JsonObject()
+                                                .put("nvidia.com/gpu", "1")
+                                                .put("rdma/hca", "1"))))));
   }
 }

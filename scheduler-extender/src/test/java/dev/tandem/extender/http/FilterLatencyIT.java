@@ -23,15 +23,25 @@ import org.junit.jupiter.api.Test;
  * Filter of 5,000 nodes by name, repeated: the answers stay correct once the per-node answers are
  * cached. Speed is measured by the load harness ({@code benchmarks/run-extender-load}), not here.
  */
-@DisplayName("filter of 5,000 nodes by name answers every node, also from the per-node cache, and on the event loop once warm")
+@DisplayName(
+    "filter of 5,000 nodes by name answers every node, also from the per-node cache, and on the event loop once warm")
 class FilterLatencyIT {
 
   @Test
-  @DisplayName("5,000 names, 20 sequential filters: every answer passes the same 2,500 nodes and fails the rest")
+  @DisplayName(
+      "5,000 names, 20 sequential filters: every answer passes the same 2,500 nodes and fails the rest")
   void fiveThousandNodes() throws Exception {
-    List<Machine> shapes = List.of(TestMachines.pixNode(), TestMachines.splitNode(), TestMachines.gpuOnly(),
-        TestMachines.machine("big", new Switch(0, 2, 2), new Switch(0, 2, 2), new Switch(1, 2, 2),
-            new Switch(1, 2, 2)));
+    List<Machine> shapes =
+        List.of(
+            TestMachines.pixNode(),
+            TestMachines.splitNode(),
+            TestMachines.gpuOnly(),
+            TestMachines.machine(
+                "big",
+                new Switch(0, 2, 2),
+                new Switch(0, 2, 2),
+                new Switch(1, 2, 2),
+                new Switch(1, 2, 2)));
     List<Machine> machines = new ArrayList<>();
     JsonArray names = new JsonArray();
     for (int i = 0; i < 5000; i++) {
@@ -42,21 +52,31 @@ class FilterLatencyIT {
     ClusterState state = DemoCluster.of(machines);
     Vertx vertx = Vertx.vertx();
     try {
-      HttpServer server = ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
-          .toCompletionStage().toCompletableFuture().get();
+      HttpServer server =
+          ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
       JsonObject args = new JsonObject(Http.golden("filter-names.json"));
       String body = args.put("NodeNames", names).encode();
       Http http = new Http(server.actualPort());
       for (int i = 0; i < 20; i++) {
         JsonObject reply = new JsonObject(http.post("/scheduler/filter", body).body());
         assertEquals(2500, reply.getJsonArray("NodeNames").size(), "passed nodes, call " + i);
-        assertEquals(2500, reply.getJsonObject("FailedNodes").size()
-            + reply.getJsonObject("FailedAndUnresolvableNodes").size(), "failed nodes, call " + i);
+        assertEquals(
+            2500,
+            reply.getJsonObject("FailedNodes").size()
+                + reply.getJsonObject("FailedAndUnresolvableNodes").size(),
+            "failed nodes, call " + i);
       }
       String metrics = http.get("/metrics").body();
-      assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"worker\",verb=\"filter\"} 1.0"),
+      assertTrue(
+          metrics.contains(
+              "tandem_extender_decisions_total{thread=\"worker\",verb=\"filter\"} 1.0"),
           "the first call needs the allocator for 5,000 nodes: decided on a worker\n" + metrics);
-      assertTrue(metrics.contains("tandem_extender_decisions_total{thread=\"event_loop\",verb=\"filter\"} 19.0"),
+      assertTrue(
+          metrics.contains(
+              "tandem_extender_decisions_total{thread=\"event_loop\",verb=\"filter\"} 19.0"),
           "the 19 later calls find every answer remembered: decided on the event loop\n" + metrics);
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();

@@ -31,8 +31,11 @@ class InspectionIT {
   static void start() throws Exception {
     vertx = Vertx.vertx();
     state = DemoCluster.of(TestMachines.golden());
-    HttpServer server = ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
-        .toCompletionStage().toCompletableFuture().get();
+    HttpServer server =
+        ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
     http = new Http(server.actualPort());
   }
 
@@ -51,7 +54,8 @@ class InspectionIT {
   }
 
   @Test
-  @DisplayName("GET /topology/nodes: free/total, switches, NUMA nodes, best locality for 1, 2, 4, 8 pairs")
+  @DisplayName(
+      "GET /topology/nodes: free/total, switches, NUMA nodes, best locality for 1, 2, 4, 8 pairs")
   void nodes() {
     JsonObject pix = node("pix-node");
     assertEquals("test", pix.getString("source"));
@@ -69,12 +73,14 @@ class InspectionIT {
   }
 
   @Test
-  @DisplayName("GET /topology/nodes/{node}: tree and devices; matrix as text; unknown node 404 with JSON")
+  @DisplayName(
+      "GET /topology/nodes/{node}: tree and devices; matrix as text; unknown node 404 with JSON")
   void detail() {
     JsonObject d = new JsonObject(http.get("/topology/nodes/split-node").body());
     assertEquals("split-node", d.getString("name"));
     JsonObject first = d.getJsonArray("pcie").getJsonObject(0);
-    assertEquals(List.of("id", "kind", "parent", "address", "vendor", "device", "numaNodes"),
+    assertEquals(
+        List.of("id", "kind", "parent", "address", "vendor", "device", "numaNodes"),
         List.copyOf(first.fieldNames()));
     JsonObject gpu = d.getJsonArray("devices").getJsonObject(0);
     assertEquals("GPU", gpu.getString("kind"));
@@ -92,12 +98,18 @@ class InspectionIT {
   }
 
   @Test
-  @DisplayName("demo bind: the pod last seen by filter is planned; free devices shrink; plan shows as assumed")
+  @DisplayName(
+      "demo bind: the pod last seen by filter is planned; free devices shrink; plan shows as assumed")
   void demoBind() {
-    String filter = Http.golden("filter-names.json").replace("6f1c2a4e-0b1d-4f5e-9a7c-3d2e1f0a9b8c", "demo-uid-7");
+    String filter =
+        Http.golden("filter-names.json")
+            .replace("6f1c2a4e-0b1d-4f5e-9a7c-3d2e1f0a9b8c", "demo-uid-7");
     assertEquals(200, http.post("/scheduler/filter", filter).statusCode());
-    HttpResponse<String> bind = http.post("/scheduler/bind", "{\"PodName\":\"trainer-0\",\"PodNamespace\":\"ml\","
-        + "\"PodUID\":\"demo-uid-7\",\"Node\":\"pix-node\"}");
+    HttpResponse<String> bind =
+        http.post(
+            "/scheduler/bind",
+            "{\"PodName\":\"trainer-0\",\"PodNamespace\":\"ml\","
+                + "\"PodUID\":\"demo-uid-7\",\"Node\":\"pix-node\"}");
     assertEquals("{\"Error\":\"\"}", bind.body());
     assertEquals(2, node("pix-node").getJsonObject("gpus").getInteger("free"));
     JsonObject d = new JsonObject(http.get("/topology/nodes/pix-node").body());
@@ -105,15 +117,29 @@ class InspectionIT {
     assertEquals("demo-uid-7", plan.getString("uid"));
     assertEquals("PIX", plan.getString("locality"));
     assertTrue(plan.containsKey("expiresAt"));
-    long assumed = d.getJsonArray("devices").stream().map(o -> (JsonObject) o)
-        .filter(x -> x.getString("state").equals("assumed") || x.getString("state").equals("allocated")).count();
+    long assumed =
+        d.getJsonArray("devices").stream()
+            .map(o -> (JsonObject) o)
+            .filter(
+                x ->
+                    x.getString("state").equals("assumed")
+                        || x.getString("state").equals("allocated"))
+            .count();
     assertEquals(4, assumed);
     http.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
-    assertEquals("{\"Error\":\"\"}", http.post("/scheduler/bind", "{\"PodName\":\"web-0\",\"PodNamespace\":\"ml\","
-        + "\"PodUID\":\"0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51\",\"Node\":\"gpu-only\"}").body(),
+    assertEquals(
+        "{\"Error\":\"\"}",
+        http.post(
+                "/scheduler/bind",
+                "{\"PodName\":\"web-0\",\"PodNamespace\":\"ml\","
+                    + "\"PodUID\":\"0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51\",\"Node\":\"gpu-only\"}")
+            .body(),
         "a pod without GPUs or HCAs binds without a plan");
-    HttpResponse<String> unknown = http.post("/scheduler/bind", "{\"PodName\":\"x\",\"PodNamespace\":\"ml\","
-        + "\"PodUID\":\"never-seen\",\"Node\":\"pix-node\"}");
+    HttpResponse<String> unknown =
+        http.post(
+            "/scheduler/bind",
+            "{\"PodName\":\"x\",\"PodNamespace\":\"ml\","
+                + "\"PodUID\":\"never-seen\",\"Node\":\"pix-node\"}");
     assertEquals(200, unknown.statusCode());
     assertTrue(new JsonObject(unknown.body()).getString("Error").contains("not seen by filter"));
   }
@@ -131,6 +157,9 @@ class InspectionIT {
     assertTrue(metrics.contains("tandem_extender_assumed_allocations"));
     HttpResponse<String> ui = http.get("/ui/");
     assertEquals(200, ui.statusCode());
-    assertTrue(ui.body().contains("<html") || ui.body().contains("<!doctype") || ui.body().contains("<!DOCTYPE"));
+    assertTrue(
+        ui.body().contains("<html")
+            || ui.body().contains("<!doctype")
+            || ui.body().contains("<!DOCTYPE"));
   }
 }

@@ -24,16 +24,28 @@ import org.junit.jupiter.api.Test;
 @DisplayName("the hot answers' JSON writer writes the same bytes as Jackson")
 class JsonTextTest {
 
-  private static final List<String> TRICKY = List.of("", "node-1", "a\"b", "back\\slash", "tab\there",
-      "line\nbreak\r\n", "\b\f\u0000\u0001\u001f\u007f", "GPU-… via mlx5_0", "ünïcödé ✓", "emoji 😀 pair",
-      "slash / and <html> & 'quotes'");
+  private static final List<String> TRICKY =
+      List.of(
+          "",
+          "node-1",
+          "a\"b",
+          "back\\slash",
+          "tab\there",
+          "line\nbreak\r\n",
+          "\b\f\u0000\u0001\u001f\u007f",
+          "GPU-… via mlx5_0",
+          "ünïcödé ✓",
+          "emoji 😀 pair",
+          "slash / and <html> & 'quotes'");
 
   @Test
   @DisplayName("strings, plain and cached, are escaped as Jackson escapes them")
   void stringsAsJackson() throws IOException {
     for (String s : TRICKY) {
-      assertEquals(jackson(s), new String(new JsonText(4).string(s).toBuffer().getBytes(),
-          StandardCharsets.UTF_8), "string " + s);
+      assertEquals(
+          jackson(s),
+          new String(new JsonText(4).string(s).toBuffer().getBytes(), StandardCharsets.UTF_8),
+          "string " + s);
       JsonText twice = new JsonText(4).cachedString(s).raw(',').cachedString(s);
       assertEquals(jackson(s) + "," + jackson(s), twice.toBuffer().toString(), "cached " + s);
     }
@@ -55,7 +67,8 @@ class JsonTextTest {
       }
       g.writeEndArray();
     }
-    assertEquals(out.toString(StandardCharsets.UTF_8),
+    assertEquals(
+        out.toString(StandardCharsets.UTF_8),
         Replies.priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
     assertEquals("[]", Replies.priorities(candidates(List.of()), new int[0]).toString());
   }
@@ -65,15 +78,28 @@ class JsonTextTest {
   void filterAsJackson() throws IOException {
     List<String> names = List.of("n1", "n\"2", "n3", "ü4");
     String reason = "best is NODE (GPU-… via mlx5_0)\n";
-    FilterVerdict v = new FilterVerdict(new boolean[] {true, false, false, false},
-        new String[] {null, "node has 1 free healthy HCA, pod needs 2", reason, new String(reason)},
-        new boolean[] {false, false, true, true}, new int[9]);
-    assertEquals(jacksonFilter(names, null, v),
+    FilterVerdict v =
+        new FilterVerdict(
+            new boolean[] {true, false, false, false},
+            new String[] {
+              null, "node has 1 free healthy HCA, pod needs 2", reason, new String(reason)
+            },
+            new boolean[] {false, false, true, true},
+            new int[9]);
+    assertEquals(
+        jacksonFilter(names, null, v),
         Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v).toString());
-    List<JsonObject> nodes = names.stream()
-        .map(n -> new JsonObject().put("metadata", new JsonObject().put("name", n).put("labels", new JsonObject())))
-        .toList();
-    assertEquals(jacksonFilter(names, nodes, v),
+    List<JsonObject> nodes =
+        names.stream()
+            .map(
+                n ->
+                    new JsonObject()
+                        .put(
+                            "metadata",
+                            new JsonObject().put("name", n).put("labels", new JsonObject())))
+            .toList();
+    assertEquals(
+        jacksonFilter(names, nodes, v),
         Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v).toString());
   }
 
@@ -128,8 +154,9 @@ class JsonTextTest {
   }
 
   /** As the extender wrote them before: a LinkedHashMap per kind, in input order. */
-  private static void reasons(JsonGenerator g, String field, List<String> names, FilterVerdict v,
-      boolean unresolvable) throws IOException {
+  private static void reasons(
+      JsonGenerator g, String field, List<String> names, FilterVerdict v, boolean unresolvable)
+      throws IOException {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 0; i < names.size(); i++) {
       if (v.reasons()[i] != null && v.unresolvable()[i] == unresolvable) {

@@ -34,9 +34,12 @@ class SchedulerProtocolIT {
   static void start() throws Exception {
     vertx = Vertx.vertx();
     state = DemoCluster.of(TestMachines.golden());
-    HttpServer server = ExtenderServer.start(vertx,
-            ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), state)
-        .toCompletionStage().toCompletableFuture().get();
+    HttpServer server =
+        ExtenderServer.start(
+                vertx, ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), state)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
     http = new Http(server.actualPort());
   }
 
@@ -53,35 +56,48 @@ class SchedulerProtocolIT {
   }
 
   @Test
-  @DisplayName("filter by names: only the aligned node passes; nodes no preemption can fix are unresolvable")
+  @DisplayName(
+      "filter by names: only the aligned node passes; nodes no preemption can fix are unresolvable")
   void filterNames() {
     JsonObject r = filter("filter-names.json");
     assertEquals(new JsonArray().add("pix-node"), r.getJsonArray("NodeNames"));
-    assertTrue(r.containsKey("Nodes") && r.getValue("Nodes") == null, "Nodes must be null in names mode");
+    assertTrue(
+        r.containsKey("Nodes") && r.getValue("Nodes") == null, "Nodes must be null in names mode");
     assertTrue(r.getJsonObject("FailedNodes").isEmpty(), "no node here can be fixed by preemption");
     JsonObject unresolvable = r.getJsonObject("FailedAndUnresolvableNodes");
-    assertTrue(unresolvable.getString("split-node").startsWith(
-        "2 GPUs + 2 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
-            + "best on this node now is SYS"), unresolvable.getString("split-node"));
+    assertTrue(
+        unresolvable
+            .getString("split-node")
+            .startsWith(
+                "2 GPUs + 2 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
+                    + "best on this node now is SYS"),
+        unresolvable.getString("split-node"));
     assertEquals("node has no RDMA HCAs", unresolvable.getString("gpu-only"));
     assertEquals(Outcome.NO_TOPOLOGY_REASON, unresolvable.getString("unknown-node"));
     assertEquals("", r.getString("Error"));
   }
 
   @Test
-  @DisplayName("filter by Node objects: answers a NodeList of the passing input objects, NodeNames null")
+  @DisplayName(
+      "filter by Node objects: answers a NodeList of the passing input objects, NodeNames null")
   void filterNodes() {
     JsonObject request = new JsonObject(Http.golden("filter-nodes.json"));
     JsonObject r = filter("filter-nodes.json");
     assertNull(r.getValue("NodeNames"));
     JsonArray items = r.getJsonObject("Nodes").getJsonArray("items");
     assertEquals(1, items.size());
-    assertEquals(request.getJsonObject("Nodes").getJsonArray("items").getJsonObject(0), items.getJsonObject(0));
-    assertEquals(3, r.getJsonObject("FailedNodes").size() + r.getJsonObject("FailedAndUnresolvableNodes").size());
+    assertEquals(
+        request.getJsonObject("Nodes").getJsonArray("items").getJsonObject(0),
+        items.getJsonObject(0));
+    assertEquals(
+        3,
+        r.getJsonObject("FailedNodes").size()
+            + r.getJsonObject("FailedAndUnresolvableNodes").size());
   }
 
   @Test
-  @DisplayName("prioritize, both modes: a bare array of integer scores 0..10, the aligned node on top")
+  @DisplayName(
+      "prioritize, both modes: a bare array of integer scores 0..10, the aligned node on top")
   void prioritize() {
     for (String golden : List.of("prioritize-names.json", "prioritize-nodes.json")) {
       HttpResponse<String> r = http.post("/scheduler/prioritize", Http.golden(golden));
@@ -109,13 +125,15 @@ class SchedulerProtocolIT {
   }
 
   @Test
-  @DisplayName("an unknown policy value puts every node in FailedAndUnresolvableNodes with the message")
+  @DisplayName(
+      "an unknown policy value puts every node in FailedAndUnresolvableNodes with the message")
   void badPolicy() {
     JsonObject r = filter("filter-bad-policy-names.json");
     assertEquals(0, r.getJsonArray("NodeNames").size());
     JsonObject u = r.getJsonObject("FailedAndUnresolvableNodes");
     assertEquals(4, u.size());
-    assertTrue(u.getString("pix-node").contains("tandem.dev/alignment: unknown value 'rack'"),
+    assertTrue(
+        u.getString("pix-node").contains("tandem.dev/alignment: unknown value 'rack'"),
         u.getString("pix-node"));
     assertEquals("", r.getString("Error"));
   }
@@ -130,31 +148,46 @@ class SchedulerProtocolIT {
   }
 
   @Test
-  @DisplayName("sidecar and init containers count as kube-scheduler counts them (2 GPUs + 2 HCAs from limits)")
+  @DisplayName(
+      "sidecar and init containers count as kube-scheduler counts them (2 GPUs + 2 HCAs from limits)")
   void sidecar() {
     JsonObject r = filter("filter-sidecar-names.json");
     assertEquals(new JsonArray().add("pix-node"), r.getJsonArray("NodeNames"));
-    assertTrue(r.getJsonObject("FailedAndUnresolvableNodes").getString("split-node").startsWith("2 GPUs + 2 HCAs"));
+    assertTrue(
+        r.getJsonObject("FailedAndUnresolvableNodes")
+            .getString("split-node")
+            .startsWith("2 GPUs + 2 HCAs"));
   }
 
   @Test
   @DisplayName("garbage gets 400 with a JSON error, and the server keeps serving")
   void garbage() {
-    for (String body : List.of("not json", "[]", "{\"Pod\":5}", "{\"Pod\":{},\"NodeNames\":[1]}",
-        "{\"Pod\":{\"spec\":{\"containers\":7}},\"NodeNames\":[]}", "")) {
+    for (String body :
+        List.of(
+            "not json",
+            "[]",
+            "{\"Pod\":5}",
+            "{\"Pod\":{},\"NodeNames\":[1]}",
+            "{\"Pod\":{\"spec\":{\"containers\":7}},\"NodeNames\":[]}",
+            "")) {
       HttpResponse<String> r = http.post("/scheduler/filter", body);
       assertEquals(400, r.statusCode(), body);
       assertTrue(new JsonObject(r.body()).getString("error").length() > 5, r.body());
     }
-    HttpResponse<String> big = http.post("/scheduler/prioritize", "{\"Pod\":{},\"NodeNames\":[\""
-        + "x".repeat(100_000) + "\"]}");
+    HttpResponse<String> big =
+        http.post(
+            "/scheduler/prioritize",
+            "{\"Pod\":{},\"NodeNames\":[\"" + "x".repeat(100_000) + "\"]}");
     assertEquals(400, big.statusCode());
     assertTrue(new JsonObject(big.body()).getString("error").contains("body limit"), big.body());
     assertEquals(400, http.post("/scheduler/bind", "{\"PodName\":\"p\"}").statusCode());
-    HttpResponse<String> utf16 = http.post("/scheduler/prioritize",
-        Http.golden("filter-names.json").getBytes(StandardCharsets.UTF_16LE));
+    HttpResponse<String> utf16 =
+        http.post(
+            "/scheduler/prioritize",
+            Http.golden("filter-names.json").getBytes(StandardCharsets.UTF_16LE));
     assertEquals(400, utf16.statusCode(), utf16.body());
     assertTrue(new JsonObject(utf16.body()).getString("error").contains("UTF-8"), utf16.body());
-    assertEquals(200, http.post("/scheduler/filter", Http.golden("filter-plain-names.json")).statusCode());
+    assertEquals(
+        200, http.post("/scheduler/filter", Http.golden("filter-plain-names.json")).statusCode());
   }
 }

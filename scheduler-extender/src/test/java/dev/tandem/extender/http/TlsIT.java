@@ -25,14 +25,25 @@ class TlsIT {
   @DisplayName("--tls-cert/--tls-key: filter answers over HTTPS")
   void https() throws Exception {
     SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
-    ExtenderConfig config = ConfigLoader.load(List.of("--port", "0", "--tls-cert", cert.certificatePath(),
-        "--tls-key", cert.privateKeyPath()));
+    ExtenderConfig config =
+        ConfigLoader.load(
+            List.of(
+                "--port",
+                "0",
+                "--tls-cert",
+                cert.certificatePath(),
+                "--tls-key",
+                cert.privateKeyPath()));
     Vertx vertx = Vertx.vertx();
     try {
-      HttpServer server = ExtenderServer.start(vertx, config, DemoCluster.of(TestMachines.golden()))
-          .toCompletionStage().toCompletableFuture().get();
+      HttpServer server =
+          ExtenderServer.start(vertx, config, DemoCluster.of(TestMachines.golden()))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
       Http https = new Http(server.actualPort(), Path.of(cert.certificatePath()));
-      HttpResponse<String> answer = https.post("/scheduler/filter", Http.golden("filter-names.json"));
+      HttpResponse<String> answer =
+          https.post("/scheduler/filter", Http.golden("filter-names.json"));
       assertEquals(200, answer.statusCode(), answer.body());
       JsonObject r = new JsonObject(answer.body());
       assertEquals("pix-node", r.getJsonArray("NodeNames").getString(0));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
@@ -14,7 +15,6 @@ import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.scheduling.BindResult;
 import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.api.Annotations;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
@@ -39,7 +39,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
-@DisplayName("against the fabric8 mock API server: informers, plan annotation, Binding, leader election")
+@DisplayName(
+    "against the fabric8 mock API server: informers, plan annotation, Binding, leader election")
 class KubeClusterMockTest {
 
   KubernetesMockServer server;
@@ -61,9 +62,11 @@ class KubeClusterMockTest {
   }
 
   private ClusterState start(boolean election) {
-    ExtenderConfig config = ConfigLoader.build(election
-        ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
-        : Map.of("leaderElection", "false"));
+    ExtenderConfig config =
+        ConfigLoader.build(
+            election
+                ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
+                : Map.of("leaderElection", "false"));
     kube = KubeCluster.of(vertx, client, config);
     kube.start(new ExtenderMetrics(kube.state()));
     return kube.state();
@@ -80,24 +83,47 @@ class KubeClusterMockTest {
   }
 
   private static Pod pod(String name, String uid, String node, Map<String, String> annotations) {
-    return new PodBuilder().withNewMetadata().withName(name).withNamespace("ml").withUid(uid)
-        .withAnnotations(annotations).endMetadata()
-        .withNewSpec().withNodeName(node).addNewContainer().withName("main").withNewResources()
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("ml")
+        .withUid(uid)
+        .withAnnotations(annotations)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node)
+        .addNewContainer()
+        .withName("main")
+        .withNewResources()
         .withLimits(Map.of("nvidia.com/gpu", new Quantity("1"), "rdma/hca", new Quantity("1")))
-        .endResources().endContainer().endSpec().build();
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
   }
 
   @Test
-  @DisplayName("NodeTopology add, status allocations and delete reach the state; /readyz follows sync")
+  @DisplayName(
+      "NodeTopology add, status allocations and delete reach the state; /readyz follows sync")
   void topologyInformer() throws Exception {
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
     ClusterState state = start(false);
     await("the NodeTopology", () -> state.size() == 1 && state.synced());
     assertTrue(state.ready());
     String gpu = state.node("pix-node").machine().gpus().get(0).id();
-    NodeTopology withStatus = NodeTopologyMapper.toResource(TestMachines.pixNode(), new NodeTopologyStatus(
-        Instant.now().toString(), List.of(new AllocationEntry("uid-9", "ml", "p9", "main", "nvidia.com/gpu",
-        List.of(gpu), true)), List.of(), List.of()));
+    NodeTopology withStatus =
+        NodeTopologyMapper.toResource(
+            TestMachines.pixNode(),
+            new NodeTopologyStatus(
+                Instant.now().toString(),
+                List.of(
+                    new AllocationEntry(
+                        "uid-9", "ml", "p9", "main", "nvidia.com/gpu", List.of(gpu), true)),
+                List.of(),
+                List.of()));
     client.resources(NodeTopology.class).resource(withStatus).update();
     await("the allocation", () -> state.node("pix-node").allocations().size() == 1);
     assertEquals(0, state.node("pix-node").free().free(gpu));
@@ -106,22 +132,51 @@ class KubeClusterMockTest {
   }
 
   @Test
-  @DisplayName("bind: JSON merge patch of tandem.dev/plan on the pod, then POST pods/{name}/binding")
+  @DisplayName(
+      "bind: JSON merge patch of tandem.dev/plan on the pod, then POST pods/{name}/binding")
   void bind() throws Exception {
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
-    String uid = client.pods().inNamespace("ml").resource(pod("p1", "uid-1", null, Map.of())).create()
-        .getMetadata().getUid();
-    server.expect().post().withPath("/api/v1/namespaces/ml/pods/p1/binding")
-        .andReturn(201, new JsonObject().put("kind", "Status").put("status", "Success").encode()).once();
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
+    String uid =
+        client
+            .pods()
+            .inNamespace("ml")
+            .resource(pod("p1", "uid-1", null, Map.of()))
+            .create()
+            .getMetadata()
+            .getUid();
+    server
+        .expect()
+        .post()
+        .withPath("/api/v1/namespaces/ml/pods/p1/binding")
+        .andReturn(201, new JsonObject().put("kind", "Status").put("status", "Success").encode())
+        .once();
     ClusterState state = start(false);
     await("sync", () -> state.size() == 1 && state.synced());
-    Binder binder = new Binder(state, ExtenderConfig.defaults().defaultPolicy(), ExtenderConfig.defaults().assumedTtl());
-    BindResult result = binder.bind(new PodRef("ml", "p1", uid), "pix-node")
-        .toCompletionStage().toCompletableFuture().get();
+    Binder binder =
+        new Binder(
+            state,
+            ExtenderConfig.defaults().defaultPolicy(),
+            ExtenderConfig.defaults().assumedTtl());
+    BindResult result =
+        binder
+            .bind(new PodRef("ml", "p1", uid), "pix-node")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
     assertEquals("", result.error());
     assertEquals("bound", result.result());
-    String plan = client.pods().inNamespace("ml").withName("p1").get().getMetadata().getAnnotations()
-        .get(Annotations.PLAN);
+    String plan =
+        client
+            .pods()
+            .inNamespace("ml")
+            .withName("p1")
+            .get()
+            .getMetadata()
+            .getAnnotations()
+            .get(Annotations.PLAN);
     assertNotNull(plan);
     JsonObject json = new JsonObject(plan);
     assertEquals("pix-node", json.getString("node"));
@@ -131,7 +186,8 @@ class KubeClusterMockTest {
     JsonObject body = new JsonObject(binding.getUtf8Body());
     assertEquals("Binding", body.getString("kind"));
     assertEquals(uid, body.getJsonObject("metadata").getString("uid"));
-    assertEquals(new JsonObject().put("apiVersion", "v1").put("kind", "Node").put("name", "pix-node"),
+    assertEquals(
+        new JsonObject().put("apiVersion", "v1").put("kind", "Node").put("name", "pix-node"),
         body.getJsonObject("target"));
     assertEquals(1, state.assumedCount());
   }
@@ -139,29 +195,69 @@ class KubeClusterMockTest {
   @Test
   @DisplayName("bind: a refused Binding releases the assumption and answers Error")
   void refusedBinding() throws Exception {
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
-    String uid = client.pods().inNamespace("ml").resource(pod("p2", "uid-2", null, Map.of())).create()
-        .getMetadata().getUid();
-    server.expect().post().withPath("/api/v1/namespaces/ml/pods/p2/binding")
-        .andReturn(409, new JsonObject().put("kind", "Status").put("message", "pod p2 is already assigned")
-            .encode()).once();
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
+    String uid =
+        client
+            .pods()
+            .inNamespace("ml")
+            .resource(pod("p2", "uid-2", null, Map.of()))
+            .create()
+            .getMetadata()
+            .getUid();
+    server
+        .expect()
+        .post()
+        .withPath("/api/v1/namespaces/ml/pods/p2/binding")
+        .andReturn(
+            409,
+            new JsonObject()
+                .put("kind", "Status")
+                .put("message", "pod p2 is already assigned")
+                .encode())
+        .once();
     ClusterState state = start(false);
     await("sync", () -> state.size() == 1 && state.synced());
-    BindResult result = new Binder(state, ExtenderConfig.defaults().defaultPolicy(),
-        ExtenderConfig.defaults().assumedTtl()).bind(new PodRef("ml", "p2", uid), "pix-node")
-        .toCompletionStage().toCompletableFuture().get();
-    assertTrue(result.error().contains("409") && result.error().contains("already assigned"), result.error());
+    BindResult result =
+        new Binder(
+                state,
+                ExtenderConfig.defaults().defaultPolicy(),
+                ExtenderConfig.defaults().assumedTtl())
+            .bind(new PodRef("ml", "p2", uid), "pix-node")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
+    assertTrue(
+        result.error().contains("409") && result.error().contains("already assigned"),
+        result.error());
     assertEquals(0, state.assumedCount());
   }
 
   @Test
-  @DisplayName("a pod carrying a plan (bound by an earlier leader) holds its devices until it goes away")
+  @DisplayName(
+      "a pod carrying a plan (bound by an earlier leader) holds its devices until it goes away")
   void restoresPlansFromPods() throws Exception {
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
-    String plan = new JsonObject().put("node", "pix-node").put("gpus", List.of(gpu)).put("hcas", List.of("mlx5_0"))
-        .put("locality", "PIX").put("policy", "switch/required").put("plannedAt", Instant.now().toString()).encode();
-    client.pods().inNamespace("ml").resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan))).create();
+    String plan =
+        new JsonObject()
+            .put("node", "pix-node")
+            .put("gpus", List.of(gpu))
+            .put("hcas", List.of("mlx5_0"))
+            .put("locality", "PIX")
+            .put("policy", "switch/required")
+            .put("plannedAt", Instant.now().toString())
+            .encode();
+    client
+        .pods()
+        .inNamespace("ml")
+        .resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan)))
+        .create();
     ClusterState state = start(false);
     await("the restored plan", () -> state.assumedCount() == 1);
     assertEquals(0, state.node("pix-node").free().free(gpu));
@@ -170,32 +266,76 @@ class KubeClusterMockTest {
   }
 
   @Test
-  @DisplayName("a deleted pod's devices are free as soon as the delete is watched, before the agent reports")
+  @DisplayName(
+      "a deleted pod's devices are free as soon as the delete is watched, before the agent reports")
   void deletedPodFreesDevices() throws Exception {
-    String uid = client.pods().inNamespace("ml").resource(pod("p4", "uid-4", "pix-node", Map.of())).create()
-        .getMetadata().getUid();
+    String uid =
+        client
+            .pods()
+            .inNamespace("ml")
+            .resource(pod("p4", "uid-4", "pix-node", Map.of()))
+            .create()
+            .getMetadata()
+            .getUid();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode(),
-        new NodeTopologyStatus(Instant.now().toString(), List.of(new AllocationEntry(uid, "ml", "p4",
-            "main", "nvidia.com/gpu", List.of(gpu), true)), List.of(), List.of()))).create();
+    client
+        .resources(NodeTopology.class)
+        .resource(
+            NodeTopologyMapper.toResource(
+                TestMachines.pixNode(),
+                new NodeTopologyStatus(
+                    Instant.now().toString(),
+                    List.of(
+                        new AllocationEntry(
+                            uid, "ml", "p4", "main", "nvidia.com/gpu", List.of(gpu), true)),
+                    List.of(),
+                    List.of())))
+        .create();
     ClusterState state = start(false);
-    await("the allocation", () -> state.synced() && state.node("pix-node") != null
-        && state.node("pix-node").free().free(gpu) == 0);
+    await(
+        "the allocation",
+        () ->
+            state.synced()
+                && state.node("pix-node") != null
+                && state.node("pix-node").free().free(gpu) == 0);
     client.pods().inNamespace("ml").withName("p4").delete();
     await("the freed GPU", () -> state.node("pix-node").free().free(gpu) == 1);
-    assertEquals(1, client.resources(NodeTopology.class).withName("pix-node").get().getStatus()
-        .allocations().size(), "the agent has not reported yet");
+    assertEquals(
+        1,
+        client
+            .resources(NodeTopology.class)
+            .withName("pix-node")
+            .get()
+            .getStatus()
+            .allocations()
+            .size(),
+        "the agent has not reported yet");
   }
 
   @Test
   @DisplayName("a Node advertising rdma/hca: 4k (shared mode) gives its HCAs 1,000 units each")
   void sharedHcaUnitsFromNodeCapacity() throws Exception {
     int hcas = TestMachines.pixNode().hcas().size();
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("pix-node").endMetadata()
-        .withNewStatus().withCapacity(Map.of(Resources.HCA, new Quantity(hcas + "k"))).endStatus().build()).create();
-    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(TestMachines.pixNode())).create();
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName("pix-node")
+                .endMetadata()
+                .withNewStatus()
+                .withCapacity(Map.of(Resources.HCA, new Quantity(hcas + "k")))
+                .endStatus()
+                .build())
+        .create();
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
     ClusterState state = start(false);
-    await("the units", () -> state.node("pix-node") != null && state.node("pix-node").slotsPerHca() == 1000);
+    await(
+        "the units",
+        () -> state.node("pix-node") != null && state.node("pix-node").slotsPerHca() == 1000);
     assertEquals(1000 * hcas, state.node("pix-node").free().freeUnits(DeviceKind.HCA));
   }
 
@@ -205,7 +345,8 @@ class KubeClusterMockTest {
     ClusterState state = start(true);
     await("leadership", state::leader);
     await("ready", state::ready);
-    var lease = client.leases().inNamespace("tandem-system").withName("tandem-scheduler-extender").get();
+    var lease =
+        client.leases().inNamespace("tandem-system").withName("tandem-scheduler-extender").get();
     assertEquals("replica-a", lease.getSpec().getHolderIdentity());
   }
 

@@ -61,14 +61,29 @@ class ConfigurationDocTest {
   void extenderDefaults() {
     ExtenderConfig d = ExtenderConfig.defaults();
     String section = DocText.section(CONFIG, "## scheduler-extender");
-    Map<String, String> documented = Map.of("host", d.host(), "port", String.valueOf(d.port()),
-        "prefix", d.prefix(), "leaseNamespace", d.leaseNamespace(), "leaseName", d.leaseName(),
-        "cacheSize", String.valueOf(d.cacheSize()),
-        "defaultAlignment", d.defaultPolicy().alignment().value(),
-        "defaultMode", d.defaultPolicy().mode().value());
-    documented.forEach((key, value) -> assertTrue(
-        section.contains("| `" + key + "` | `" + value + "` |"),
-        "configuration.md should give " + key + " the default `" + value + "`"));
+    Map<String, String> documented =
+        Map.of(
+            "host",
+            d.host(),
+            "port",
+            String.valueOf(d.port()),
+            "prefix",
+            d.prefix(),
+            "leaseNamespace",
+            d.leaseNamespace(),
+            "leaseName",
+            d.leaseName(),
+            "cacheSize",
+            String.valueOf(d.cacheSize()),
+            "defaultAlignment",
+            d.defaultPolicy().alignment().value(),
+            "defaultMode",
+            d.defaultPolicy().mode().value());
+    documented.forEach(
+        (key, value) ->
+            assertTrue(
+                section.contains("| `" + key + "` | `" + value + "` |"),
+                "configuration.md should give " + key + " the default `" + value + "`"));
     assertEquals(5, d.assumedTtl().toMinutes());
     assertTrue(section.contains("| `assumedTtl` | `5m` |"));
     assertEquals(64L << 20, d.bodyLimit());
@@ -78,17 +93,23 @@ class ConfigurationDocTest {
   @Test
   @DisplayName("the device plugin's flag table lists exactly the flags of its --help")
   void devicePluginFlags() {
-    String usage = DocText.textBlock(DocText.read(
-        "device-plugin/src/main/java/dev/tandem/deviceplugin/cli/PluginFlags.java"), "USAGE");
+    String usage =
+        DocText.textBlock(
+            DocText.read(
+                "device-plugin/src/main/java/dev/tandem/deviceplugin/cli/PluginFlags.java"),
+            "USAGE");
     String section = DocText.section(CONFIG, "## device-plugin");
-    String flags = section.substring(0, section.indexOf("### The device plugin's JSON configuration"));
+    String flags =
+        section.substring(0, section.indexOf("### The device plugin's JSON configuration"));
     assertEquals(DocText.all(usage, USAGE_FLAG), DocText.firstColumn(flags, FLAG));
   }
 
   @Test
   @DisplayName("the device plugin's configuration keys are exactly the ones PluginConfig accepts")
   void devicePluginKeys() {
-    String source = DocText.read("device-plugin/src/main/java/dev/tandem/deviceplugin/config/PluginConfig.java");
+    String source =
+        DocText.read(
+            "device-plugin/src/main/java/dev/tandem/deviceplugin/config/PluginConfig.java");
     Set<String> accepted = new TreeSet<>(quoted(source, "KEYS ="));
     quoted(source, "SELECTOR_KEYS =").forEach(k -> accepted.add("selectors." + k));
     String table = DocText.section(CONFIG, "### The device plugin's JSON configuration");
@@ -98,8 +119,10 @@ class ConfigurationDocTest {
   @Test
   @DisplayName("the agent's dump flags are exactly those of 'dump --help'")
   void agentDumpFlags() {
-    String usage = DocText.textBlock(DocText.read(
-        "node-topology-agent/src/main/java/dev/tandem/agent/cli/DumpCommand.java"), "USAGE");
+    String usage =
+        DocText.textBlock(
+            DocText.read("node-topology-agent/src/main/java/dev/tandem/agent/cli/DumpCommand.java"),
+            "USAGE");
     String section = DocText.section(CONFIG, "## node-topology-agent");
     String dump = section.substring(section.indexOf("`dump` ("), section.indexOf("`run` ("));
     Set<String> inUsage = DocText.all(usage, Pattern.compile("\\s(--[a-z-]+)"));
@@ -108,7 +131,8 @@ class ConfigurationDocTest {
   }
 
   @Test
-  @DisplayName("operations.md names exactly the metric families the extender and the agent export, and alerts use only those")
+  @DisplayName(
+      "operations.md names exactly the metric families the extender and the agent export, and alerts use only those")
   void metricNames() {
     ExtenderMetrics metrics = new ExtenderMetrics(DemoCluster.of(List.of()));
     metrics.verb("filter").record(java.time.Duration.ofMillis(1));
@@ -124,10 +148,12 @@ class ConfigurationDocTest {
     String ops = DocText.section(DocText.read("docs/operations.md"), "## Metrics");
     int split = ops.indexOf("Each agent serves");
     Pattern name = Pattern.compile("`(tandem_[a-z_]+)`");
-    assertEquals(extender, DocText.firstColumn(ops.substring(0, split), name), "extender metrics table");
+    assertEquals(
+        extender, DocText.firstColumn(ops.substring(0, split), name), "extender metrics table");
     assertEquals(agent, DocText.firstColumn(ops.substring(split), name), "agent metrics table");
     Set<String> used = DocText.all(ops, Pattern.compile("(tandem_[a-z_]+)"));
-    used.removeIf(n -> extender.contains(n.replaceAll("_(bucket|sum|count|max)$", "")) || agent.contains(n));
+    used.removeIf(
+        n -> extender.contains(n.replaceAll("_(bucket|sum|count|max)$", "")) || agent.contains(n));
     assertEquals(Set.of(), used, "alerts use metrics that do not exist");
   }
 
@@ -135,11 +161,16 @@ class ConfigurationDocTest {
   private static Set<String> agentMetricFamilies() {
     Set<String> out = new TreeSet<>();
     Pattern builder = Pattern.compile("(Gauge|Counter|Timer)\\.builder\\(\\s*\"(tandem_[a-z_]+)\"");
-    try (var files = java.nio.file.Files.walk(DocText.REPO.resolve("node-topology-agent/src/main/java"))) {
+    try (var files =
+        java.nio.file.Files.walk(DocText.REPO.resolve("node-topology-agent/src/main/java"))) {
       for (var f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
         Matcher m = builder.matcher(java.nio.file.Files.readString(f));
         while (m.find()) {
-          out.add(m.group(2) + (m.group(1).equals("Counter") ? "_total" : m.group(1).equals("Timer") ? "_seconds" : ""));
+          out.add(
+              m.group(2)
+                  + (m.group(1).equals("Counter")
+                      ? "_total"
+                      : m.group(1).equals("Timer") ? "_seconds" : ""));
         }
       }
     } catch (java.io.IOException e) {
@@ -152,6 +183,7 @@ class ConfigurationDocTest {
   private static List<String> quoted(String source, String declaration) {
     int start = source.indexOf(declaration);
     int end = source.indexOf(");", start);
-    return DocText.all(source.substring(start, end), Pattern.compile("\"([A-Za-z]+)\"")).stream().toList();
+    return DocText.all(source.substring(start, end), Pattern.compile("\"([A-Za-z]+)\"")).stream()
+        .toList();
   }
 }

@@ -24,7 +24,10 @@ final class DocText {
     }
   }
 
-  /** The text from the heading line {@code heading} to the next heading of the same or a higher level. */
+  /**
+   * The text from the heading line {@code heading} to the next heading of the same or a higher
+   * level.
+   */
   static String section(String markdown, String heading) {
     int start = markdown.indexOf("\n" + heading + "\n");
     if (start < 0) {
@@ -63,11 +66,11 @@ final class DocText {
 
   /** The content of the Java text block assigned to {@code name} in a source file. */
   static String textBlock(String source, String name) {
-    int start = source.indexOf(name + " = \"\"\"");
-    int end = source.indexOf("\"\"\";", start);
-    if (start < 0 || end < 0) {
+    Matcher m = Pattern.compile(Pattern.quote(name) + "\\s*=\\s*\"\"\"").matcher(source);
+    int end = m.find() ? source.indexOf("\"\"\";", m.end()) : -1;
+    if (end < 0) {
       throw new AssertionError("no text block " + name);
     }
-    return source.substring(start, end);
+    return source.substring(m.start(), end);
   }
 }

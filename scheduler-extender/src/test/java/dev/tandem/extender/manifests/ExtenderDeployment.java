@@ -38,8 +38,16 @@ final class ExtenderDeployment {
   private static <T> T of(Class<T> type, String name) {
     return ManifestFiles.documents(ManifestFiles.ROOT.resolve(FILE)).stream()
         .map(d -> FABRIC8.convertValue(d.node(), KubernetesResource.class))
-        .filter(type::isInstance).map(type::cast)
-        .filter(r -> ((io.fabric8.kubernetes.api.model.HasMetadata) r).getMetadata().getName().equals(name))
-        .findFirst().orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + FILE));
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(
+            r ->
+                ((io.fabric8.kubernetes.api.model.HasMetadata) r)
+                    .getMetadata()
+                    .getName()
+                    .equals(name))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + FILE));
   }
 }

@@ -38,20 +38,30 @@ class ExtenderRoutesIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  /** The one demo node: a real topology bundled with the demo (2 P100s and a ConnectX-5 under one switch). */
+
+  /**
+   * The one demo node: a real topology bundled with the demo (2 P100s and a ConnectX-5 under one
+   * switch).
+   */
   private static final String NODE = "penguin-relion-x1904gt-p100x2";
+
   private static Vertx vertx;
   private static int port;
 
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
     try (InputStream in = ExtenderRoutesIT.class.getResourceAsStream("/demo/" + NODE + ".json")) {
-      Files.copy(Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"), dir.resolve(NODE + ".json"));
+      Files.copy(
+          Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"),
+          dir.resolve(NODE + ".json"));
     }
     vertx = Vertx.vertx();
     ExtenderConfig config = ExtenderDeployment.config().withPort(0);
-    HttpServer server = ExtenderServer.start(vertx, config, DemoCluster.fromDirectory(dir))
-        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    HttpServer server =
+        ExtenderServer.start(vertx, config, DemoCluster.fromDirectory(dir))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
     port = server.actualPort();
   }
 
@@ -61,21 +71,29 @@ class ExtenderRoutesIT {
   }
 
   @Test
-  @DisplayName("filter, prioritize and bind at the configured urlPrefix answer 200 with the extender JSON shapes")
+  @DisplayName(
+      "filter, prioritize and bind at the configured urlPrefix answer 200 with the extender JSON shapes")
   void verbsAnswerAtUrlPrefix() throws Exception {
-    JsonNode entry = ManifestFiles.single(SchedulerConfigurationTest.SECOND).node().path("extenders").get(0);
+    JsonNode entry =
+        ManifestFiles.single(SchedulerConfigurationTest.SECOND).node().path("extenders").get(0);
     String path = URI.create(entry.path("urlPrefix").asText()).getPath();
-    String pod = "{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"u-1\"},\"spec\":{\"containers\":"
-        + "[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"rdma/hca\":\"1\"}}}]}}";
+    String pod =
+        "{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"u-1\"},\"spec\":{\"containers\":"
+            + "[{\"name\":\"c\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"rdma/hca\":\"1\"}}}]}}";
     String args = "{\"Pod\":" + pod + ",\"Nodes\":null,\"NodeNames\":[\"no-such-node\"]}";
 
     JsonNode filter = post(path + "/" + entry.path("filterVerb").asText(), args);
-    assertTrue(filter.has("NodeNames") || filter.has("FailedNodes") || filter.has("FailedAndUnresolvableNodes"),
+    assertTrue(
+        filter.has("NodeNames")
+            || filter.has("FailedNodes")
+            || filter.has("FailedAndUnresolvableNodes"),
         "filter answer " + filter);
     JsonNode prioritize = post(path + "/" + entry.path("prioritizeVerb").asText(), args);
     assertTrue(prioritize.isArray(), "prioritize answers a bare array: " + prioritize);
-    JsonNode bind = post(path + "/" + entry.path("bindVerb").asText(),
-        "{\"PodName\":\"p\",\"PodNamespace\":\"default\",\"PodUID\":\"u-1\",\"Node\":\"no-such-node\"}");
+    JsonNode bind =
+        post(
+            path + "/" + entry.path("bindVerb").asText(),
+            "{\"PodName\":\"p\",\"PodNamespace\":\"default\",\"PodUID\":\"u-1\",\"Node\":\"no-such-node\"}");
     assertTrue(bind.has("Error"), "bind answer " + bind);
   }
 
@@ -83,17 +101,25 @@ class ExtenderRoutesIT {
   @DisplayName("the Deployment's liveness and readiness paths exist on the extender's port")
   void probePathsExist() throws Exception {
     Container c = ExtenderDeployment.container();
-    for (String path : new String[] {c.getLivenessProbe().getHttpGet().getPath(), c.getReadinessProbe().getHttpGet().getPath()}) {
-      HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+    for (String path :
+        new String[] {
+          c.getLivenessProbe().getHttpGet().getPath(), c.getReadinessProbe().getHttpGet().getPath()
+        }) {
+      HttpResponse<String> r =
+          CLIENT.send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode(), path + " answered " + r.body());
     }
   }
 
   @Test
-  @DisplayName("every extender URL the operator docs tell you to open answers 200 on the real extender")
+  @DisplayName(
+      "every extender URL the operator docs tell you to open answers 200 on the real extender")
   void docUrlsAnswer() throws Exception {
-    Pattern url = Pattern.compile("(?:http://(?:localhost|10\\.96\\.0\\.88):8888|`GET )(/[A-Za-z0-9_./<>-]*)");
+    Pattern url =
+        Pattern.compile(
+            "(?:http://(?:localhost|10\\.96\\.0\\.88):8888|`GET )(/[A-Za-z0-9_./<>-]*)");
     Set<String> paths = new TreeSet<>();
     for (String doc : List.of("docs/install.md", "docs/operations.md", "docs/troubleshooting.md")) {
       paths.addAll(DocText.all(DocText.read(doc), url));
@@ -101,16 +127,27 @@ class ExtenderRoutesIT {
     assertTrue(paths.size() >= 4, "URLs found in the docs: " + paths);
     for (String path : paths) {
       String concrete = path.replace("gpu-node-1", NODE).replace("<node>", NODE);
-      HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + concrete))
-          .GET().build(), HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, r.statusCode(), "GET " + concrete + " (from the docs' " + path + ") answered " + r.body());
+      HttpResponse<String> r =
+          CLIENT.send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + port + concrete))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(
+          200,
+          r.statusCode(),
+          "GET " + concrete + " (from the docs' " + path + ") answered " + r.body());
     }
   }
 
   private static JsonNode post(String path, String body) throws Exception {
-    HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode(), "POST " + path + " answered " + r.body());
     return JSON.readTree(r.body());
   }

@@ -39,7 +39,8 @@ final class ManifestFiles {
     try (Stream<Path> s = Files.walk(ROOT)) {
       return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
           .filter(p -> !p.startsWith(ROOT.resolve("check")))
-          .sorted().toList();
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -27,13 +27,16 @@ import org.junit.jupiter.api.Test;
 class ManifestParsingTest {
 
   private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
-  private static final Set<String> NOT_KUBERNETES_OBJECTS = Set.of("Kustomization", "KubeSchedulerConfiguration");
+  private static final Set<String> NOT_KUBERNETES_OBJECTS =
+      Set.of("Kustomization", "KubeSchedulerConfiguration");
 
   @Test
-  @DisplayName("every Kubernetes object under manifests/ parses with fabric8 into its typed model class, with no unknown field")
+  @DisplayName(
+      "every Kubernetes object under manifests/ parses with fabric8 into its typed model class, with no unknown field")
   void everyObjectParsesIntoATypedClass() {
     List<Document> docs = ManifestFiles.allDocuments();
-    assertTrue(docs.size() > 30, "only " + docs.size() + " documents found under " + ManifestFiles.ROOT);
+    assertTrue(
+        docs.size() > 30, "only " + docs.size() + " documents found under " + ManifestFiles.ROOT);
     List<String> problems = new ArrayList<>();
     int typed = 0;
     for (Document d : docs) {
@@ -58,12 +61,18 @@ class ManifestParsingTest {
     JsonNode node = ManifestFiles.single("base/namespace.yaml").node().deepCopy();
     ((com.fasterxml.jackson.databind.node.ObjectNode) node.get("metadata")).put("lables", "x");
     List<String> problems = new ArrayList<>();
-    unknownFields(FABRIC8.convertValue(node, KubernetesResource.class), "", problems, "namespace", new IdentityHashMap<>());
+    unknownFields(
+        FABRIC8.convertValue(node, KubernetesResource.class),
+        "",
+        problems,
+        "namespace",
+        new IdentityHashMap<>());
     assertEquals(List.of("namespace: unknown field metadata.lables"), problems);
   }
 
   @Test
-  @DisplayName("every kustomization lists only files or directories that exist, and every manifest file is listed by one")
+  @DisplayName(
+      "every kustomization lists only files or directories that exist, and every manifest file is listed by one")
   void kustomizationsAreComplete() {
     Set<Path> listed = new HashSet<>();
     for (Path f : ManifestFiles.yamlFiles()) {
@@ -74,7 +83,8 @@ class ManifestParsingTest {
       List<String> entries = new ArrayList<>();
       k.path("resources").forEach(n -> entries.add(n.asText()));
       k.path("patches").forEach(n -> entries.add(n.path("path").asText()));
-      k.path("configMapGenerator").forEach(g -> g.path("files").forEach(n -> entries.add(n.asText())));
+      k.path("configMapGenerator")
+          .forEach(g -> g.path("files").forEach(n -> entries.add(n.asText())));
       for (String e : entries) {
         Path p = f.getParent().resolve(e).normalize();
         assertTrue(Files.exists(p), f + " lists " + e + ", which does not exist");
@@ -83,7 +93,9 @@ class ManifestParsingTest {
     }
     for (Path f : ManifestFiles.yamlFiles()) {
       boolean isKustomization = f.getFileName().toString().equals("kustomization.yaml");
-      boolean reached = listed.contains(f) || listed.stream().anyMatch(d -> Files.isDirectory(d) && f.getParent().equals(d));
+      boolean reached =
+          listed.contains(f)
+              || listed.stream().anyMatch(d -> Files.isDirectory(d) && f.getParent().equals(d));
       if (!isKustomization && !f.endsWith(Path.of("default-scheduler-patch", "extender.yaml"))) {
         assertTrue(reached, ManifestFiles.ROOT.relativize(f) + " is in no kustomization");
       }
@@ -91,7 +103,8 @@ class ManifestParsingTest {
   }
 
   /** fabric8 keeps unknown JSON keys in additionalProperties: any non-empty one is a typo. */
-  static void unknownFields(Object o, String path, List<String> problems, String where, Map<Object, Boolean> seen) {
+  static void unknownFields(
+      Object o, String path, List<String> problems, String where, Map<Object, Boolean> seen) {
     if (o == null || seen.put(o, true) != null) {
       return;
     }
@@ -107,7 +120,9 @@ class ManifestParsingTest {
       return;
     }
     for (Method g : o.getClass().getMethods()) {
-      if (g.getParameterCount() != 0 || !g.getName().startsWith("get") || g.getDeclaringClass() == Object.class) {
+      if (g.getParameterCount() != 0
+          || !g.getName().startsWith("get")
+          || g.getDeclaringClass() == Object.class) {
         continue;
       }
       Object v;
@@ -117,7 +132,15 @@ class ManifestParsingTest {
         continue;
       }
       if (g.getName().equals("getAdditionalProperties") && v instanceof Map<?, ?> extra) {
-        extra.keySet().forEach(k -> problems.add(where + ": unknown field " + (path.isEmpty() ? "" : path.substring(1) + ".") + k));
+        extra
+            .keySet()
+            .forEach(
+                k ->
+                    problems.add(
+                        where
+                            + ": unknown field "
+                            + (path.isEmpty() ? "" : path.substring(1) + ".")
+                            + k));
       } else {
         String field = Character.toLowerCase(g.getName().charAt(3)) + g.getName().substring(4);
         unknownFields(v, path + "." + field, problems, where, seen);
@@ -126,11 +149,15 @@ class ManifestParsingTest {
   }
 
   @Test
-  @DisplayName("the CRD in manifests/crd parses as a typed CustomResourceDefinition for nodetopologies.tandem.dev")
+  @DisplayName(
+      "the CRD in manifests/crd parses as a typed CustomResourceDefinition for nodetopologies.tandem.dev")
   void crdIsTyped() {
     Path crd = ManifestFiles.ROOT.resolve("crd/nodetopologies.tandem.dev.yaml");
-    KubernetesResource r = FABRIC8.convertValue(ManifestFiles.documents(crd).get(0).node(), KubernetesResource.class);
-    var typed = assertInstanceOf(io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class, r);
+    KubernetesResource r =
+        FABRIC8.convertValue(ManifestFiles.documents(crd).get(0).node(), KubernetesResource.class);
+    var typed =
+        assertInstanceOf(
+            io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class, r);
     assertEquals("nodetopologies.tandem.dev", typed.getMetadata().getName());
     assertFalse(typed.getSpec().getVersions().isEmpty());
   }

@@ -27,10 +27,14 @@ class RbacTest {
   private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
 
   @Test
-  @DisplayName("the agent writes only NodeTopology objects (and their status) and Events, lists pods and gets its Node")
+  @DisplayName(
+      "the agent writes only NodeTopology objects (and their status) and Events, lists pods and gets its Node")
   void agent() {
-    assertEquals(Set.of(
-            "tandem.dev/nodetopologies get", "tandem.dev/nodetopologies create", "tandem.dev/nodetopologies update",
+    assertEquals(
+        Set.of(
+            "tandem.dev/nodetopologies get",
+            "tandem.dev/nodetopologies create",
+            "tandem.dev/nodetopologies update",
             "tandem.dev/nodetopologies/status update",
             "/pods list",
             "/nodes get",
@@ -41,18 +45,25 @@ class RbacTest {
   @Test
   @DisplayName("the device plugin only lists pods")
   void devicePlugin() {
-    assertEquals(Set.of("/pods list"),
-        grants("base/rbac-device-plugin.yaml", "tandem-device-plugin"));
+    assertEquals(
+        Set.of("/pods list"), grants("base/rbac-device-plugin.yaml", "tandem-device-plugin"));
   }
 
   @Test
-  @DisplayName("the extender lists and watches NodeTopology, pods and nodes, gets and patches pods, creates pods/binding and Events, and patches its one Lease")
+  @DisplayName(
+      "the extender lists and watches NodeTopology, pods and nodes, gets and patches pods, creates pods/binding and Events, and patches its one Lease")
   void extender() {
-    assertEquals(Set.of(
-            "tandem.dev/nodetopologies list", "tandem.dev/nodetopologies watch",
-            "/pods get", "/pods list", "/pods watch", "/pods patch",
+    assertEquals(
+        Set.of(
+            "tandem.dev/nodetopologies list",
+            "tandem.dev/nodetopologies watch",
+            "/pods get",
+            "/pods list",
+            "/pods watch",
+            "/pods patch",
             "/pods/binding create",
-            "/nodes list", "/nodes watch",
+            "/nodes list",
+            "/nodes watch",
             "/events create",
             "coordination.k8s.io/leases create [tandem-system]",
             "coordination.k8s.io/leases get @tandem-scheduler-extender [tandem-system]",
@@ -61,10 +72,13 @@ class RbacTest {
   }
 
   @Test
-  @DisplayName("the second scheduler has the built-in scheduler roles plus its own Lease and the authentication reader")
+  @DisplayName(
+      "the second scheduler has the built-in scheduler roles plus its own Lease and the authentication reader")
   void secondScheduler() {
-    assertEquals(Set.of(
-            "clusterrole system:kube-scheduler", "clusterrole system:volume-scheduler",
+    assertEquals(
+        Set.of(
+            "clusterrole system:kube-scheduler",
+            "clusterrole system:volume-scheduler",
             "role extension-apiserver-authentication-reader [kube-system]",
             "coordination.k8s.io/leases create [tandem-system]",
             "coordination.k8s.io/leases get @tandem-scheduler [tandem-system]",
@@ -72,7 +86,10 @@ class RbacTest {
         grants("scheduler/second-scheduler/rbac.yaml", "tandem-scheduler"));
   }
 
-  /** What the ServiceAccount tandem-system/{@code account} may do, from the roles its bindings in {@code file} name. */
+  /**
+   * What the ServiceAccount tandem-system/{@code account} may do, from the roles its bindings in
+   * {@code file} name.
+   */
   private static Set<String> grants(String file, String account) {
     List<Object> objects = new ArrayList<>();
     for (Document d : ManifestFiles.documents(ManifestFiles.ROOT.resolve(file))) {
@@ -93,7 +110,10 @@ class RbacTest {
         if (role == null) {
           out.add(b.getRoleRef().getKind().toLowerCase() + " " + b.getRoleRef().getName() + ns);
         } else {
-          assertEquals(b.getMetadata().getNamespace(), role.getMetadata().getNamespace(), "Role and RoleBinding namespaces");
+          assertEquals(
+              b.getMetadata().getNamespace(),
+              role.getMetadata().getNamespace(),
+              "Role and RoleBinding namespaces");
           role.getRules().forEach(r -> add(out, r, ns));
         }
       }
@@ -102,13 +122,22 @@ class RbacTest {
   }
 
   private static boolean bindsAccount(List<Subject> subjects, String account) {
-    return subjects.stream().anyMatch(s -> s.getKind().equals("ServiceAccount")
-        && s.getName().equals(account) && "tandem-system".equals(s.getNamespace()));
+    return subjects.stream()
+        .anyMatch(
+            s ->
+                s.getKind().equals("ServiceAccount")
+                    && s.getName().equals(account)
+                    && "tandem-system".equals(s.getNamespace()));
   }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T find(List<Object> objects, Class<T> type, String name) {
-    return objects.stream().filter(type::isInstance).map(type::cast)
-        .filter(r -> r.getMetadata().getName().equals(name)).findFirst().orElse(null);
+  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T find(
+      List<Object> objects, Class<T> type, String name) {
+    return objects.stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(r -> r.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElse(null);
   }
 
   private static void add(Set<String> out, PolicyRule r, String ns) {

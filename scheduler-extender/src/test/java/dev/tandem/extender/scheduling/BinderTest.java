@@ -24,21 +24,29 @@ class BinderTest {
   private final List<String> calls = new ArrayList<>();
 
   private ClusterState state(JsonObject pod) {
-    PodWriter writer = new PodWriter() {
-      @Override
-      public Future<Void> annotate(PodRef ref, String key, String value) {
-        calls.add("annotate " + key + " " + value);
-        return Future.succeededFuture();
-      }
+    PodWriter writer =
+        new PodWriter() {
+          @Override
+          public Future<Void> annotate(PodRef ref, String key, String value) {
+            calls.add("annotate " + key + " " + value);
+            return Future.succeededFuture();
+          }
 
-      @Override
-      public Future<Void> bind(PodRef ref, String node) {
-        calls.add("bind " + node);
-        return Future.succeededFuture();
-      }
-    };
-    ClusterState s = new ClusterState(Clock.systemUTC(), ref -> pod == null
-        ? Future.failedFuture("pod " + ref + " does not exist") : Future.succeededFuture(pod), writer, false);
+          @Override
+          public Future<Void> bind(PodRef ref, String node) {
+            calls.add("bind " + node);
+            return Future.succeededFuture();
+          }
+        };
+    ClusterState s =
+        new ClusterState(
+            Clock.systemUTC(),
+            ref ->
+                pod == null
+                    ? Future.failedFuture("pod " + ref + " does not exist")
+                    : Future.succeededFuture(pod),
+            writer,
+            false);
     s.putTopology(TestMachines.pixNode(), 1, List.of());
     s.leader(true);
     return s;
@@ -56,25 +64,43 @@ class BinderTest {
     if (alignment != null) {
       meta.put("annotations", new JsonObject().put("tandem.dev/alignment", alignment));
     }
-    return new JsonObject().put("metadata", meta).put("spec", new JsonObject().put("containers",
-        new JsonArray().add(new JsonObject().put("name", "main")
-            .put("resources", new JsonObject().put("limits", limits)))));
+    return new JsonObject()
+        .put("metadata", meta)
+        .put(
+            "spec",
+            new JsonObject()
+                .put(
+                    "containers",
+                    new JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put("name", "main")
+                                .put("resources", new JsonObject().put("limits", limits)))));
   }
 
   private BindResult bind(ClusterState s, String node) throws Exception {
-    return new Binder(s, AlignmentPolicy.DEFAULT, Duration.ofMinutes(5)).bind(new PodRef("ml", "p", "u"), node)
-        .toCompletionStage().toCompletableFuture().get();
+    return new Binder(s, AlignmentPolicy.DEFAULT, Duration.ofMinutes(5))
+        .bind(new PodRef("ml", "p", "u"), node)
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get();
   }
 
   @Test
-  @DisplayName("the plan annotation is written before the Binding, with the exact shape the device plugin reads")
+  @DisplayName(
+      "the plan annotation is written before the Binding, with the exact shape the device plugin reads")
   void order() throws Exception {
     BindResult r = bind(state(pod("2", "2", null)), "pix-node");
     assertEquals("bound", r.result());
     assertEquals(2, calls.size());
-    assertTrue(calls.get(0).matches("annotate tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\","
-        + "\"[^\"]+\"\\],\"hcas\":\\[\"mlx5_\\d\",\"mlx5_\\d\"\\],\"locality\":\"PIX\",\"policy\":\"switch/required\","
-        + "\"plannedAt\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"\\}"), calls.get(0));
+    assertTrue(
+        calls
+            .get(0)
+            .matches(
+                "annotate tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\","
+                    + "\"[^\"]+\"\\],\"hcas\":\\[\"mlx5_\\d\",\"mlx5_\\d\"\\],\"locality\":\"PIX\",\"policy\":\"switch/required\","
+                    + "\"plannedAt\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"\\}"),
+        calls.get(0));
     assertEquals("bind pix-node", calls.get(1));
   }
 

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("scheduling: a call with an allocation budget answers as without one, or hands over")
 class SchedulingTest {
 
-  private final ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+  private final ClusterState state =
+      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
   private final Scheduling scheduling = new Scheduling(state, new NodeEvaluator(10_000));
   private final List<String> names = new ArrayList<>();
 
@@ -29,24 +30,40 @@ class SchedulingTest {
     for (int i = 0; i < 10; i++) {
       String name = "node-" + i;
       // even nodes put 2 GPUs + 2 HCAs under one switch; odd ones split them across NUMA nodes
-      state.putTopology(i % 2 == 0
-          ? TestMachines.machine(name, new Switch(0, 2, 2), new Switch(1, 2, 2))
-          : TestMachines.machine(name, new Switch(0, 4, 0), new Switch(1, 0, 4)), 1, List.of());
+      state.putTopology(
+          i % 2 == 0
+              ? TestMachines.machine(name, new Switch(0, 2, 2), new Switch(1, 2, 2))
+              : TestMachines.machine(name, new Switch(0, 4, 0), new Switch(1, 0, 4)),
+          1,
+          List.of());
       names.add(name);
     }
     names.add("unknown-node");
   }
 
   private static PodRequest pod(int gpus, int hcas) {
-    JsonObject limits = new JsonObject().put("nvidia.com/gpu", "" + gpus).put("rdma/hca", "" + hcas);
+    JsonObject limits =
+        new JsonObject().put("nvidia.com/gpu", "" + gpus).put("rdma/hca", "" + hcas);
     JsonObject meta = new JsonObject().put("name", "p").put("namespace", "ml").put("uid", "u");
-    return PodRequest.of(new JsonObject().put("metadata", meta).put("spec", new JsonObject()
-        .put("containers", new JsonArray().add(new JsonObject().put("name", "main")
-            .put("resources", new JsonObject().put("limits", limits))))), AlignmentPolicy.DEFAULT);
+    return PodRequest.of(
+        new JsonObject()
+            .put("metadata", meta)
+            .put(
+                "spec",
+                new JsonObject()
+                    .put(
+                        "containers",
+                        new JsonArray()
+                            .add(
+                                new JsonObject()
+                                    .put("name", "main")
+                                    .put("resources", new JsonObject().put("limits", limits))))),
+        AlignmentPolicy.DEFAULT);
   }
 
   @Test
-  @DisplayName("more unknown answers than the budget: null, and the answers computed so far are kept")
+  @DisplayName(
+      "more unknown answers than the budget: null, and the answers computed so far are kept")
   void overBudgetHandsOver() {
     PodRequest pod = pod(2, 2);
     assertNull(scheduling.filter(pod, names, 3), "10 nodes need the allocator, the budget is 3");
@@ -73,7 +90,8 @@ class SchedulingTest {
   }
 
   @Test
-  @DisplayName("a changed node needs the allocator again: its remembered answer is for its old entry")
+  @DisplayName(
+      "a changed node needs the allocator again: its remembered answer is for its old entry")
   void changedNodeIsRecomputed() {
     PodRequest pod = pod(2, 2);
     scheduling.filter(pod, names);

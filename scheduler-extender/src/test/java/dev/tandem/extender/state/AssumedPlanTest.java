@@ -12,7 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("the extender's side of the plan annotation (golden/plan.json, read by the device plugin too)")
+@DisplayName(
+    "the extender's side of the plan annotation (golden/plan.json, read by the device plugin too)")
 class AssumedPlanTest {
 
   private static final PodRef POD = new PodRef("ml", "p", "u-1");
@@ -34,7 +35,8 @@ class AssumedPlanTest {
   }
 
   @Test
-  @DisplayName("a restored plan holds the same devices, locality and policy, expiring ttl after planning")
+  @DisplayName(
+      "a restored plan holds the same devices, locality and policy, expiring ttl after planning")
   void restoresGolden() {
     AssumedPlan back =
         AssumedPlan.restored(POD, PlanCodec.decode(GoldenPlan.json()), Duration.ofMinutes(2));

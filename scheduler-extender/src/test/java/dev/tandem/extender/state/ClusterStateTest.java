@@ -28,41 +28,46 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("cluster state: free devices = healthy - reported - assumed; assumptions end as specified")
+@DisplayName(
+    "cluster state: free devices = healthy - reported - assumed; assumptions end as specified")
 class ClusterStateTest {
 
-  private static final AllocationRequest ONE_PAIR = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
+  private static final AllocationRequest ONE_PAIR =
+      new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
 
-  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-22T03:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-11-22T03:00:00Z"));
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+          return ZoneOffset.UTC;
+        }
 
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
 
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+        @Override
+        public Instant instant() {
+          return now.get();
+        }
+      };
 
   private ClusterState state() {
-    PodWriter none = new PodWriter() {
-      @Override
-      public Future<Void> annotate(PodRef pod, String key, String value) {
-        return Future.succeededFuture();
-      }
+    PodWriter none =
+        new PodWriter() {
+          @Override
+          public Future<Void> annotate(PodRef pod, String key, String value) {
+            return Future.succeededFuture();
+          }
 
-      @Override
-      public Future<Void> bind(PodRef pod, String node) {
-        return Future.succeededFuture();
-      }
-    };
+          @Override
+          public Future<Void> bind(PodRef pod, String node) {
+            return Future.succeededFuture();
+          }
+        };
     ClusterState s = new ClusterState(clock, RecentPods.none(), none, false);
     s.putTopology(TestMachines.pixNode(), 1, List.of());
     return s;
@@ -77,7 +82,8 @@ class ClusterStateTest {
   void assumeAndRelease() {
     ClusterState s = state();
     long v0 = s.node("pix-node").version();
-    AssumedPlan plan = s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+    AssumedPlan plan =
+        s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
     assertEquals(1, plan.gpus().size());
     assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
     assertTrue(s.node("pix-node").version() > v0);
@@ -87,13 +93,18 @@ class ClusterStateTest {
   }
 
   @Test
-  @DisplayName("the agent's report of the pod's allocation ends its assumption; its devices stay taken")
+  @DisplayName(
+      "the agent's report of the pod's allocation ends its assumption; its devices stay taken")
   void reportEndsAssumption() {
     ClusterState s = state();
-    AssumedPlan plan = s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
-    s.putTopology(TestMachines.pixNode(), 1, List.of(
-        new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.GPU, plan.gpus()),
-        new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.HCA, plan.hcas())));
+    AssumedPlan plan =
+        s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+    s.putTopology(
+        TestMachines.pixNode(),
+        1,
+        List.of(
+            new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.GPU, plan.gpus()),
+            new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.HCA, plan.hcas())));
     assertEquals(0, s.assumedCount());
     assertTrue(s.node("pix-node").assumed().isEmpty());
     assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.HCA));
@@ -106,8 +117,17 @@ class ClusterStateTest {
     long v = s.node("pix-node").version();
     s.putTopology(TestMachines.pixNode(), 1, List.of());
     assertEquals(v, s.node("pix-node").version());
-    s.putTopology(TestMachines.pixNode(), 1, List.of(new ReportedAllocation("ml", "p", "u", "c", Resources.GPU,
-        List.of(TestMachines.pixNode().gpus().get(0).id()))));
+    s.putTopology(
+        TestMachines.pixNode(),
+        1,
+        List.of(
+            new ReportedAllocation(
+                "ml",
+                "p",
+                "u",
+                "c",
+                Resources.GPU,
+                List.of(TestMachines.pixNode().gpus().get(0).id()))));
     assertTrue(s.node("pix-node").version() > v);
   }
 
@@ -130,7 +150,8 @@ class ClusterStateTest {
   }
 
   @Test
-  @DisplayName("a deleted pod's reported devices are free at once, though the agent still reports them")
+  @DisplayName(
+      "a deleted pod's reported devices are free at once, though the agent still reports them")
   void goneFreesReportedDevices() {
     ClusterState s = state();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
@@ -141,7 +162,8 @@ class ClusterStateTest {
     assertEquals(1, s.node("pix-node").free().free(gpu));
     assertTrue(s.node("pix-node").version() > v, "cached answers must not outlive the change");
     s.putTopology(TestMachines.pixNode(), 1, holds("uid-7", gpu));
-    assertEquals(1, s.node("pix-node").free().free(gpu), "the agent's stale report must not take it back");
+    assertEquals(
+        1, s.node("pix-node").free().free(gpu), "the agent's stale report must not take it back");
     s.putTopology(TestMachines.pixNode(), 1, List.of());
     assertEquals(1, s.node("pix-node").free().free(gpu));
   }
@@ -158,7 +180,8 @@ class ClusterStateTest {
   }
 
   @Test
-  @DisplayName("a terminating pod keeps its reported devices (its containers may still run), loses its assumption")
+  @DisplayName(
+      "a terminating pod keeps its reported devices (its containers may still run), loses its assumption")
   void terminatingKeepsDevices() {
     ClusterState s = state();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
@@ -171,7 +194,8 @@ class ClusterStateTest {
   }
 
   @Test
-  @DisplayName("shared HCAs: the node's advertised rdma/hca capacity gives the units per HCA, whichever comes first")
+  @DisplayName(
+      "shared HCAs: the node's advertised rdma/hca capacity gives the units per HCA, whichever comes first")
   void slotsFromCapacity() {
     ClusterState s = state();
     int hcas = TestMachines.pixNode().hcas().size();
@@ -183,10 +207,13 @@ class ClusterStateTest {
     s.putTopology(TestMachines.pixNode(), List.of());
     assertEquals(1000, s.node("pix-node").slotsPerHca(), "a NodeTopology update keeps the units");
     s.hcaCapacity("pix-node", hcas + 1);
-    assertEquals(1, s.node("pix-node").slotsPerHca(), "uneven capacity: the units per HCA cannot be told");
+    assertEquals(
+        1, s.node("pix-node").slotsPerHca(), "uneven capacity: the units per HCA cannot be told");
     s.hcaCapacity("pix-2", 16);
-    s.putTopology(TestMachines.machine("pix-2", new TestMachines.Switch(0, 2, 2),
-        new TestMachines.Switch(1, 2, 2)), List.of());
+    s.putTopology(
+        TestMachines.machine(
+            "pix-2", new TestMachines.Switch(0, 2, 2), new TestMachines.Switch(1, 2, 2)),
+        List.of());
     assertEquals(4, s.node("pix-2").slotsPerHca(), "capacity seen before the topology");
     s.hcaCapacity("pix-2", 0);
     assertEquals(1, s.node("pix-2").slotsPerHca());
@@ -198,10 +225,13 @@ class ClusterStateTest {
     ClusterState s = state();
     assertEquals(Optional.empty(), s.assume("nope", pod(1), ONE_PAIR, Duration.ofMinutes(1)));
     for (int i = 0; i < 4; i++) {
-      assertTrue(s.assume("pix-node", pod(i), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().plan() != null);
+      assertTrue(
+          s.assume("pix-node", pod(i), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().plan()
+              != null);
     }
-    assertTrue(s.assume("pix-node", pod(9), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().result()
-        instanceof Infeasible);
+    assertTrue(
+        s.assume("pix-node", pod(9), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().result()
+            instanceof Infeasible);
     assertEquals(4, s.assumedCount());
   }
 
@@ -209,24 +239,30 @@ class ClusterStateTest {
   @DisplayName("hundreds of threads assuming at once never get the same device twice")
   void concurrentAssumptions() throws Exception {
     ClusterState s = state();
-    s.putTopology(TestMachines.machine("pix-2", new TestMachines.Switch(0, 2, 2),
-        new TestMachines.Switch(1, 2, 2)), 1, List.of());
+    s.putTopology(
+        TestMachines.machine(
+            "pix-2", new TestMachines.Switch(0, 2, 2), new TestMachines.Switch(1, 2, 2)),
+        1,
+        List.of());
     ExecutorService pool = Executors.newFixedThreadPool(32);
     CountDownLatch go = new CountDownLatch(1);
     ConcurrentLinkedQueue<AssumedPlan> plans = new ConcurrentLinkedQueue<>();
     List<java.util.concurrent.Future<?>> done = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       int k = i;
-      done.add(pool.submit(() -> {
-        go.await();
-        s.assume(k % 2 == 0 ? "pix-node" : "pix-2", pod(k), ONE_PAIR, Duration.ofMinutes(1))
-            .map(Assumption::plan).ifPresent(plans::add);
-        if (k < 100 && k % 5 == 0) {
-          s.release("uid-" + k);
-          plans.removeIf(p -> p.pod().uid().equals("uid-" + k));
-        }
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                go.await();
+                s.assume(k % 2 == 0 ? "pix-node" : "pix-2", pod(k), ONE_PAIR, Duration.ofMinutes(1))
+                    .map(Assumption::plan)
+                    .ifPresent(plans::add);
+                if (k < 100 && k % 5 == 0) {
+                  s.release("uid-" + k);
+                  plans.removeIf(p -> p.pod().uid().equals("uid-" + k));
+                }
+                return null;
+              }));
     }
     go.countDown();
     for (var f : done) {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("node directory: the filter's index of node names is never wrong, only rebuilt")
 class NodeDirectoryTest {
 
-  private final ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+  private final ClusterState state =
+      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
 
   private void put(String name) {
     state.putTopology(TestMachines.machine(name, new Switch(0, 2, 2)), 1, List.of());
@@ -35,7 +36,8 @@ class NodeDirectoryTest {
   }
 
   @Test
-  @DisplayName("names with one hash are told apart, read from strings or from a decoder's characters")
+  @DisplayName(
+      "names with one hash are told apart, read from strings or from a decoder's characters")
   void sameHashDifferentNames() {
     // found by searching gpu-node-0, -1, ... for two names with one hash
     List<String> names = List.of("gpu-node-259523", "gpu-node-433220", "gpu-node-259524");
@@ -56,7 +58,8 @@ class NodeDirectoryTest {
   }
 
   @Test
-  @DisplayName("cloud node names (EKS ip-10-0-12-34.ec2.internal, GKE pool-…-0a1z) spread over the table")
+  @DisplayName(
+      "cloud node names (EKS ip-10-0-12-34.ec2.internal, GKE pool-…-0a1z) spread over the table")
   void cloudNames() {
     Set<Integer> hashes = new HashSet<>();
     Set<Integer> gke = new HashSet<>();
@@ -65,8 +68,11 @@ class NodeDirectoryTest {
       String n = String.format("ip-10-%d-%d-%d.ec2.internal", i / 2000, (i / 250) % 8, i % 250);
       names.add(n);
       hashes.add(hash(n));
-      gke.add(hash("gke-prod-gpu-pool-8c3f2a1b-" + "0".repeat(4 - Integer.toString(i, 36).length())
-          + Integer.toString(i, 36)));
+      gke.add(
+          hash(
+              "gke-prod-gpu-pool-8c3f2a1b-"
+                  + "0".repeat(4 - Integer.toString(i, 36).length())
+                  + Integer.toString(i, 36)));
     }
     assertTrue(hashes.size() > 4990, "distinct hashes of 5,000 EKS names: " + hashes.size());
     assertTrue(gke.size() > 4990, "distinct hashes of 5,000 GKE names: " + gke.size());

@@ -26,8 +26,10 @@ final class HeadlessChromium {
   /** Fails with a message naming the Debian package when Chromium is not installed. */
   static void requireInstalled() {
     if (!Files.isExecutable(BINARY)) {
-      throw new AssertionError(BINARY + " is missing: the /ui page test needs Debian's Chromium. "
-          + "Install it with `apt-get install -y chromium` (./tandem test does this).");
+      throw new AssertionError(
+          BINARY
+              + " is missing: the /ui page test needs Debian's Chromium. "
+              + "Install it with `apt-get install -y chromium` (./tandem test does this).");
     }
   }
 
@@ -41,7 +43,12 @@ final class HeadlessChromium {
   void screenshot(String url, Path png) throws IOException, InterruptedException {
     Files.deleteIfExists(png);
     Files.createDirectories(png.toAbsolutePath().getParent());
-    run(List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,800", "--hide-scrollbars", url));
+    run(
+        List.of(
+            "--screenshot=" + png.toAbsolutePath(),
+            "--window-size=1280,800",
+            "--hide-scrollbars",
+            url));
   }
 
   private Result run(List<String> action) throws IOException, InterruptedException {
@@ -51,25 +58,42 @@ final class HeadlessChromium {
     Path profile = Files.createDirectory(run.resolve("profile"));
     Path out = run.resolve("stdout");
     Path err = run.resolve("stderr");
-    List<String> command = new ArrayList<>(List.of(BINARY.toString(),
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-extensions", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
-        "--virtual-time-budget=" + VIRTUAL_TIME_BUDGET_MS));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                BINARY.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile,
+                "--virtual-time-budget=" + VIRTUAL_TIME_BUDGET_MS));
     command.addAll(action);
-    Process process = new ProcessBuilder(command)
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     try {
       if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + command
-            + "\n" + tail(err));
+        throw new AssertionError(
+            "chromium did not finish within "
+                + TIMEOUT_SECONDS
+                + " s: "
+                + command
+                + "\n"
+                + tail(err));
       }
       if (process.exitValue() != 0) {
-        throw new AssertionError("chromium exited with " + process.exitValue() + ": " + command
-            + "\n" + tail(err));
+        throw new AssertionError(
+            "chromium exited with " + process.exitValue() + ": " + command + "\n" + tail(err));
       }
       return new Result(Files.readString(out, StandardCharsets.UTF_8));
     } finally {
@@ -82,7 +106,9 @@ final class HeadlessChromium {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
   }
 
-  /** Best effort: a file a lingering helper process still holds is left to the OS's /tmp cleanup. */
+  /**
+   * Best effort: a file a lingering helper process still holds is left to the OS's /tmp cleanup.
+   */
   private static void deleteTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {

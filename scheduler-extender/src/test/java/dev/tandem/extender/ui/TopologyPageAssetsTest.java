@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TopologyPageAssetsTest {
 
   /** Any absolute or protocol-relative URL, or a CSS/JS import of one. */
-  private static final Pattern EXTERNAL = Pattern.compile(
-      "(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}|@import|fonts\\.googleapis|cdn");
+  private static final Pattern EXTERNAL =
+      Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}|@import|fonts\\.googleapis|cdn");
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"index.html", "app.js", "style.css"})
@@ -26,8 +26,14 @@ class TopologyPageAssetsTest {
   void noExternalReferences(String file) throws IOException {
     String text = read(file);
     Matcher m = EXTERNAL.matcher(text);
-    assertTrue(!m.find(), () -> "webroot/ui/" + file + " refers to something outside the extender: '"
-        + m.group() + "'");
+    assertTrue(
+        !m.find(),
+        () ->
+            "webroot/ui/"
+                + file
+                + " refers to something outside the extender: '"
+                + m.group()
+                + "'");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -35,7 +41,8 @@ class TopologyPageAssetsTest {
   @DisplayName("index.html loads its script and stylesheet by relative path")
   void indexLoadsRelativeAssets(String file) throws IOException {
     String index = read("index.html");
-    assertTrue(List.of("src=\"" + file + "\"", "href=\"" + file + "\"").stream().anyMatch(index::contains),
+    assertTrue(
+        List.of("src=\"" + file + "\"", "href=\"" + file + "\"").stream().anyMatch(index::contains),
         "index.html loads " + file + " relative to /ui/");
   }
 

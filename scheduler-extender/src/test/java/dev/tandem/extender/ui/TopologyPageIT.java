@@ -40,6 +40,7 @@ class TopologyPageIT {
   private static ClusterState state;
   private static Http http;
   private static String base;
+
   /** Device id to "state pod" after the binds, as the JSON API reports it. */
   private static Map<String, String> expected;
 
@@ -49,15 +50,34 @@ class TopologyPageIT {
     vertx = Vertx.vertx();
     state = DemoCluster.fromBundledFixtures();
     ExtenderConfig d = ExtenderConfig.defaults();
-    ExtenderConfig config = new ExtenderConfig("127.0.0.1", 0, d.prefix(), null, null, null,
-        d.defaultPolicy(), d.assumedTtl(), d.bodyLimit(), true, null, false, d.leaseNamespace(),
-        d.leaseName(), "topology-page-it", d.cacheSize());
-    HttpServer server = ExtenderServer.start(vertx, config, state).toCompletionStage()
-        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    ExtenderConfig config =
+        new ExtenderConfig(
+            "127.0.0.1",
+            0,
+            d.prefix(),
+            null,
+            null,
+            null,
+            d.defaultPolicy(),
+            d.assumedTtl(),
+            d.bodyLimit(),
+            true,
+            null,
+            false,
+            d.leaseNamespace(),
+            d.leaseName(),
+            "topology-page-it",
+            d.cacheSize());
+    HttpServer server =
+        ExtenderServer.start(vertx, config, state)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
     http = new Http(server.actualPort());
     base = "http://127.0.0.1:" + server.actualPort();
 
-    // A 2+2 pod is bound and admitted (allocated), then a 1+1 pod is bound (assumed until admitted).
+    // A 2+2 pod is bound and admitted (allocated), then a 1+1 pod is bound (assumed until
+    // admitted).
     bind("ml", "nccl-allreduce-0", "ui-it-1", 2, 2);
     awaitState("nccl-allreduce-0", "allocated");
     bind("research", "bert-finetune-1", "ui-it-2", 1, 1);
@@ -72,17 +92,21 @@ class TopologyPageIT {
   }
 
   @Test
-  @DisplayName("lists every node and draws the selected node's GPUs and HCAs with their state and pod")
+  @DisplayName(
+      "lists every node and draws the selected node's GPUs and HCAs with their state and pod")
   void rendersNodesTreeAndStates() throws Exception {
     String dom = new HeadlessChromium().dumpDom(base + PAGE);
 
     for (NodeEntry node : state.nodes()) {
-      assertTrue(dom.contains("data-node=\"" + node.name() + "\""), "node list names " + node.name());
+      assertTrue(
+          dom.contains("data-node=\"" + node.name() + "\""), "node list names " + node.name());
     }
-    assertTrue(dom.contains("<h2 id=\"node-title\">" + NODE + "</h2>"), "the selected node is " + NODE);
+    assertTrue(
+        dom.contains("<h2 id=\"node-title\">" + NODE + "</h2>"), "the selected node is " + NODE);
     assertTrue(dom.contains("data-kind=\"ok\""), "the status line says the last refresh worked");
     assertTrue(dom.contains("PCIe switch"), "switches are drawn");
-    assertTrue(expected.values().stream().anyMatch(s -> s.startsWith("free")), "some devices stay free");
+    assertTrue(
+        expected.values().stream().anyMatch(s -> s.startsWith("free")), "some devices stay free");
     for (Map.Entry<String, String> e : expected.entrySet()) {
       String id = e.getKey();
       String stateAndPod = e.getValue();
@@ -99,7 +123,8 @@ class TopologyPageIT {
       }
     }
     assertTrue(dom.contains("nccl-allreduce-0"), "allocated devices are labelled with their pod");
-    assertTrue(dom.contains("bert-finetune-1"), "devices bound to the second pod are labelled with it");
+    assertTrue(
+        dom.contains("bert-finetune-1"), "devices bound to the second pod are labelled with it");
     assertTrue(dom.contains("Pods on this node"), "the pods table is there");
   }
 
@@ -109,7 +134,9 @@ class TopologyPageIT {
     new HeadlessChromium().screenshot(base + PAGE, SCREENSHOT);
 
     assertTrue(Files.isRegularFile(SCREENSHOT), "screenshot written to " + SCREENSHOT);
-    assertTrue(Files.size(SCREENSHOT) > 30_000, "screenshot has content: " + Files.size(SCREENSHOT) + " bytes");
+    assertTrue(
+        Files.size(SCREENSHOT) > 30_000,
+        "screenshot has content: " + Files.size(SCREENSHOT) + " bytes");
     assertEquals("1280x800", pngSize(SCREENSHOT));
   }
 
@@ -128,17 +155,42 @@ class TopologyPageIT {
   }
 
   private static void bind(String namespace, String name, String uid, int gpus, int hcas) {
-    String pod = "{\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + namespace + "\",\"uid\":\""
-        + uid + "\"},\"spec\":{\"containers\":[{\"name\":\"main\",\"resources\":{\"limits\":"
-        + "{\"nvidia.com/gpu\":\"" + gpus + "\",\"rdma/hca\":\"" + hcas + "\"}}}]}}";
-    HttpResponse<String> filter = http.post("/scheduler/filter",
-        "{\"Pod\":" + pod + ",\"Nodes\":null,\"NodeNames\":[\"" + NODE + "\"]}");
+    String pod =
+        "{\"metadata\":{\"name\":\""
+            + name
+            + "\",\"namespace\":\""
+            + namespace
+            + "\",\"uid\":\""
+            + uid
+            + "\"},\"spec\":{\"containers\":[{\"name\":\"main\",\"resources\":{\"limits\":"
+            + "{\"nvidia.com/gpu\":\""
+            + gpus
+            + "\",\"rdma/hca\":\""
+            + hcas
+            + "\"}}}]}}";
+    HttpResponse<String> filter =
+        http.post(
+            "/scheduler/filter",
+            "{\"Pod\":" + pod + ",\"Nodes\":null,\"NodeNames\":[\"" + NODE + "\"]}");
     assertEquals(200, filter.statusCode(), filter.body());
-    assertTrue(filter.body().contains("\"NodeNames\":[\"" + NODE + "\"]"), "filter passes: " + filter.body());
-    HttpResponse<String> bind = http.post("/scheduler/bind", "{\"PodName\":\"" + name + "\",\"PodNamespace\":\""
-        + namespace + "\",\"PodUID\":\"" + uid + "\",\"Node\":\"" + NODE + "\"}");
+    assertTrue(
+        filter.body().contains("\"NodeNames\":[\"" + NODE + "\"]"),
+        "filter passes: " + filter.body());
+    HttpResponse<String> bind =
+        http.post(
+            "/scheduler/bind",
+            "{\"PodName\":\""
+                + name
+                + "\",\"PodNamespace\":\""
+                + namespace
+                + "\",\"PodUID\":\""
+                + uid
+                + "\",\"Node\":\""
+                + NODE
+                + "\"}");
     assertEquals(200, bind.statusCode(), bind.body());
-    assertEquals("", new JsonObject(bind.body()).getString("Error"), "bind succeeds: " + bind.body());
+    assertEquals(
+        "", new JsonObject(bind.body()).getString("Error"), "bind succeeds: " + bind.body());
   }
 
   private static void awaitState(String pod, String wanted) throws InterruptedException {
@@ -149,20 +201,29 @@ class TopologyPageIT {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("the demo did not report " + pod + " as " + wanted + " within 15 s: "
-        + deviceStates());
+    throw new AssertionError(
+        "the demo did not report " + pod + " as " + wanted + " within 15 s: " + deviceStates());
   }
 
   private static Map<String, String> deviceStates() {
     HttpResponse<String> r = http.get("/topology/nodes/" + NODE);
     assertEquals(200, r.statusCode(), r.body());
-    return new JsonObject(r.body()).getJsonArray("devices").stream().map(JsonObject.class::cast)
-        .collect(Collectors.toMap(d -> d.getString("id"), d -> d.getString("state")
-            + (d.getJsonObject("pod") == null ? "" : " " + d.getJsonObject("pod").getString("name"))));
+    return new JsonObject(r.body())
+        .getJsonArray("devices").stream()
+            .map(JsonObject.class::cast)
+            .collect(
+                Collectors.toMap(
+                    d -> d.getString("id"),
+                    d ->
+                        d.getString("state")
+                            + (d.getJsonObject("pod") == null
+                                ? ""
+                                : " " + d.getJsonObject("pod").getString("name"))));
   }
 
   private static String pngSize(Path png) throws IOException {
-    try (InputStream in = Files.newInputStream(png); DataInputStream data = new DataInputStream(in)) {
+    try (InputStream in = Files.newInputStream(png);
+        DataInputStream data = new DataInputStream(in)) {
       byte[] header = data.readNBytes(16);
       assertEquals((byte) 0x89, header[0], "PNG signature");
       assertEquals("IHDR", new String(header, 12, 4, StandardCharsets.US_ASCII));

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param id the id the kubelet uses (GPU UUID, HCA name or VF PCI address)
  * @param kind {@code GPU} or {@code HCA}
  * @param name human name from the discovery source
- * @param resourceName the extended resource that hands it out: {@code nvidia.com/gpu} or {@code rdma/hca}
+ * @param resourceName the extended resource that hands it out: {@code nvidia.com/gpu} or {@code
+ *     rdma/hca}
  * @param address PCI address; absent when the source hides it
  * @param numaNode NUMA node; absent when unknown
  * @param parent the PCIe node it hangs off

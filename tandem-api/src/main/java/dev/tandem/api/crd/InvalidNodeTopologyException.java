@@ -4,7 +4,11 @@ package dev.tandem.api.crd;
 public class InvalidNodeTopologyException extends RuntimeException {
 
   public InvalidNodeTopologyException(String node, String problem) {
-    super("NodeTopology " + node + " cannot be read: " + problem
-        + " (re-publish it from that node's agent, or delete it and let the agent recreate it)");
+    super(
+        "NodeTopology "
+            + node
+            + " cannot be read: "
+            + problem
+            + " (re-publish it from that node's agent, or delete it and let the agent recreate it)");
   }
 }

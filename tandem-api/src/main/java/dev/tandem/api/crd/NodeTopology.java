@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * One node's PCIe/NUMA tree with its GPUs and HCAs ({@code spec}) and what the kubelet allocated on
- * it ({@code status}). Cluster-scoped, named after the node, owned by the Node, written only by that
- * node's agent. The schema is {@code manifests/crd/nodetopologies.tandem.dev.yaml}.
+ * it ({@code status}). Cluster-scoped, named after the node, owned by the Node, written only by
+ * that node's agent. The schema is {@code manifests/crd/nodetopologies.tandem.dev.yaml}.
  *
  * <p>It is deliberately not {@link Namespaced}: fabric8 reads the scope from that marker.
  */

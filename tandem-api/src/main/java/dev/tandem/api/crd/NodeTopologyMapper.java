@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The one mapping between the model ({@link Machine}) and the published resource ({@link NodeTopology}).
- * The agent writes through it and the scheduler extender reads through it;
- * {@code toMachine(toResource(m))} equals {@code m}.
+ * The one mapping between the model ({@link Machine}) and the published resource ({@link
+ * NodeTopology}). The agent writes through it and the scheduler extender reads through it; {@code
+ * toMachine(toResource(m))} equals {@code m}.
  */
 public final class NodeTopologyMapper {
 
@@ -46,9 +46,13 @@ public final class NodeTopologyMapper {
   public static NodeTopologySpec toSpec(Machine machine) {
     Map<String, PcieNode> nodes = new HashMap<>();
     machine.pcie().forEach(n -> nodes.put(n.id(), n));
-    NodeTopologySpec.Summary summary = new NodeTopologySpec.Summary(
-        machine.gpus().size(), machine.hcas().size(), machine.switches().size());
-    return new NodeTopologySpec(machine.source(), summary, machine.numaNodes(),
+    NodeTopologySpec.Summary summary =
+        new NodeTopologySpec.Summary(
+            machine.gpus().size(), machine.hcas().size(), machine.switches().size());
+    return new NodeTopologySpec(
+        machine.source(),
+        summary,
+        machine.numaNodes(),
         machine.pcie().stream().map(NodeTopologyMapper::toEntry).toList(),
         machine.devices().stream().map(d -> toEntry(d, LocalityIndex.switchOf(d, nodes))).toList());
   }
@@ -68,7 +72,9 @@ public final class NodeTopologyMapper {
       throw new InvalidNodeTopologyException(node, "spec is missing");
     }
     try {
-      return new Machine(node, spec.source(),
+      return new Machine(
+          node,
+          spec.source(),
           spec.pcie().stream().map(NodeTopologyMapper::toNode).toList(),
           spec.devices().stream().map(NodeTopologyMapper::toDevice).toList());
     } catch (RuntimeException e) {
@@ -82,35 +88,83 @@ public final class NodeTopologyMapper {
   }
 
   private static PcieNodeEntry toEntry(PcieNode n) {
-    return new PcieNodeEntry(n.id(), n.kind().name(), n.parentId(), text(n.address()),
-        hex(n.vendorId()), hex(n.deviceId()), n.numaNodes());
+    return new PcieNodeEntry(
+        n.id(),
+        n.kind().name(),
+        n.parentId(),
+        text(n.address()),
+        hex(n.vendorId()),
+        hex(n.deviceId()),
+        n.numaNodes());
   }
 
   private static PcieNode toNode(PcieNodeEntry e) {
-    return new PcieNode(e.id(), PcieNodeKind.valueOf(e.kind()), e.parent(), address(e.address()),
-        unhex(e.vendor()), unhex(e.device()), e.numaNodes());
+    return new PcieNode(
+        e.id(),
+        PcieNodeKind.valueOf(e.kind()),
+        e.parent(),
+        address(e.address()),
+        unhex(e.vendor()),
+        unhex(e.device()),
+        e.numaNodes());
   }
 
   private static DeviceEntry toEntry(Device d, String switchId) {
-    return new DeviceEntry(d.id(), d.kind().name(), d.name(), resourceName(d.kind()), text(d.address()),
-        d.numaNode() < 0 ? null : d.numaNode(), d.parentId(), switchId, hex(d.vendorId()),
-        hex(d.deviceId()), d.model(), d.healthy(), d.hca() == null ? null : toEntry(d.hca()));
+    return new DeviceEntry(
+        d.id(),
+        d.kind().name(),
+        d.name(),
+        resourceName(d.kind()),
+        text(d.address()),
+        d.numaNode() < 0 ? null : d.numaNode(),
+        d.parentId(),
+        switchId,
+        hex(d.vendorId()),
+        hex(d.deviceId()),
+        d.model(),
+        d.healthy(),
+        d.hca() == null ? null : toEntry(d.hca()));
   }
 
   private static Device toDevice(DeviceEntry e) {
-    return new Device(e.id(), DeviceKind.valueOf(e.kind()), e.name(), address(e.address()),
-        e.numaNode() == null ? -1 : e.numaNode(), e.parent(), unhex(e.vendor()), unhex(e.device()),
-        e.model(), e.healthy(), e.hca() == null ? null : toHca(e.hca()));
+    return new Device(
+        e.id(),
+        DeviceKind.valueOf(e.kind()),
+        e.name(),
+        address(e.address()),
+        e.numaNode() == null ? -1 : e.numaNode(),
+        e.parent(),
+        unhex(e.vendor()),
+        unhex(e.device()),
+        e.model(),
+        e.healthy(),
+        e.hca() == null ? null : toHca(e.hca()));
   }
 
   private static HcaEntry toEntry(HcaInfo h) {
-    return new HcaEntry(h.ibDevice(), h.linkLayer(), h.portState(), h.rate(), h.nodeGuid(), h.netdevs(),
-        h.uverbs(), h.virtualFunction(), text(h.physicalFunction()));
+    return new HcaEntry(
+        h.ibDevice(),
+        h.linkLayer(),
+        h.portState(),
+        h.rate(),
+        h.nodeGuid(),
+        h.netdevs(),
+        h.uverbs(),
+        h.virtualFunction(),
+        text(h.physicalFunction()));
   }
 
   private static HcaInfo toHca(HcaEntry e) {
-    return new HcaInfo(e.ibDevice(), e.linkLayer(), e.portState(), e.rate(), e.nodeGuid(), e.netdevs(),
-        e.uverbs(), e.virtualFunction(), address(e.physicalFunction()));
+    return new HcaInfo(
+        e.ibDevice(),
+        e.linkLayer(),
+        e.portState(),
+        e.rate(),
+        e.nodeGuid(),
+        e.netdevs(),
+        e.uverbs(),
+        e.virtualFunction(),
+        address(e.physicalFunction()));
   }
 
   private static String text(PciAddress address) {

@@ -9,7 +9,8 @@ import java.util.List;
  * @param observedAt when the tree and allocations were read, RFC 3339
  * @param allocations devices the kubelet reports per container (PodResources {@code List})
  * @param audit the actual GPU/HCA locality of every pod holding both
- * @param notes human-readable remarks: discovery warnings and failures, audit waiting for the kubelet
+ * @param notes human-readable remarks: discovery warnings and failures, audit waiting for the
+ *     kubelet
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeTopologyStatus(

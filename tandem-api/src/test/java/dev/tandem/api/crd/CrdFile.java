@@ -12,7 +12,8 @@ import java.nio.file.Path;
 /** The shipped CRD, read from {@code manifests/crd/}, so tests exercise what operators install. */
 public final class CrdFile {
 
-  public static final Path PATH = Path.of("..", "manifests", "crd", "nodetopologies.tandem.dev.yaml");
+  public static final Path PATH =
+      Path.of("..", "manifests", "crd", "nodetopologies.tandem.dev.yaml");
 
   private CrdFile() {}
 

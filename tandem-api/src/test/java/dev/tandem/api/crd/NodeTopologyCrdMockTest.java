@@ -23,7 +23,8 @@ class NodeTopologyCrdMockTest {
   }
 
   @Test
-  @DisplayName("a NodeTopology created through the shipped CRD reads back as the same machine, cluster-scoped")
+  @DisplayName(
+      "a NodeTopology created through the shipped CRD reads back as the same machine, cluster-scoped")
   void createAndRead() {
     Machine machine = TestMachines.twoSwitches("gpu-1");
     client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(machine)).create();

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -42,7 +42,8 @@ class NodeTopologyCrdSchemaTest {
   }
 
   @Test
-  @DisplayName("every Java property is in the schema with its type, and every schema property is in Java")
+  @DisplayName(
+      "every Java property is in the schema with its type, and every schema property is in Java")
   void schemaMatchesJavaTypes() {
     List<String> problems = new ArrayList<>();
     compare("spec", NodeTopologySpec.class, root.getProperties().get("spec"), problems);
@@ -55,9 +56,19 @@ class NodeTopologyCrdSchemaTest {
   void printerColumns() {
     Map<String, String> columns = new TreeMap<>();
     version.getAdditionalPrinterColumns().forEach(c -> columns.put(c.getName(), c.getJsonPath()));
-    assertEquals(Map.of("GPUs", ".spec.summary.gpus", "HCAs", ".spec.summary.hcas",
-        "Switches", ".spec.summary.switches", "Source", ".spec.source",
-        "Age", ".metadata.creationTimestamp"), columns);
+    assertEquals(
+        Map.of(
+            "GPUs",
+            ".spec.summary.gpus",
+            "HCAs",
+            ".spec.summary.hcas",
+            "Switches",
+            ".spec.summary.switches",
+            "Source",
+            ".spec.source",
+            "Age",
+            ".metadata.creationTimestamp"),
+        columns);
     NodeTopologySpec.Summary s = new NodeTopologySpec.Summary(1, 2, 3);
     assertEquals(3, s.switches());
   }
@@ -70,26 +81,40 @@ class NodeTopologyCrdSchemaTest {
     assertEquals(List.of(), problems);
   }
 
-  private static void compare(String path, Type type, JSONSchemaProps schema, List<String> problems) {
+  private static void compare(
+      String path, Type type, JSONSchemaProps schema, List<String> problems) {
     if (schema == null) {
       problems.add(path + ": in Java (" + type.getTypeName() + "), missing from the schema");
       return;
     }
     String expected = schemaType(type);
     if (!expected.equals(schema.getType())) {
-      problems.add(path + ": Java " + type.getTypeName() + " is " + expected + ", schema says " + schema.getType());
+      problems.add(
+          path
+              + ": Java "
+              + type.getTypeName()
+              + " is "
+              + expected
+              + ", schema says "
+              + schema.getType());
       return;
     }
     if (expected.equals("array")) {
       Type item = ((ParameterizedType) type).getActualTypeArguments()[0];
-      compare(path + "[]", item, schema.getItems() == null ? null : schema.getItems().getSchema(), problems);
+      compare(
+          path + "[]",
+          item,
+          schema.getItems() == null ? null : schema.getItems().getSchema(),
+          problems);
     } else if (expected.equals("object")) {
       compareObject(path, (Class<?>) type, schema, problems);
     }
   }
 
-  private static void compareObject(String path, Class<?> type, JSONSchemaProps schema, List<String> problems) {
-    Map<String, JSONSchemaProps> props = schema.getProperties() == null ? Map.of() : schema.getProperties();
+  private static void compareObject(
+      String path, Class<?> type, JSONSchemaProps schema, List<String> problems) {
+    Map<String, JSONSchemaProps> props =
+        schema.getProperties() == null ? Map.of() : schema.getProperties();
     TreeSet<String> seen = new TreeSet<>();
     for (RecordComponent rc : type.getRecordComponents()) {
       JsonProperty renamed = rc.getAccessor().getAnnotation(JsonProperty.class);
@@ -120,7 +145,8 @@ class NodeTopologyCrdSchemaTest {
     if (type instanceof Class<?> c && c.isRecord()) {
       return "object";
     }
-    throw new AssertionError("no schema type for Java type " + type.getTypeName() + "; extend the test");
+    throw new AssertionError(
+        "no schema type for Java type " + type.getTypeName() + "; extend the test");
   }
 
   private static void checkStructural(String path, JSONSchemaProps s, List<String> problems) {

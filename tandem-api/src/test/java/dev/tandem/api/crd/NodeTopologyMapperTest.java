@@ -17,8 +17,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NodeTopologyMapperTest {
 
   static Stream<Machine> machines() {
-    return Stream.of(TestMachines.twoSwitches("gpu-1"), TestMachines.gpusOnly("gpu-2"),
-        TestMachines.vmWithVf("vm-3"), Machine.empty("cpu-4", "sysfs"));
+    return Stream.of(
+        TestMachines.twoSwitches("gpu-1"),
+        TestMachines.gpusOnly("gpu-2"),
+        TestMachines.vmWithVf("vm-3"),
+        Machine.empty("cpu-4", "sysfs"));
   }
 
   @ParameterizedTest
@@ -38,7 +41,8 @@ class NodeTopologyMapperTest {
   }
 
   @Test
-  @DisplayName("the resource is named after the node and carries kind, apiVersion and the summary counts")
+  @DisplayName(
+      "the resource is named after the node and carries kind, apiVersion and the summary counts")
   void namesAndSummary() {
     NodeTopology r = NodeTopologyMapper.toResource(TestMachines.twoSwitches("gpu-1"));
     assertEquals("gpu-1", r.getMetadata().getName());
@@ -50,7 +54,8 @@ class NodeTopologyMapperTest {
   }
 
   @Test
-  @DisplayName("devices carry resource name, hex PCI ids and the PIX group (switch) from LocalityIndex")
+  @DisplayName(
+      "devices carry resource name, hex PCI ids and the PIX group (switch) from LocalityIndex")
   void deviceFields() {
     NodeTopologySpec spec = NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
     DeviceEntry gpu = byId(spec, "GPU-a0");
@@ -71,7 +76,8 @@ class NodeTopologyMapperTest {
   @Test
   @DisplayName("unknown NUMA node and PCI ids are absent, not -1, in the JSON")
   void unknownsAreAbsent() {
-    String json = Serialization.asJson(NodeTopologyMapper.toResource(TestMachines.gpusOnly("gpu-2")));
+    String json =
+        Serialization.asJson(NodeTopologyMapper.toResource(TestMachines.gpusOnly("gpu-2")));
     assertTrue(!json.contains(":-1"), json);
     assertTrue(!json.contains("\"numaNode\":null"), json);
     assertTrue(json.contains("\"switch\""), json);
@@ -82,10 +88,24 @@ class NodeTopologyMapperTest {
   void invalidResource() {
     NodeTopology r = NodeTopologyMapper.toResource(TestMachines.gpusOnly("gpu-2"));
     DeviceEntry d = r.getSpec().devices().get(0);
-    DeviceEntry broken = new DeviceEntry(d.id(), "TPU", d.name(), d.resourceName(), d.address(), d.numaNode(),
-        d.parent(), d.switchId(), d.vendor(), d.device(), d.model(), d.healthy(), d.hca());
-    r.setSpec(new NodeTopologySpec("sysfs", r.getSpec().summary(), List.of(), r.getSpec().pcie(),
-        List.of(broken)));
+    DeviceEntry broken =
+        new DeviceEntry(
+            d.id(),
+            "TPU",
+            d.name(),
+            d.resourceName(),
+            d.address(),
+            d.numaNode(),
+            d.parent(),
+            d.switchId(),
+            d.vendor(),
+            d.device(),
+            d.model(),
+            d.healthy(),
+            d.hca());
+    r.setSpec(
+        new NodeTopologySpec(
+            "sysfs", r.getSpec().summary(), List.of(), r.getSpec().pcie(), List.of(broken)));
     InvalidNodeTopologyException e =
         assertThrows(InvalidNodeTopologyException.class, () -> NodeTopologyMapper.toMachine(r));
     assertTrue(e.getMessage().contains("gpu-2") && e.getMessage().contains("TPU"), e.getMessage());

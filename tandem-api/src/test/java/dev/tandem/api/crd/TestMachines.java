@@ -28,12 +28,13 @@ public final class TestMachines {
    * </pre>
    */
   public static Machine twoSwitches(String node) {
-    TopologyBuilder b = new TopologyBuilder(node, "hwloc")
-        .cpuDomain("numa:0", List.of(0))
-        .cpuDomain("numa:1", List.of(1))
-        .hostBridge("hostbridge:0000:10", "numa:0")
-        .hostBridge("hostbridge:0000:20", "numa:0")
-        .hostBridge("hostbridge:0000:90", "numa:1");
+    TopologyBuilder b =
+        new TopologyBuilder(node, "hwloc")
+            .cpuDomain("numa:0", List.of(0))
+            .cpuDomain("numa:1", List.of(1))
+            .hostBridge("hostbridge:0000:10", "numa:0")
+            .hostBridge("hostbridge:0000:20", "numa:0")
+            .hostBridge("hostbridge:0000:90", "numa:1");
     switchTree(b, "hostbridge:0000:10", 0x10, 0);
     switchTree(b, "hostbridge:0000:90", 0x90, 1);
     PciAddress rp = new PciAddress(0, 0x20, 1, 0);
@@ -52,10 +53,25 @@ public final class TestMachines {
         .hostBridge("hostbridge:0000:5d", "package:0")
         .bridge(rp0, "hostbridge:0000:3a", -1, -1)
         .bridge(rp1, "hostbridge:0000:5d", 0x8086, 0x2030)
-        .device(gpu("GPU-11111111-2222-3333-4444-555555555555", new PciAddress(0, 0x3b, 0, 0), 0,
-            TopologyBuilder.bridgeId(rp0)))
-        .device(new Device("GPU-99999999-2222-3333-4444-555555555555", DeviceKind.GPU, "cuda1",
-            new PciAddress(0, 0x5e, 0, 0), -1, TopologyBuilder.bridgeId(rp1), -1, -1, null, false, null))
+        .device(
+            gpu(
+                "GPU-11111111-2222-3333-4444-555555555555",
+                new PciAddress(0, 0x3b, 0, 0),
+                0,
+                TopologyBuilder.bridgeId(rp0)))
+        .device(
+            new Device(
+                "GPU-99999999-2222-3333-4444-555555555555",
+                DeviceKind.GPU,
+                "cuda1",
+                new PciAddress(0, 0x5e, 0, 0),
+                -1,
+                TopologyBuilder.bridgeId(rp1),
+                -1,
+                -1,
+                null,
+                false,
+                null))
         .build();
   }
 
@@ -64,12 +80,41 @@ public final class TestMachines {
     return new TopologyBuilder(node, "nccl")
         .cpuDomain("numa:0", List.of(0))
         .hostBridge("hostbridge:0", "numa:0")
-        .device(new Device("GPU-0", DeviceKind.GPU, "cuda0", null, 0, "hostbridge:0", NVIDIA, 0x2330,
-            null, true, null))
-        .device(new Device("0000:0b:00.2", DeviceKind.HCA, "mlx5_4", new PciAddress(0, 0x0b, 0, 2), 0,
-            "hostbridge:0", MELLANOX, 0x101e, "ConnectX-7 VF", true,
-            new HcaInfo("mlx5_4", "Ethernet", "DOWN", null, null, List.of(), null, true,
-                new PciAddress(0, 0x0b, 0, 0))))
+        .device(
+            new Device(
+                "GPU-0",
+                DeviceKind.GPU,
+                "cuda0",
+                null,
+                0,
+                "hostbridge:0",
+                NVIDIA,
+                0x2330,
+                null,
+                true,
+                null))
+        .device(
+            new Device(
+                "0000:0b:00.2",
+                DeviceKind.HCA,
+                "mlx5_4",
+                new PciAddress(0, 0x0b, 0, 2),
+                0,
+                "hostbridge:0",
+                MELLANOX,
+                0x101e,
+                "ConnectX-7 VF",
+                true,
+                new HcaInfo(
+                    "mlx5_4",
+                    "Ethernet",
+                    "DOWN",
+                    null,
+                    null,
+                    List.of(),
+                    null,
+                    true,
+                    new PciAddress(0, 0x0b, 0, 0))))
         .build();
   }
 
@@ -84,22 +129,52 @@ public final class TestMachines {
       b.bridge(dp, TopologyBuilder.bridgeId(up), BROADCOM, 0xc030);
       PciAddress fn = new PciAddress(0, bus + 3 + port, 0, 0);
       String parent = TopologyBuilder.bridgeId(dp);
-      b.device(port < 2
-          ? gpu("GPU-" + letter + port, fn, numa, parent)
-          : hca("mlx5_" + (numa * 2), fn, numa, parent, "ib" + numa));
+      b.device(
+          port < 2
+              ? gpu("GPU-" + letter + port, fn, numa, parent)
+              : hca("mlx5_" + (numa * 2), fn, numa, parent, "ib" + numa));
     }
   }
 
   public static Device gpu(String id, PciAddress address, int numa, String parent) {
-    return new Device(id, DeviceKind.GPU, null, address, numa, parent, NVIDIA, 0x2330,
-        "NVIDIA H100 80GB HBM3", true, null);
+    return new Device(
+        id,
+        DeviceKind.GPU,
+        null,
+        address,
+        numa,
+        parent,
+        NVIDIA,
+        0x2330,
+        "NVIDIA H100 80GB HBM3",
+        true,
+        null);
   }
 
-  public static Device hca(String name, PciAddress address, int numa, String parent, String netdev) {
-    HcaInfo info = new HcaInfo(name, "InfiniBand", "ACTIVE", "400 Gb/sec (4X NDR)",
-        "b83f:d203:00a1:1b2c", netdev == null ? List.of() : List.of(netdev), "uverbs" + name.substring(5),
-        false, null);
-    return new Device(name, DeviceKind.HCA, name, address, numa, parent, MELLANOX, 0x1021,
-        "ConnectX-7", true, info);
+  public static Device hca(
+      String name, PciAddress address, int numa, String parent, String netdev) {
+    HcaInfo info =
+        new HcaInfo(
+            name,
+            "InfiniBand",
+            "ACTIVE",
+            "400 Gb/sec (4X NDR)",
+            "b83f:d203:00a1:1b2c",
+            netdev == null ? List.of() : List.of(netdev),
+            "uverbs" + name.substring(5),
+            false,
+            null);
+    return new Device(
+        name,
+        DeviceKind.HCA,
+        name,
+        address,
+        numa,
+        parent,
+        MELLANOX,
+        0x1021,
+        "ConnectX-7",
+        true,
+        info);
   }
 }

@@ -10,7 +10,9 @@ public final class TestNodes {
   private TestNodes() {}
 
   public static Node create(KubernetesClient client, String name) {
-    return client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
+    return client
+        .nodes()
+        .resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
         .create();
   }
 }

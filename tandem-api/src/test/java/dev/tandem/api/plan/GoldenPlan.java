@@ -8,8 +8,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The plan annotation both sides agree on, {@code golden/plan.json}: the extender must write exactly
- * these bytes for {@link #PLAN}, and the device plugin must read them back as {@link #PLAN}.
+ * The plan annotation both sides agree on, {@code golden/plan.json}: the extender must write
+ * exactly these bytes for {@link #PLAN}, and the device plugin must read them back as {@link
+ * #PLAN}.
  */
 public final class GoldenPlan {
 

@@ -6,16 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @DisplayName("tandem.dev/plan annotation: the one codec both sides use")
 class PlanCodecTest {
 
   @Test
-  @DisplayName("decodes golden/plan.json, shared-mode repeats kept, and encodes it back identically")
+  @DisplayName(
+      "decodes golden/plan.json, shared-mode repeats kept, and encodes it back identically")
   void roundTrip() {
     assertEquals(GoldenPlan.PLAN, PlanCodec.decode(GoldenPlan.json()));
     assertEquals(GoldenPlan.json(), PlanCodec.encode(GoldenPlan.PLAN));
@@ -24,8 +25,14 @@ class PlanCodecTest {
   @Test
   @DisplayName("plannedAt is written in whole seconds")
   void wholeSeconds() {
-    Plan p = new Plan("n", List.of(), List.of(), "SYS", "none/preferred",
-        Instant.parse("2026-11-22T03:00:00.734Z"));
+    Plan p =
+        new Plan(
+            "n",
+            List.of(),
+            List.of(),
+            "SYS",
+            "none/preferred",
+            Instant.parse("2026-11-22T03:00:00.734Z"));
     assertTrue(PlanCodec.encode(p).contains("\"plannedAt\":\"2026-11-22T03:00:00Z\""));
   }
 
@@ -39,16 +46,18 @@ class PlanCodecTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @DisplayName("a malformed annotation is an error naming it and what is wrong")
-  @CsvSource(delimiter = '|', value = {
-      "{\"plannedAt\":\"2026-11-22T03:00:00Z\"} | tandem.dev/plan lacks node",
-      "{\"node\":\"n\"} | tandem.dev/plan lacks plannedAt",
-      "{\"node\":\"n\",\"plannedAt\":\"yesterday\"} | not an RFC 3339 time: 'yesterday'",
-      "{\"node\":7,\"plannedAt\":\"2026-11-22T03:00:00Z\"} | node that is not a string",
-      "{\"node\":\"n\",\"gpus\":\"GPU-1\",\"plannedAt\":\"2026-11-22T03:00:00Z\"} | gpus that is not an array",
-      "{\"node\":\"n\",\"hcas\":[1],\"plannedAt\":\"2026-11-22T03:00:00Z\"} | hcas with an element that is not a string",
-      "[1] | is not a JSON object",
-      "{\"node\": | is not JSON"
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"plannedAt\":\"2026-11-22T03:00:00Z\"} | tandem.dev/plan lacks node",
+        "{\"node\":\"n\"} | tandem.dev/plan lacks plannedAt",
+        "{\"node\":\"n\",\"plannedAt\":\"yesterday\"} | not an RFC 3339 time: 'yesterday'",
+        "{\"node\":7,\"plannedAt\":\"2026-11-22T03:00:00Z\"} | node that is not a string",
+        "{\"node\":\"n\",\"gpus\":\"GPU-1\",\"plannedAt\":\"2026-11-22T03:00:00Z\"} | gpus that is not an array",
+        "{\"node\":\"n\",\"hcas\":[1],\"plannedAt\":\"2026-11-22T03:00:00Z\"} | hcas with an element that is not a string",
+        "[1] | is not a JSON object",
+        "{\"node\": | is not JSON"
+      })
   void malformed(String json, String message) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> PlanCodec.decode(json));

@@ -14,7 +14,8 @@ public record AllocationRequest(int gpus, int hcas, AlignmentPolicy policy) {
 
   public AllocationRequest {
     if (gpus < 0 || hcas < 0) {
-      throw new IllegalArgumentException("device counts cannot be negative: " + gpus + " GPUs, " + hcas + " HCAs");
+      throw new IllegalArgumentException(
+          "device counts cannot be negative: " + gpus + " GPUs, " + hcas + " HCAs");
     }
     Objects.requireNonNull(policy, "policy");
   }

@@ -21,8 +21,8 @@ import java.util.List;
  *       chosen HCA serves a chosen GPU.
  *   <li><b>Best worst case.</b> The worst such GPU↔HCA locality is as good as the node allows. The
  *       devices sharing a group at a locality level (see {@link LocalityIndex}) are all that close
- *       to each other, so the request fits at level L exactly when some set of at most
- *       min(GPUs, HCAs) groups at L, each with a free GPU and a free HCA, holds enough of both.
+ *       to each other, so the request fits at level L exactly when some set of at most min(GPUs,
+ *       HCAs) groups at L, each with a free GPU and a free HCA, holds enough of both.
  *   <li><b>Compact.</b> As few groups as possible at that level.
  *   <li><b>Least fragmentation.</b> Among those, break as few untouched groups as possible, then
  *       leave as few free units in the touched groups as possible (best fit): partly used switches
@@ -37,8 +37,9 @@ import java.util.List;
  */
 public final class Allocator {
 
-  private static final Locality[] LEVELS =
-      {Locality.PIX, Locality.PXB, Locality.PHB, Locality.NODE, Locality.SYS};
+  private static final Locality[] LEVELS = {
+    Locality.PIX, Locality.PXB, Locality.PHB, Locality.NODE, Locality.SYS
+  };
   private static final int SYS = LEVELS.length - 1;
 
   private final LocalityIndex index;
@@ -46,8 +47,10 @@ public final class Allocator {
   private final boolean[] gpu;
   private final int[][] groupOf;
   private final int[] groupCount;
+
   /** members[level][group]: the devices of each group, in canonical order. */
   private final int[][][] members;
+
   private final boolean hasGpu;
   private final boolean hasHca;
 
@@ -99,8 +102,11 @@ public final class Allocator {
 
   public AllocationResult allocate(AllocationRequest request, Availability free) {
     if (free.index() != index) {
-      throw new IllegalArgumentException("availability of node " + free.index().machine().nodeName()
-          + " used with the allocator of node " + index.machine().nodeName());
+      throw new IllegalArgumentException(
+          "availability of node "
+              + free.index().machine().nodeName()
+              + " used with the allocator of node "
+              + index.machine().nodeName());
     }
     Infeasible shortage = shortage(request, free);
     if (shortage != null) {
@@ -120,8 +126,11 @@ public final class Allocator {
     }
     Allocation unconstrained = new Search(free).paired(request, Locality.SYS);
     boolean fitsWhenEmpty = new Search(free.emptied()).paired(request, limit) != null;
-    return new Infeasible(Shortfall.ALIGNMENT, alignmentReason(request, unconstrained),
-        unconstrained.worst(), fitsWhenEmpty);
+    return new Infeasible(
+        Shortfall.ALIGNMENT,
+        alignmentReason(request, unconstrained),
+        unconstrained.worst(),
+        fitsWhenEmpty);
   }
 
   private Infeasible shortage(AllocationRequest r, Availability free) {
@@ -134,13 +143,27 @@ public final class Allocator {
       return new Infeasible(Shortfall.NO_HCAS, "node has no RDMA HCAs", null, false);
     }
     if (gpus < r.gpus()) {
-      return new Infeasible(Shortfall.NOT_ENOUGH_GPUS, "node has " + gpus + " free healthy GPU"
-          + (gpus == 1 ? "" : "s") + ", pod needs " + r.gpus(), null,
+      return new Infeasible(
+          Shortfall.NOT_ENOUGH_GPUS,
+          "node has "
+              + gpus
+              + " free healthy GPU"
+              + (gpus == 1 ? "" : "s")
+              + ", pod needs "
+              + r.gpus(),
+          null,
           free.capacityUnits(DeviceKind.GPU) >= r.gpus());
     }
     if (hcas < r.hcas()) {
-      return new Infeasible(Shortfall.NOT_ENOUGH_HCAS, "node has " + hcas + " free healthy HCA"
-          + (hcas == 1 ? "" : "s") + ", pod needs " + r.hcas(), null,
+      return new Infeasible(
+          Shortfall.NOT_ENOUGH_HCAS,
+          "node has "
+              + hcas
+              + " free healthy HCA"
+              + (hcas == 1 ? "" : "s")
+              + ", pod needs "
+              + r.hcas(),
+          null,
           free.capacityUnits(DeviceKind.HCA) >= r.hcas());
     }
     return null;
@@ -152,14 +175,23 @@ public final class Allocator {
    */
   private static String alignmentReason(AllocationRequest r, Allocation best) {
     Alignment a = r.policy().alignment();
-    String where = switch (a) {
-      case SWITCH -> "under one PCIe switch";
-      case ROOT_COMPLEX -> "under one root complex";
-      case NUMA -> "within one NUMA node";
-      case NONE -> "anywhere";
-    };
-    return r.describe() + " need " + where + " (" + a.worstAllowed() + " or better, "
-        + "tandem.dev/alignment=" + a.value() + "); best on this node now is " + best.worst();
+    String where =
+        switch (a) {
+          case SWITCH -> "under one PCIe switch";
+          case ROOT_COMPLEX -> "under one root complex";
+          case NUMA -> "within one NUMA node";
+          case NONE -> "anywhere";
+        };
+    return r.describe()
+        + " need "
+        + where
+        + " ("
+        + a.worstAllowed()
+        + " or better, "
+        + "tandem.dev/alignment="
+        + a.value()
+        + "); best on this node now is "
+        + best.worst();
   }
 
   /** The state of one allocation: units taken so far, per device. */
@@ -196,7 +228,8 @@ public final class Allocator {
           return result(set, false);
         }
       }
-      throw new IllegalStateException("whole machine cannot hold a request that passed the shortage check");
+      throw new IllegalStateException(
+          "whole machine cannot hold a request that passed the shortage check");
     }
 
     private void fillPaired(int level, int group, int gpus, int hcas) {
@@ -229,7 +262,9 @@ public final class Allocator {
         while (need > 0 && progress) {
           progress = false;
           for (int g : members[level][group]) {
-            if (need > 0 && gpu[g] && taken[g] > 0
+            if (need > 0
+                && gpu[g]
+                && taken[g] > 0
                 && takeRound(finer, groupOf[finer][g], false, 1, true) == 0) {
               need--;
               progress = true;
@@ -240,7 +275,9 @@ public final class Allocator {
       fillSingle(level, group, 0, need);
     }
 
-    /** One kind ({@code gpus} or {@code hcas} is 0) inside a group: smallest subgroup, else fewest. */
+    /**
+     * One kind ({@code gpus} or {@code hcas} is 0) inside a group: smallest subgroup, else fewest.
+     */
     private void fillSingle(int level, int group, int gpus, int hcas) {
       if (gpus == 0 && hcas == 0) {
         return;
@@ -263,11 +300,12 @@ public final class Allocator {
     }
 
     /**
-     * The best set of groups at {@code level}, inside the group {@code region} of level
-     * {@code regionLevel}, that holds the request: fewest groups, then fewest untouched groups
-     * broken, then least left over; null when none does.
+     * The best set of groups at {@code level}, inside the group {@code region} of level {@code
+     * regionLevel}, that holds the request: fewest groups, then fewest untouched groups broken,
+     * then least left over; null when none does.
      */
-    private GroupSet bestSet(int regionLevel, int region, int level, int gpus, int hcas, int maxSets) {
+    private GroupSet bestSet(
+        int regionLevel, int region, int level, int gpus, int hcas, int maxSets) {
       int count = groupCount[level];
       Arrays.fill(gpuFree, 0, count, 0);
       Arrays.fill(hcaFree, 0, count, 0);
@@ -402,12 +440,20 @@ public final class Allocator {
         }
       }
       if (needGpus > 0 || needHcas > 0) {
-        throw new IllegalStateException("group " + group + " at " + LEVELS[level]
-            + " cannot hold what its counts promised on node " + index.machine().nodeName());
+        throw new IllegalStateException(
+            "group "
+                + group
+                + " at "
+                + LEVELS[level]
+                + " cannot hold what its counts promised on node "
+                + index.machine().nodeName());
       }
     }
 
-    /** Takes one unit from each matching device in order until {@code need} is met; returns the rest. */
+    /**
+     * Takes one unit from each matching device in order until {@code need} is met; returns the
+     * rest.
+     */
     private int takeRound(int level, int group, boolean gpus, int need, boolean untakenOnly) {
       for (int d : members[level][group]) {
         if (need == 0) {

@@ -37,9 +37,9 @@ public final class Availability {
   }
 
   /**
-   * This availability minus one unit per id; an HCA id may appear several times (shared slots).
-   * Ids of devices not on the machine are ignored (an agent may report a device that is gone), as
-   * are units already taken.
+   * This availability minus one unit per id; an HCA id may appear several times (shared slots). Ids
+   * of devices not on the machine are ignored (an agent may report a device that is gone), as are
+   * units already taken.
    */
   public Availability without(Collection<String> deviceIds) {
     int[] next = Arrays.copyOf(free, free.length);

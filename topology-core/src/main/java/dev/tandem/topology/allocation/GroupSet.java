@@ -1,9 +1,6 @@
 package dev.tandem.topology.allocation;
 
-
-/**
- * Groups chosen at one locality level and how many GPUs and HCA units each gives.
- */
+/** Groups chosen at one locality level and how many GPUs and HCA units each gives. */
 final class GroupSet {
   final int[] groups;
   final int[] gpus;
@@ -23,11 +20,18 @@ final class GroupSet {
 
   /**
    * Splits the request over the groups: with both kinds, each group first gets one GPU and one HCA
-   * (so each has a partner); the rest fills the groups with the least free room first, so what stays
-   * free is concentrated.
+   * (so each has a partner); the rest fills the groups with the least free room first, so what
+   * stays free is concentrated.
    */
-  static GroupSet distribute(int[] groups, int[] gpuFree, int[] hcaFree, int gpus, int hcas,
-      int broken, int leftover, int level) {
+  static GroupSet distribute(
+      int[] groups,
+      int[] gpuFree,
+      int[] hcaFree,
+      int gpus,
+      int hcas,
+      int broken,
+      int leftover,
+      int level) {
     int k = groups.length;
     int[] order = leastRoomFirst(groups, gpuFree, hcaFree);
     boolean paired = gpus > 0 && hcas > 0;
@@ -54,7 +58,10 @@ final class GroupSet {
     return new GroupSet(groups, g, h, broken, leftover, level);
   }
 
-  /** Positions of the groups ordered by free room, least first; ties keep group order (insertion sort: k is small). */
+  /**
+   * Positions of the groups ordered by free room, least first; ties keep group order (insertion
+   * sort: k is small).
+   */
   private static int[] leastRoomFirst(int[] groups, int[] gpuFree, int[] hcaFree) {
     int[] order = new int[groups.length];
     for (int i = 0; i < order.length; i++) {

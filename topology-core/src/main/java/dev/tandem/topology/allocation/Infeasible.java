@@ -7,12 +7,13 @@ import dev.tandem.topology.model.Locality;
  *
  * @param shortfall the kind of failure
  * @param reason a sentence a person can act on
- * @param bestAvailable for {@link Shortfall#ALIGNMENT}: the best locality the node offers now;
- *     null otherwise
+ * @param bestAvailable for {@link Shortfall#ALIGNMENT}: the best locality the node offers now; null
+ *     otherwise
  * @param resolvable whether freeing devices on the node (preemption) could make the request fit:
  *     false when the node's healthy devices, all free, still could not
  */
-public record Infeasible(Shortfall shortfall, String reason, Locality bestAvailable, boolean resolvable)
+public record Infeasible(
+    Shortfall shortfall, String reason, Locality bestAvailable, boolean resolvable)
     implements AllocationResult {
 
   /** What is missing. */

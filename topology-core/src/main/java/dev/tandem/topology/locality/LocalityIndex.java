@@ -37,8 +37,10 @@ public final class LocalityIndex {
   private final Machine machine;
   private final List<Device> devices;
   private final Map<String, Integer> indexById = new HashMap<>();
+
   /** groups[level][device]: group number of each device at each grouped level. */
   private final int[][] groups;
+
   private final int[] groupCounts;
 
   private LocalityIndex(Machine machine) {
@@ -48,7 +50,8 @@ public final class LocalityIndex {
     this.groupCounts = new int[GROUPED_LEVELS.size()];
     Map<String, PcieNode> nodes = new HashMap<>();
     machine.pcie().forEach(n -> nodes.put(n.id(), n));
-    List<Map<String, Integer>> numbering = GROUPED_LEVELS.stream().<Map<String, Integer>>map(l -> new HashMap<>()).toList();
+    List<Map<String, Integer>> numbering =
+        GROUPED_LEVELS.stream().<Map<String, Integer>>map(l -> new HashMap<>()).toList();
     for (int d = 0; d < devices.size(); d++) {
       Device device = devices.get(d);
       indexById.put(device.id(), d);
@@ -79,7 +82,8 @@ public final class LocalityIndex {
   public int indexOf(String deviceId) {
     Integer i = indexById.get(deviceId);
     if (i == null) {
-      throw new IllegalArgumentException("device " + deviceId + " is not on node " + machine.nodeName());
+      throw new IllegalArgumentException(
+          "device " + deviceId + " is not on node " + machine.nodeName());
     }
     return i;
   }
@@ -100,7 +104,9 @@ public final class LocalityIndex {
     return Locality.SYS;
   }
 
-  /** The group of a device at a grouped level ({@code PIX}, {@code PXB}, {@code PHB}, {@code NODE}). */
+  /**
+   * The group of a device at a grouped level ({@code PIX}, {@code PXB}, {@code PHB}, {@code NODE}).
+   */
   public int group(Locality level, int device) {
     return groups[levelIndex(level)][device];
   }
@@ -134,12 +140,14 @@ public final class LocalityIndex {
       boolean downstreamPort = above.isBridge() && parent.kind() != PcieNodeKind.SWITCH_UPSTREAM;
       pix = downstreamPort ? above.id() : parent.id();
     }
-    for (PcieNode at = parent; at != null; at = at.parentId() == null ? null : nodes.get(at.parentId())) {
+    for (PcieNode at = parent;
+        at != null;
+        at = at.parentId() == null ? null : nodes.get(at.parentId())) {
       switch (at.kind()) {
         case ROOT_PORT -> pxb = at.id();
         case HOST_BRIDGE -> phb = at.id();
         case CPU_DOMAIN -> numa = at.id();
-        default -> { }
+        default -> {}
       }
     }
     return new String[] {pix, pxb, phb, numa};

@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * A GPU or an HCA, as the kubelet and the workload know it.
  *
- * @param id the id the kubelet uses: GPU UUID ({@code GPU-…}) or HCA name ({@code mlx5_0}) or
- *     VF PCI address; unique within the machine
+ * @param id the id the kubelet uses: GPU UUID ({@code GPU-…}) or HCA name ({@code mlx5_0}) or VF
+ *     PCI address; unique within the machine
  * @param kind GPU or HCA
  * @param name a human name from the discovery source ({@code cuda0}, {@code mlx5_0})
  * @param address PCI address; null when the source hides it (NCCL topology of a VM)
@@ -41,10 +41,12 @@ public record Device(
   }
 
   public Device withHealthy(boolean value) {
-    return new Device(id, kind, name, address, numaNode, parentId, vendorId, deviceId, model, value, hca);
+    return new Device(
+        id, kind, name, address, numaNode, parentId, vendorId, deviceId, model, value, hca);
   }
 
   public Device withId(String value) {
-    return new Device(value, kind, name, address, numaNode, parentId, vendorId, deviceId, model, healthy, hca);
+    return new Device(
+        value, kind, name, address, numaNode, parentId, vendorId, deviceId, model, healthy, hca);
   }
 }

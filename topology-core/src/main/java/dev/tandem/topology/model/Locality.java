@@ -19,9 +19,11 @@ public enum Locality {
   /** Through one PCIe host bridge (one root complex). */
   PHB("Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)"),
   /** Across host bridges within one NUMA node. */
-  NODE("Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node"),
+  NODE(
+      "Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node"),
   /** Across NUMA nodes (the socket interconnect, e.g. QPI/UPI). */
-  SYS("Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)");
+  SYS(
+      "Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)");
 
   private static final Locality[] VALUES = values();
   private final String meaning;
@@ -51,8 +53,11 @@ public enum Locality {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new IllegalArgumentException("unknown locality '" + text + "'; allowed: "
-          + Arrays.stream(VALUES).map(Enum::name).collect(Collectors.joining(", ")));
+      throw new IllegalArgumentException(
+          "unknown locality '"
+              + text
+              + "'; allowed: "
+              + Arrays.stream(VALUES).map(Enum::name).collect(Collectors.joining(", ")));
     }
   }
 }

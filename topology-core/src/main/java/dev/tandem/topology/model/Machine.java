@@ -23,9 +23,9 @@ import java.util.Set;
  */
 public record Machine(String nodeName, String source, List<PcieNode> pcie, List<Device> devices) {
 
-  public static final Comparator<Device> CANONICAL_ORDER = Comparator
-      .comparing(Device::kind)
-      .thenComparing((a, b) -> a.kind() == DeviceKind.GPU ? byAddress(a, b) : byName(a, b));
+  public static final Comparator<Device> CANONICAL_ORDER =
+      Comparator.comparing(Device::kind)
+          .thenComparing((a, b) -> a.kind() == DeviceKind.GPU ? byAddress(a, b) : byName(a, b));
 
   public Machine {
     Objects.requireNonNull(nodeName, "nodeName");
@@ -72,8 +72,13 @@ public record Machine(String nodeName, String source, List<PcieNode> pcie, List<
         throw new InvalidTopologyException(nodeName, "PCIe node id " + n.id() + " appears twice");
       }
       if (n.parentId() != null && !byId.containsKey(n.parentId())) {
-        throw new InvalidTopologyException(nodeName, "PCIe node " + n.id() + " names parent "
-            + n.parentId() + ", which is not listed before it");
+        throw new InvalidTopologyException(
+            nodeName,
+            "PCIe node "
+                + n.id()
+                + " names parent "
+                + n.parentId()
+                + ", which is not listed before it");
       }
     }
     Set<String> ids = new HashSet<>();
@@ -82,8 +87,13 @@ public record Machine(String nodeName, String source, List<PcieNode> pcie, List<
         throw new InvalidTopologyException(nodeName, "device id " + d.id() + " appears twice");
       }
       if (!byId.containsKey(d.parentId())) {
-        throw new InvalidTopologyException(nodeName, "device " + d.id() + " names parent "
-            + d.parentId() + ", which is not in the PCIe tree");
+        throw new InvalidTopologyException(
+            nodeName,
+            "device "
+                + d.id()
+                + " names parent "
+                + d.parentId()
+                + ", which is not in the PCIe tree");
       }
     }
   }

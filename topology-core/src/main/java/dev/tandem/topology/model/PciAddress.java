@@ -2,12 +2,22 @@ package dev.tandem.topology.model;
 
 import java.util.Locale;
 
-/** A PCI function address, {@code dddd:bb:dd.f}, ordered as {@code lspci} and nvidia-smi order devices. */
-public record PciAddress(int domain, int bus, int device, int function) implements Comparable<PciAddress> {
+/**
+ * A PCI function address, {@code dddd:bb:dd.f}, ordered as {@code lspci} and nvidia-smi order
+ * devices.
+ */
+public record PciAddress(int domain, int bus, int device, int function)
+    implements Comparable<PciAddress> {
 
   public PciAddress {
-    if (domain < 0 || domain > 0xffff || bus < 0 || bus > 0xff || device < 0 || device > 0x1f
-        || function < 0 || function > 7) {
+    if (domain < 0
+        || domain > 0xffff
+        || bus < 0
+        || bus > 0xff
+        || device < 0
+        || device > 0x1f
+        || function < 0
+        || function > 7) {
       throw new IllegalArgumentException(
           "PCI address out of range: " + domain + ":" + bus + ":" + device + "." + function);
     }
@@ -30,7 +40,8 @@ public record PciAddress(int domain, int bus, int device, int function) implemen
       if (devFn.length != 2) {
         throw new NumberFormatException();
       }
-      return new PciAddress(domain, bus, Integer.parseInt(devFn[0], 16), Integer.parseInt(devFn[1], 16));
+      return new PciAddress(
+          domain, bus, Integer.parseInt(devFn[0], 16), Integer.parseInt(devFn[1], 16));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "not a PCI address: '" + text + "' (expected dddd:bb:dd.f, for example 0000:4e:00.0)");

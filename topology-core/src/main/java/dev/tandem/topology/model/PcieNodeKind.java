@@ -4,7 +4,8 @@ package dev.tandem.topology.model;
 public enum PcieNodeKind {
   /**
    * Where PCIe attaches on the CPU side: one NUMA node, or a whole package when the firmware
-   * reports PCI locality per socket. Devices below one CPU domain are at worst {@link Locality#NODE}.
+   * reports PCI locality per socket. Devices below one CPU domain are at worst {@link
+   * Locality#NODE}.
    */
   CPU_DOMAIN,
   /** A PCIe host bridge (root complex). */

@@ -14,12 +14,12 @@ import java.util.Set;
  * shares, so hwloc, sysfs and NCCL files give the same model for the same machine.
  *
  * <ul>
- *   <li><b>On-card bridges are part of the device.</b> Walking up from a device, a bridge is
- *       folded into it when the bridge has the device's PCI vendor, sits below another bridge
- *       (a root port is never folded), and every endpoint below it is a function of that same
- *       device. That is how an AMD MI50's own 1002:14a0/14a1 bridges, or a ConnectX card's
- *       internal bridge, stop looking like a platform PCIe switch. A switch below which several
- *       devices hang (a K80's PLX, a DGX switch) is kept.
+ *   <li><b>On-card bridges are part of the device.</b> Walking up from a device, a bridge is folded
+ *       into it when the bridge has the device's PCI vendor, sits below another bridge (a root port
+ *       is never folded), and every endpoint below it is a function of that same device. That is
+ *       how an AMD MI50's own 1002:14a0/14a1 bridges, or a ConnectX card's internal bridge, stop
+ *       looking like a platform PCIe switch. A switch below which several devices hang (a K80's
+ *       PLX, a DGX switch) is kept.
  *   <li><b>Only what matters is kept.</b> Bridges that lead to no GPU or HCA are dropped.
  *   <li><b>Bridge roles come from the shape.</b> Below a host bridge: root port. Below a bridge and
  *       with bridges below: switch upstream port. Below an upstream port: downstream port.
@@ -36,8 +36,14 @@ public final class TopologyBuilder {
   private final List<Device> devices = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
 
-  private record Raw(String id, PcieNodeKind kind, String parentId, PciAddress address,
-      int vendorId, int deviceId, List<Integer> numaNodes) {}
+  private record Raw(
+      String id,
+      PcieNodeKind kind,
+      String parentId,
+      PciAddress address,
+      int vendorId,
+      int deviceId,
+      List<Integer> numaNodes) {}
 
   private record Endpoint(PciAddress address, String parentId) {}
 
@@ -62,7 +68,15 @@ public final class TopologyBuilder {
 
   /** Adds a PCI-to-PCI bridge with id {@link #bridgeId}; its role is decided by {@link #build}. */
   public TopologyBuilder bridge(PciAddress address, String parentId, int vendorId, int deviceId) {
-    put(new Raw(bridgeId(address), PcieNodeKind.BRIDGE, parentId, address, vendorId, deviceId, List.of()));
+    put(
+        new Raw(
+            bridgeId(address),
+            PcieNodeKind.BRIDGE,
+            parentId,
+            address,
+            vendorId,
+            deviceId,
+            List.of()));
     return this;
   }
 
@@ -84,7 +98,8 @@ public final class TopologyBuilder {
   public Machine build() {
     for (Raw r : nodes.values()) {
       if (r.parentId() != null && !nodes.containsKey(r.parentId())) {
-        throw new InvalidTopologyException(nodeName,
+        throw new InvalidTopologyException(
+            nodeName,
             "PCIe node " + r.id() + " names parent " + r.parentId() + ", which was never added");
       }
     }
@@ -99,11 +114,19 @@ public final class TopologyBuilder {
     Map<String, PcieNodeKind> roles = new HashMap<>();
     List<PcieNode> out = new ArrayList<>();
     for (Raw r : topDown()) {
-      PcieNodeKind kind = r.kind() == PcieNodeKind.BRIDGE ? role(r, roles, hasBridgeChild) : r.kind();
+      PcieNodeKind kind =
+          r.kind() == PcieNodeKind.BRIDGE ? role(r, roles, hasBridgeChild) : r.kind();
       roles.put(r.id(), kind);
       if (kept.contains(r.id())) {
-        out.add(new PcieNode(r.id(), kind, r.parentId(), r.address(), r.vendorId(), r.deviceId(),
-            r.numaNodes()));
+        out.add(
+            new PcieNode(
+                r.id(),
+                kind,
+                r.parentId(),
+                r.address(),
+                r.vendorId(),
+                r.deviceId(),
+                r.numaNodes()));
       }
     }
     return new Machine(nodeName, source, out, placed);
@@ -123,12 +146,15 @@ public final class TopologyBuilder {
     if (hasBridgeChild.contains(r.id())) {
       return PcieNodeKind.SWITCH_UPSTREAM;
     }
-    return parent == PcieNodeKind.SWITCH_UPSTREAM ? PcieNodeKind.SWITCH_DOWNSTREAM : PcieNodeKind.BRIDGE;
+    return parent == PcieNodeKind.SWITCH_UPSTREAM
+        ? PcieNodeKind.SWITCH_DOWNSTREAM
+        : PcieNodeKind.BRIDGE;
   }
 
   private Device foldOnCardBridges(Device d) {
     if (!nodes.containsKey(d.parentId())) {
-      throw new InvalidTopologyException(nodeName,
+      throw new InvalidTopologyException(
+          nodeName,
           "device " + d.id() + " names parent " + d.parentId() + ", which was never added");
     }
     String parent = d.parentId();
@@ -138,12 +164,24 @@ public final class TopologyBuilder {
     if (parent.equals(d.parentId())) {
       return d;
     }
-    return new Device(d.id(), d.kind(), d.name(), d.address(), d.numaNode(), parent, d.vendorId(),
-        d.deviceId(), d.model(), d.healthy(), d.hca());
+    return new Device(
+        d.id(),
+        d.kind(),
+        d.name(),
+        d.address(),
+        d.numaNode(),
+        parent,
+        d.vendorId(),
+        d.deviceId(),
+        d.model(),
+        d.healthy(),
+        d.hca());
   }
 
   private boolean isOnCard(Raw bridge, Device d) {
-    if (bridge.kind() != PcieNodeKind.BRIDGE || d.address() == null || d.vendorId() < 0
+    if (bridge.kind() != PcieNodeKind.BRIDGE
+        || d.address() == null
+        || d.vendorId() < 0
         || bridge.vendorId() != d.vendorId()) {
       return false;
     }
@@ -224,9 +262,17 @@ public final class TopologyBuilder {
     List<Device> out = new ArrayList<>();
     for (Device d : in) {
       if (counts.get(d.id()) > 1 && d.address() != null) {
-        warnings.add("device id " + d.id() + " is shared by " + counts.get(d.id()) + " devices on node "
-            + nodeName + " (scrubbed or duplicated ids); using PCI address " + d.address()
-            + " as the id of " + (d.name() != null ? d.name() : d.kind()));
+        warnings.add(
+            "device id "
+                + d.id()
+                + " is shared by "
+                + counts.get(d.id())
+                + " devices on node "
+                + nodeName
+                + " (scrubbed or duplicated ids); using PCI address "
+                + d.address()
+                + " as the id of "
+                + (d.name() != null ? d.name() : d.kind()));
         out.add(d.withId(d.address().toString()));
       } else {
         out.add(d);

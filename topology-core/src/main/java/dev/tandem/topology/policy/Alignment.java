@@ -4,7 +4,9 @@ import dev.tandem.topology.model.Locality;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** How close a pod's GPUs and HCAs must be: the worst locality allowed between a GPU and its HCA. */
+/**
+ * How close a pod's GPUs and HCAs must be: the worst locality allowed between a GPU and its HCA.
+ */
 public enum Alignment {
   /** Under one PCIe switch tree: at worst {@code PXB}. */
   SWITCH("switch", Locality.PXB),

@@ -15,7 +15,8 @@ public record AlignmentPolicy(Alignment alignment, AlignmentMode mode) {
   public static final String MODE_ANNOTATION = "tandem.dev/alignment-mode";
 
   /** {@code switch}, {@code required}: the default for pods that request both resources. */
-  public static final AlignmentPolicy DEFAULT = new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.REQUIRED);
+  public static final AlignmentPolicy DEFAULT =
+      new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.REQUIRED);
 
   public AlignmentPolicy {
     if (alignment == null || mode == null) {
@@ -29,7 +30,8 @@ public record AlignmentPolicy(Alignment alignment, AlignmentMode mode) {
    *
    * @throws InvalidPolicyException naming the annotation, the bad value and the allowed ones
    */
-  public static AlignmentPolicy fromAnnotations(Map<String, String> annotations, AlignmentPolicy defaults) {
+  public static AlignmentPolicy fromAnnotations(
+      Map<String, String> annotations, AlignmentPolicy defaults) {
     Map<String, String> a = annotations == null ? Map.of() : annotations;
     String alignment = a.get(ALIGNMENT_ANNOTATION);
     String mode = a.get(MODE_ANNOTATION);

@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * Renders a machine as {@code nvidia-smi topo -m} does: GPU and HCA rows and columns with the
- * locality of each pair, NUMA affinity, then the legend. GPUs are numbered {@code GPU0…} in PCI
- * bus order, as nvidia-smi numbers them; HCAs appear by their ibverbs names. GPU↔GPU cells show
- * the PCIe path (NVLink is not part of the model).
+ * locality of each pair, NUMA affinity, then the legend. GPUs are numbered {@code GPU0…} in PCI bus
+ * order, as nvidia-smi numbers them; HCAs appear by their ibverbs names. GPU↔GPU cells show the
+ * PCIe path (NVLink is not part of the model).
  */
 public final class TopologyMatrix {
 
@@ -46,8 +46,12 @@ public final class TopologyMatrix {
       out.append("\nGPU Legend:\n\n");
       for (int i = 0; i < gpus.size(); i++) {
         Device g = gpus.get(i);
-        out.append("  GPU").append(i).append(": ").append(g.id())
-            .append(g.address() == null ? "" : " (" + g.address() + ")").append('\n');
+        out.append("  GPU")
+            .append(i)
+            .append(": ")
+            .append(g.id())
+            .append(g.address() == null ? "" : " (" + g.address() + ")")
+            .append('\n');
       }
     }
     return out.toString();
@@ -57,10 +61,11 @@ public final class TopologyMatrix {
     List<String> labels = new ArrayList<>();
     int gpu = 0;
     for (Device d : machine.devices()) {
-      labels.add(switch (d.kind()) {
-        case GPU -> "GPU" + gpu++;
-        case HCA -> d.hca().ibDevice() != null ? d.hca().ibDevice() : d.id();
-      });
+      labels.add(
+          switch (d.kind()) {
+            case GPU -> "GPU" + gpu++;
+            case HCA -> d.hca().ibDevice() != null ? d.hca().ibDevice() : d.id();
+          });
     }
     return labels;
   }
@@ -94,9 +99,14 @@ public final class TopologyMatrix {
         }
       }
       final int row = g;
-      out.append(labels.get(row)).append(" -> ")
-          .append(nearest.isEmpty() ? "none" : nearest.stream().map(labels::get).collect(Collectors.joining(",")))
-          .append(nearest.isEmpty() ? "" : " (" + best + ")").append('\n');
+      out.append(labels.get(row))
+          .append(" -> ")
+          .append(
+              nearest.isEmpty()
+                  ? "none"
+                  : nearest.stream().map(labels::get).collect(Collectors.joining(",")))
+          .append(nearest.isEmpty() ? "" : " (" + best + ")")
+          .append('\n');
     }
     return out.toString();
   }

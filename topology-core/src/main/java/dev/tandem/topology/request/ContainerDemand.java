@@ -10,14 +10,17 @@ import java.util.Map;
  * @param limits {@code resources.limits}, resource name to whole units
  * @param sidecar true for an init container with {@code restartPolicy: Always}
  */
-public record ContainerDemand(String name, Map<String, Long> requests, Map<String, Long> limits, boolean sidecar) {
+public record ContainerDemand(
+    String name, Map<String, Long> requests, Map<String, Long> limits, boolean sidecar) {
 
   public ContainerDemand {
     requests = requests == null ? Map.of() : Map.copyOf(requests);
     limits = limits == null ? Map.of() : Map.copyOf(limits);
   }
 
-  /** The request for a resource; the limit stands in when only a limit is set (extended resources). */
+  /**
+   * The request for a resource; the limit stands in when only a limit is set (extended resources).
+   */
   public long units(String resource) {
     Long r = requests.get(resource);
     if (r != null) {

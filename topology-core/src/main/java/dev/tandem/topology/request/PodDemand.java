@@ -11,8 +11,8 @@ public final class PodDemand {
 
   private PodDemand() {}
 
-  public static long effective(String resource, List<ContainerDemand> initContainers,
-      List<ContainerDemand> containers) {
+  public static long effective(
+      String resource, List<ContainerDemand> initContainers, List<ContainerDemand> containers) {
     long app = 0;
     for (ContainerDemand c : containers) {
       app += c.units(resource);
@@ -33,8 +33,8 @@ public final class PodDemand {
   }
 
   /** Whether any container or init container names the resource (kube-scheduler's IsInterested). */
-  public static boolean names(String resource, List<ContainerDemand> initContainers,
-      List<ContainerDemand> containers) {
+  public static boolean names(
+      String resource, List<ContainerDemand> initContainers, List<ContainerDemand> containers) {
     return initContainers.stream().anyMatch(c -> c.names(resource))
         || containers.stream().anyMatch(c -> c.names(resource));
   }

@@ -23,15 +23,20 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The allocator's answer equals a brute-force optimum on random small machines and random free sets:
- * same feasibility under the policy, same worst locality, same number of groups at that locality.
+ * The allocator's answer equals a brute-force optimum on random small machines and random free
+ * sets: same feasibility under the policy, same worst locality, same number of groups at that
+ * locality.
  */
 class AllocatorPropertyTest {
 
   @Property(tries = 3000)
   @Label("allocator matches the brute-force optimum")
-  void matchesBruteForce(@ForAll long seed, @ForAll @IntRange(min = 0, max = 3) int gpus,
-      @ForAll @IntRange(min = 0, max = 3) int hcas, @ForAll Alignment alignment, @ForAll AlignmentMode mode) {
+  void matchesBruteForce(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 3) int gpus,
+      @ForAll @IntRange(min = 0, max = 3) int hcas,
+      @ForAll Alignment alignment,
+      @ForAll AlignmentMode mode) {
     Random random = new Random(seed);
     Machine machine = randomMachine(random);
     LocalityIndex index = LocalityIndex.of(machine);
@@ -43,7 +48,8 @@ class AllocatorPropertyTest {
     }
     Availability free = Availability.allFree(index, 1).without(taken);
     AlignmentPolicy policy = new AlignmentPolicy(alignment, mode);
-    AllocationResult result = new Allocator(index).allocate(new AllocationRequest(gpus, hcas, policy), free);
+    AllocationResult result =
+        new Allocator(index).allocate(new AllocationRequest(gpus, hcas, policy), free);
     BruteForce best = BruteForce.search(index, free, gpus, hcas);
     String context = "seed " + seed + ", " + gpus + "+" + hcas + " " + policy + ", taken " + taken;
 
@@ -59,10 +65,14 @@ class AllocatorPropertyTest {
     a.gpus().forEach(d -> assertTrue(chosen.add(d.id()) && free.free(d.id()) > 0, context));
     a.hcas().forEach(d -> assertTrue(chosen.add(d.id()) && free.free(d.id()) > 0, context));
     int[] picks = picks(index, a);
-    assertEquals(BruteForce.worst(index, picks, gpus > 0 && hcas > 0), a.worst(), context + ": reported worst");
+    assertEquals(
+        BruteForce.worst(index, picks, gpus > 0 && hcas > 0),
+        a.worst(),
+        context + ": reported worst");
     assertEquals(best.worst, a.worst(), context + ": optimal worst");
     if (gpus > 0 && hcas > 0 && a.worst() != Locality.X) {
-      assertEquals(best.groups, BruteForce.groupsUsed(index, picks, a.worst()), context + ": groups used");
+      assertEquals(
+          best.groups, BruteForce.groupsUsed(index, picks, a.worst()), context + ": groups used");
     }
   }
 
@@ -73,7 +83,10 @@ class AllocatorPropertyTest {
     return picks;
   }
 
-  /** 1–2 CPU domains, 1–2 host bridges each, 1–2 root ports each, then devices on the root port or on switches up to two levels deep. */
+  /**
+   * 1–2 CPU domains, 1–2 host bridges each, 1–2 root ports each, then devices on the root port or
+   * on switches up to two levels deep.
+   */
   static Machine randomMachine(Random random) {
     Sketch s = new Sketch("random");
     List<String> attachPoints = new ArrayList<>();
@@ -84,7 +97,11 @@ class AllocatorPropertyTest {
         String rootPort = s.rootPort(domain);
         attachPoints.add(rootPort);
         for (int sw = 0; sw < random.nextInt(3); sw++) {
-          String up = s.pcieSwitch(random.nextBoolean() ? rootPort : s.port(attachPoints.get(attachPoints.size() - 1)));
+          String up =
+              s.pcieSwitch(
+                  random.nextBoolean()
+                      ? rootPort
+                      : s.port(attachPoints.get(attachPoints.size() - 1)));
           attachPoints.add(up);
         }
       }
@@ -100,7 +117,10 @@ class AllocatorPropertyTest {
     return s.build();
   }
 
-  /** Every selection of free devices, the best worst locality, and the fewest groups at that locality. */
+  /**
+   * Every selection of free devices, the best worst locality, and the fewest groups at that
+   * locality.
+   */
   static final class BruteForce {
     Locality worst;
     int groups = Integer.MAX_VALUE;
@@ -181,7 +201,8 @@ class AllocatorPropertyTest {
       return out;
     }
 
-    private static void collect(List<Integer> items, int size, int from, List<Integer> current, List<List<Integer>> out) {
+    private static void collect(
+        List<Integer> items, int size, int from, List<Integer> current, List<List<Integer>> out) {
       if (current.size() == size) {
         out.add(List.copyOf(current));
         return;

@@ -8,8 +8,8 @@ import dev.tandem.topology.allocation.Infeasible.Shortfall;
 import dev.tandem.topology.fixtures.Machines;
 import dev.tandem.topology.fixtures.Sketch;
 import dev.tandem.topology.locality.LocalityIndex;
-import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -20,17 +20,23 @@ import org.junit.jupiter.api.Test;
 class AllocatorTest {
 
   private static final AlignmentPolicy SWITCH = AlignmentPolicy.DEFAULT;
-  private static final AlignmentPolicy SWITCH_PREFERRED = new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.PREFERRED);
-  private static final AlignmentPolicy NUMA = new AlignmentPolicy(Alignment.NUMA, AlignmentMode.REQUIRED);
+  private static final AlignmentPolicy SWITCH_PREFERRED =
+      new AlignmentPolicy(Alignment.SWITCH, AlignmentMode.PREFERRED);
+  private static final AlignmentPolicy NUMA =
+      new AlignmentPolicy(Alignment.NUMA, AlignmentMode.REQUIRED);
 
-  private static Allocation allocate(Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken) {
+  private static Allocation allocate(
+      Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken) {
     return assertInstanceOf(Allocation.class, result(m, gpus, hcas, p, taken, 1));
   }
 
-  private static AllocationResult result(Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken, int slots) {
+  private static AllocationResult result(
+      Machine m, int gpus, int hcas, AlignmentPolicy p, List<String> taken, int slots) {
     LocalityIndex index = LocalityIndex.of(m);
-    return new Allocator(index).allocate(new AllocationRequest(gpus, hcas, p),
-        Availability.allFree(index, slots).without(taken));
+    return new Allocator(index)
+        .allocate(
+            new AllocationRequest(gpus, hcas, p),
+            Availability.allFree(index, slots).without(taken));
   }
 
   @Test
@@ -53,17 +59,26 @@ class AllocatorTest {
   }
 
   @Test
-  @DisplayName("XE8640, 4 GPUs + 4 HCAs under switch/required: infeasible, the reason names NODE and no device (kube-scheduler counts equal reasons)")
+  @DisplayName(
+      "XE8640, 4 GPUs + 4 HCAs under switch/required: infeasible, the reason names NODE and no device (kube-scheduler counts equal reasons)")
   void xe8640FourPairsCannotAlign() {
-    Infeasible no = assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 4, 4, SWITCH, List.of(), 1));
+    Infeasible no =
+        assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 4, 4, SWITCH, List.of(), 1));
     assertEquals(Shortfall.ALIGNMENT, no.shortfall());
-    assertTrue(!no.resolvable(), "even an empty XE8640 cannot put 4 pairs under switches: preemption cannot help");
-    Infeasible busy = assertInstanceOf(Infeasible.class, result(Machines.xe8640(), 2, 2, SWITCH, List.of("GPU-1", "mlx5_3"), 1));
+    assertTrue(
+        !no.resolvable(),
+        "even an empty XE8640 cannot put 4 pairs under switches: preemption cannot help");
+    Infeasible busy =
+        assertInstanceOf(
+            Infeasible.class,
+            result(Machines.xe8640(), 2, 2, SWITCH, List.of("GPU-1", "mlx5_3"), 1));
     assertEquals(Shortfall.ALIGNMENT, busy.shortfall());
     assertTrue(busy.resolvable(), "2 pairs fit the empty node, so preemption may help");
     assertEquals(Locality.NODE, no.bestAvailable());
-    assertEquals("4 GPUs + 4 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
-        + "best on this node now is NODE", no.reason());
+    assertEquals(
+        "4 GPUs + 4 HCAs need under one PCIe switch (PXB or better, tandem.dev/alignment=switch); "
+            + "best on this node now is NODE",
+        no.reason());
   }
 
   @Test
@@ -85,7 +100,8 @@ class AllocatorTest {
   }
 
   @Test
-  @DisplayName("more HCAs than GPUs: XE8640's cuda0 takes both ports of the dual-port HCA beside it")
+  @DisplayName(
+      "more HCAs than GPUs: XE8640's cuda0 takes both ports of the dual-port HCA beside it")
   void moreHcasThanGpus() {
     Allocation a = allocate(Machines.xe8640(), 1, 2, SWITCH, List.of());
     assertEquals(List.of("GPU-0"), a.gpuIds());
@@ -113,9 +129,11 @@ class AllocatorTest {
   @Test
   @DisplayName("shared mode: slots of the nearest HCA, distinct HCAs first")
   void sharedSlots() {
-    Allocation a = assertInstanceOf(Allocation.class, result(Machines.relion(), 1, 3, SWITCH, List.of(), 4));
+    Allocation a =
+        assertInstanceOf(Allocation.class, result(Machines.relion(), 1, 3, SWITCH, List.of(), 4));
     assertEquals(List.of("mlx5_0", "mlx5_0", "mlx5_0"), a.hcaIds());
-    Allocation two = assertInstanceOf(Allocation.class, result(Machines.xe8640(), 1, 3, SWITCH, List.of(), 2));
+    Allocation two =
+        assertInstanceOf(Allocation.class, result(Machines.xe8640(), 1, 3, SWITCH, List.of(), 2));
     assertEquals(List.of("mlx5_0", "mlx5_0", "mlx5_1"), two.hcaIds());
   }
 
@@ -137,15 +155,23 @@ class AllocatorTest {
   void eightPairs() {
     Allocation a = allocate(Machines.sixteenBySixteen(), 8, 8, SWITCH, List.of());
     assertEquals(Locality.PIX, a.worst());
-    assertTrue(a.gpuIds().stream().allMatch(id -> id.compareTo("GPU-08") < 0), a.gpuIds().toString());
+    assertTrue(
+        a.gpuIds().stream().allMatch(id -> id.compareTo("GPU-08") < 0), a.gpuIds().toString());
   }
 
   @Test
-  @DisplayName("when not every pair fits under a switch, HCAs still go beside the GPUs that have one")
+  @DisplayName(
+      "when not every pair fits under a switch, HCAs still go beside the GPUs that have one")
   void hcasFollowGpus() {
     // GPUs 2 and 3 held (the kubelet chose them): GPU-3 has mlx5_3 on its switch, GPU-2 has none
-    Allocation a = allocate(Machines.xe8640(), 2, 2, AlignmentPolicy.fromAnnotations(
-        java.util.Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "none"), SWITCH), List.of("GPU-0", "GPU-1"));
+    Allocation a =
+        allocate(
+            Machines.xe8640(),
+            2,
+            2,
+            AlignmentPolicy.fromAnnotations(
+                java.util.Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "none"), SWITCH),
+            List.of("GPU-0", "GPU-1"));
     assertEquals(List.of("GPU-2", "GPU-3"), a.gpuIds());
     assertTrue(a.hcaIds().contains("mlx5_3"), a.hcaIds().toString());
   }
@@ -160,17 +186,21 @@ class AllocatorTest {
   @Test
   @DisplayName("shortages are reported with counts; a node without HCAs is unresolvable")
   void shortages() {
-    Infeasible gpus = assertInstanceOf(Infeasible.class, result(Machines.relion(), 3, 1, SWITCH, List.of(), 1));
+    Infeasible gpus =
+        assertInstanceOf(Infeasible.class, result(Machines.relion(), 3, 1, SWITCH, List.of(), 1));
     assertEquals(Shortfall.NOT_ENOUGH_GPUS, gpus.shortfall());
     assertEquals("node has 2 free healthy GPUs, pod needs 3", gpus.reason());
     assertTrue(!gpus.resolvable(), "the node has 2 GPUs in all: preemption cannot give 3");
-    Infeasible hcas = assertInstanceOf(Infeasible.class, result(Machines.relion(), 1, 1, SWITCH, List.of("mlx5_0"), 1));
+    Infeasible hcas =
+        assertInstanceOf(
+            Infeasible.class, result(Machines.relion(), 1, 1, SWITCH, List.of("mlx5_0"), 1));
     assertEquals(Shortfall.NOT_ENOUGH_HCAS, hcas.shortfall());
     assertTrue(hcas.resolvable(), "the HCA is only taken: preemption may free it");
     Sketch sketch = new Sketch("no-hca");
     sketch.switchWith(sketch.domain("numa:0", 0), 0, "GPU-0");
     Machine gpusOnly = sketch.build();
-    Infeasible none = assertInstanceOf(Infeasible.class, result(gpusOnly, 1, 1, SWITCH, List.of(), 1));
+    Infeasible none =
+        assertInstanceOf(Infeasible.class, result(gpusOnly, 1, 1, SWITCH, List.of(), 1));
     assertEquals(Shortfall.NO_HCAS, none.shortfall());
     assertTrue(!none.resolvable());
   }
@@ -179,8 +209,14 @@ class AllocatorTest {
   @DisplayName("unhealthy devices are never chosen")
   void unhealthyExcluded() {
     Machine m = Machines.xe8640();
-    Machine sick = new Machine(m.nodeName(), m.source(), m.pcie(),
-        m.devices().stream().map(d -> d.id().equals("mlx5_2") ? d.withHealthy(false) : d).toList());
+    Machine sick =
+        new Machine(
+            m.nodeName(),
+            m.source(),
+            m.pcie(),
+            m.devices().stream()
+                .map(d -> d.id().equals("mlx5_2") ? d.withHealthy(false) : d)
+                .toList());
     Allocation a = allocate(sick, 1, 1, SWITCH, List.of());
     assertEquals(List.of("GPU-3"), a.gpuIds());
     assertEquals(List.of("mlx5_3"), a.hcaIds());

@@ -8,7 +8,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads the GPU↔NIC cells of an {@code nvidia-smi topo -m} matrix, with NIC numbers resolved by its legend. */
+/**
+ * Reads the GPU↔NIC cells of an {@code nvidia-smi topo -m} matrix, with NIC numbers resolved by its
+ * legend.
+ */
 record NvidiaSmiMatrix(List<String> columns, Map<String, Map<String, String>> cells) {
 
   static NvidiaSmiMatrix load(String resource) throws IOException {

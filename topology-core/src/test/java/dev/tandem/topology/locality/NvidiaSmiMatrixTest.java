@@ -24,10 +24,18 @@ class NvidiaSmiMatrixTest {
 
   static Stream<Arguments> machines() {
     return Stream.of(
-        Arguments.of("dgx-a100-epyc7742-a100x8.nvidia-smi-topo-m.txt", (Supplier<Machine>) Machines::dgxA100),
-        Arguments.of("hgx-h100-8gpu-8nic.sglang-30401.nvidia-smi-topo-m.txt", (Supplier<Machine>) Machines::hgxH100EightNic),
-        Arguments.of("hgx-h100-8gpu-12nic.mooncake-2039.nvidia-smi-topo-m.txt", (Supplier<Machine>) Machines::hgxH100TwelveNic),
-        Arguments.of("hgx-h200-8gpu-9nic.weiziyang-blog.nvidia-smi-topo-m.txt", (Supplier<Machine>) Machines::hgxH200));
+        Arguments.of(
+            "dgx-a100-epyc7742-a100x8.nvidia-smi-topo-m.txt",
+            (Supplier<Machine>) Machines::dgxA100),
+        Arguments.of(
+            "hgx-h100-8gpu-8nic.sglang-30401.nvidia-smi-topo-m.txt",
+            (Supplier<Machine>) Machines::hgxH100EightNic),
+        Arguments.of(
+            "hgx-h100-8gpu-12nic.mooncake-2039.nvidia-smi-topo-m.txt",
+            (Supplier<Machine>) Machines::hgxH100TwelveNic),
+        Arguments.of(
+            "hgx-h200-8gpu-9nic.weiziyang-blog.nvidia-smi-topo-m.txt",
+            (Supplier<Machine>) Machines::hgxH200));
   }
 
   @ParameterizedTest(name = "{0}")

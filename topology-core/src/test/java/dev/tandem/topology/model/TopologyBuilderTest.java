@@ -17,11 +17,32 @@ class TopologyBuilderTest {
   private static final int PLX = 0x10b5;
 
   private static Device gpu(String id, String address, String parent, int vendor) {
-    return new Device(id, DeviceKind.GPU, id, PciAddress.parse(address), 0, parent, vendor, 0x66a1, null, true, null);
+    return new Device(
+        id,
+        DeviceKind.GPU,
+        id,
+        PciAddress.parse(address),
+        0,
+        parent,
+        vendor,
+        0x66a1,
+        null,
+        true,
+        null);
   }
 
   private static Device hca(String name, String address, String parent) {
-    return new Device(name, DeviceKind.HCA, name, PciAddress.parse(address), 0, parent, 0x15b3, 0x101b, null, true,
+    return new Device(
+        name,
+        DeviceKind.HCA,
+        name,
+        PciAddress.parse(address),
+        0,
+        parent,
+        0x15b3,
+        0x101b,
+        null,
+        true,
         HcaInfo.named(name));
   }
 
@@ -45,7 +66,8 @@ class TopologyBuilderTest {
   }
 
   @Test
-  @DisplayName("a K80-style card switch with two GPUs below it is kept as a switch; the GPUs are PIX")
+  @DisplayName(
+      "a K80-style card switch with two GPUs below it is kept as a switch; the GPUs are PIX")
   void sharedSwitchStays() {
     TopologyBuilder b = new TopologyBuilder("k80", "test");
     b.cpuDomain("numa:0", List.of(0)).hostBridge("hostbridge:0000:00", "numa:0");
@@ -71,9 +93,13 @@ class TopologyBuilderTest {
     b.device(gpu("GPU-00000000-0000-0000-0000-000000000000", "5f:00.0", "hb", 0x10de));
     b.device(gpu("GPU-1", "6f:00.0", "hb", 0x10de));
     Machine m = b.build();
-    assertEquals(List.of("0000:4e:00.0", "0000:5f:00.0", "GPU-1"), m.gpus().stream().map(Device::id).toList());
+    assertEquals(
+        List.of("0000:4e:00.0", "0000:5f:00.0", "GPU-1"),
+        m.gpus().stream().map(Device::id).toList());
     assertEquals(2, b.warnings().size());
-    assertTrue(b.warnings().get(0).contains("GPU-00000000-0000-0000-0000-000000000000"), b.warnings().get(0));
+    assertTrue(
+        b.warnings().get(0).contains("GPU-00000000-0000-0000-0000-000000000000"),
+        b.warnings().get(0));
   }
 
   @Test
@@ -83,7 +109,8 @@ class TopologyBuilderTest {
     b.cpuDomain("numa:0", List.of(0));
     b.device(hca("mlx5_0", "01:00.0", "pci:0000:00:01.0"));
     InvalidTopologyException e = assertThrows(InvalidTopologyException.class, b::build);
-    assertEquals("topology of node n1 is invalid: device mlx5_0 names parent pci:0000:00:01.0, which was never added",
+    assertEquals(
+        "topology of node n1 is invalid: device mlx5_0 names parent pci:0000:00:01.0, which was never added",
         e.getMessage());
   }
 
@@ -92,8 +119,11 @@ class TopologyBuilderTest {
   void pciAddresses() {
     assertEquals("0000:4e:00.0", PciAddress.parse("4e:00.0").toString());
     assertEquals(new PciAddress(0x35, 3, 0, 1), PciAddress.parse("0035:03:00.1"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PciAddress.parse("4e-00"));
-    assertEquals("not a PCI address: '4e-00' (expected dddd:bb:dd.f, for example 0000:4e:00.0)", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> PciAddress.parse("4e-00"));
+    assertEquals(
+        "not a PCI address: '4e-00' (expected dddd:bb:dd.f, for example 0000:4e:00.0)",
+        e.getMessage());
   }
 
   @Test
@@ -101,7 +131,11 @@ class TopologyBuilderTest {
   void naturalOrder() {
     TopologyBuilder b = new TopologyBuilder("n", "test");
     b.cpuDomain("numa:0", List.of(0)).hostBridge("hb", "numa:0");
-    b.device(hca("mlx5_10", "01:00.0", "hb")).device(hca("mlx5_2", "02:00.0", "hb")).device(hca("mlx5_bond_0", "03:00.0", "hb"));
-    assertEquals(List.of("mlx5_2", "mlx5_10", "mlx5_bond_0"), b.build().hcas().stream().map(Device::id).toList());
+    b.device(hca("mlx5_10", "01:00.0", "hb"))
+        .device(hca("mlx5_2", "02:00.0", "hb"))
+        .device(hca("mlx5_bond_0", "03:00.0", "hb"));
+    assertEquals(
+        List.of("mlx5_2", "mlx5_10", "mlx5_bond_0"),
+        b.build().hcas().stream().map(Device::id).toList());
   }
 }

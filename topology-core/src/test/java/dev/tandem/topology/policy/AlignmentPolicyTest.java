@@ -16,7 +16,9 @@ class AlignmentPolicyTest {
   @CsvSource({"switch,PXB", "root-complex,PHB", "numa,NODE", "none,SYS"})
   @DisplayName("each alignment value maps to the worst locality it allows")
   void alignmentLimits(String value, Locality worst) {
-    AlignmentPolicy p = AlignmentPolicy.fromAnnotations(Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, value), AlignmentPolicy.DEFAULT);
+    AlignmentPolicy p =
+        AlignmentPolicy.fromAnnotations(
+            Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, value), AlignmentPolicy.DEFAULT);
     assertEquals(worst, p.alignment().worstAllowed());
     assertEquals(worst, p.filterLimit());
   }
@@ -24,30 +26,53 @@ class AlignmentPolicyTest {
   @Test
   @DisplayName("missing annotations take the configured defaults")
   void defaults() {
-    assertEquals(AlignmentPolicy.DEFAULT, AlignmentPolicy.fromAnnotations(Map.of(), AlignmentPolicy.DEFAULT));
-    assertEquals(AlignmentPolicy.DEFAULT, AlignmentPolicy.fromAnnotations(null, AlignmentPolicy.DEFAULT));
+    assertEquals(
+        AlignmentPolicy.DEFAULT,
+        AlignmentPolicy.fromAnnotations(Map.of(), AlignmentPolicy.DEFAULT));
+    assertEquals(
+        AlignmentPolicy.DEFAULT, AlignmentPolicy.fromAnnotations(null, AlignmentPolicy.DEFAULT));
     AlignmentPolicy numaPreferred = new AlignmentPolicy(Alignment.NUMA, AlignmentMode.PREFERRED);
-    assertEquals(numaPreferred, AlignmentPolicy.fromAnnotations(Map.of("other", "x"), numaPreferred));
+    assertEquals(
+        numaPreferred, AlignmentPolicy.fromAnnotations(Map.of("other", "x"), numaPreferred));
   }
 
   @Test
   @DisplayName("preferred mode never filters: its filter limit is SYS")
   void preferredDoesNotFilter() {
-    AlignmentPolicy p = AlignmentPolicy.fromAnnotations(
-        Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "switch", AlignmentPolicy.MODE_ANNOTATION, "preferred"),
-        AlignmentPolicy.DEFAULT);
+    AlignmentPolicy p =
+        AlignmentPolicy.fromAnnotations(
+            Map.of(
+                AlignmentPolicy.ALIGNMENT_ANNOTATION,
+                "switch",
+                AlignmentPolicy.MODE_ANNOTATION,
+                "preferred"),
+            AlignmentPolicy.DEFAULT);
     assertEquals(Locality.SYS, p.filterLimit());
     assertEquals(Locality.PXB, p.alignment().worstAllowed());
   }
 
   @Test
-  @DisplayName("unknown values are refused with a message naming the annotation and the allowed values")
+  @DisplayName(
+      "unknown values are refused with a message naming the annotation and the allowed values")
   void unknownValues() {
-    InvalidPolicyException bad = assertThrows(InvalidPolicyException.class, () -> AlignmentPolicy.fromAnnotations(
-        Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "same-switch"), AlignmentPolicy.DEFAULT));
-    assertEquals("tandem.dev/alignment: unknown value 'same-switch'; allowed: switch, root-complex, numa, none", bad.getMessage());
-    InvalidPolicyException mode = assertThrows(InvalidPolicyException.class, () -> AlignmentPolicy.fromAnnotations(
-        Map.of(AlignmentPolicy.MODE_ANNOTATION, "Required"), AlignmentPolicy.DEFAULT));
-    assertEquals("tandem.dev/alignment-mode: unknown value 'Required'; allowed: required, preferred", mode.getMessage());
+    InvalidPolicyException bad =
+        assertThrows(
+            InvalidPolicyException.class,
+            () ->
+                AlignmentPolicy.fromAnnotations(
+                    Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "same-switch"),
+                    AlignmentPolicy.DEFAULT));
+    assertEquals(
+        "tandem.dev/alignment: unknown value 'same-switch'; allowed: switch, root-complex, numa, none",
+        bad.getMessage());
+    InvalidPolicyException mode =
+        assertThrows(
+            InvalidPolicyException.class,
+            () ->
+                AlignmentPolicy.fromAnnotations(
+                    Map.of(AlignmentPolicy.MODE_ANNOTATION, "Required"), AlignmentPolicy.DEFAULT));
+    assertEquals(
+        "tandem.dev/alignment-mode: unknown value 'Required'; allowed: required, preferred",
+        mode.getMessage());
   }
 }

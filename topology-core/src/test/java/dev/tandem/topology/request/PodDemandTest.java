@@ -38,15 +38,19 @@ class PodDemandTest {
   @DisplayName("sidecars run next to the app containers and next to later init containers")
   void sidecars() {
     // sidecar 1, then init 2 runs beside it (peak 3); app 1 + sidecar 1 = 2; effective 3
-    assertEquals(3, PodDemand.effective(GPU, List.of(init(1, true), init(2, false)), List.of(app(1))));
+    assertEquals(
+        3, PodDemand.effective(GPU, List.of(init(1, true), init(2, false)), List.of(app(1))));
     // app 4 + sidecar 1 = 5 beats the init peak
-    assertEquals(5, PodDemand.effective(GPU, List.of(init(1, true), init(2, false)), List.of(app(4))));
+    assertEquals(
+        5, PodDemand.effective(GPU, List.of(init(1, true), init(2, false)), List.of(app(4))));
     // an init container before the sidecar does not run beside it
-    assertEquals(2, PodDemand.effective(GPU, List.of(init(2, false), init(1, true)), List.of(app(0))));
+    assertEquals(
+        2, PodDemand.effective(GPU, List.of(init(2, false), init(1, true)), List.of(app(0))));
   }
 
   @Test
-  @DisplayName("a resource named with quantity 0 still makes the pod interesting, as kube-scheduler's IsInterested")
+  @DisplayName(
+      "a resource named with quantity 0 still makes the pod interesting, as kube-scheduler's IsInterested")
   void namesCountsZero() {
     assertTrue(PodDemand.names(GPU, List.of(), List.of(app(0))));
     assertFalse(PodDemand.names("rdma/hca", List.of(), List.of(app(0))));
