@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -140,14 +139,9 @@ func javaArgs(heap string, jar string, args ...string) []string {
 }
 
 // startAgent runs the real agent for one fake node, reading the node's topology from a fixture.
-// Until the agent's run command exists (agentRunsHere false), the agent's dump command produces the
-// NodeTopology object and kubectl publishes it with the agent's ServiceAccount token instead.
 func (k *cluster) startAgent(node string, f fixture) error {
 	jar := k.env.Jar("node-topology-agent")
 	xml := k.env.Testdata(filepath.Join("topologies", f.file))
-	if !k.agentRuns() {
-		return k.publishByDump(jar, node, xml)
-	}
 	port := harness.FreePort()
 	argv := append([]string{k.env.Java}, javaArgs("48m", jar, "run",
 		"--node-name", node,
@@ -161,41 +155,6 @@ func (k *cluster) startAgent(node string, f fixture) error {
 	k.mu.Lock()
 	k.agents[node] = p
 	k.mu.Unlock()
-	return nil
-}
-
-var agentRunOnce sync.Once
-var agentRunImplemented bool
-
-// agentRuns tells whether the agent jar implements its run command yet.
-func (k *cluster) agentRuns() bool {
-	agentRunOnce.Do(func() {
-		jar := k.env.Jar("node-topology-agent")
-		out, _ := exec.Command(k.env.Java, "-jar", jar, "run", "--help").CombinedOutput()
-		agentRunImplemented = !strings.Contains(string(out), "not implemented")
-		if !agentRunImplemented {
-			fmt.Fprintln(os.Stderr, "e2e: TODO the agent's run command is not implemented yet: publishing its dump output with the agent's ServiceAccount instead")
-		}
-	})
-	return agentRunImplemented
-}
-
-func (k *cluster) publishByDump(jar, node, xml string) error {
-	argv := append([]string{k.env.Java}, javaArgs("64m", jar, "dump", "--node-name", node, "--hwloc-xml", xml, "--format", "json")...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	_ = os.WriteFile(filepath.Join(k.env.Logs(), "agent-dump-"+node+".log"), []byte(stderr.String()), 0o644)
-	if err != nil {
-		return fmt.Errorf("agent dump for %s (%s): %w: %s", node, xml, err, stderr.String())
-	}
-	kubectl := exec.Command(filepath.Join(k.env.Bin, "kubectl"), "--kubeconfig", k.agentKC, "apply", "--server-side",
-		"--field-manager=tandem-node-topology-agent", "-f", "-")
-	kubectl.Stdin = strings.NewReader(string(out))
-	if msg, err := kubectl.CombinedOutput(); err != nil {
-		return fmt.Errorf("publish NodeTopology %s as the agent: %w: %s", node, err, msg)
-	}
 	return nil
 }
 
