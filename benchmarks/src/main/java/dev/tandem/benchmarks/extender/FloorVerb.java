@@ -2,9 +2,9 @@ package dev.tandem.benchmarks.extender;
 
 import dev.tandem.extender.http.ExtenderArgs;
 import dev.tandem.extender.http.Replies;
-import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.Outcome;
 import dev.tandem.extender.state.NodeDirectory;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;

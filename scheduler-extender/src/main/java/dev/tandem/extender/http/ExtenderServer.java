@@ -3,10 +3,11 @@ package dev.tandem.extender.http;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.extender.scheduling.NodeEvaluator;
-import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.verbs.BindVerb;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.NodeEvaluator;
+import dev.tandem.extender.verbs.PrioritizeVerb;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ClientAuth;
@@ -53,10 +54,16 @@ public final class ExtenderServer {
   public static Router router(
       Vertx vertx, ExtenderConfig config, ClusterState state, ExtenderMetrics metrics) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
-    Scheduling scheduling = new Scheduling(state, evaluator);
-    Binder binder = new Binder(state, config.defaultPolicy(), config.assumedTtl());
+    BindVerb bind = new BindVerb(state, config.defaultPolicy(), config.assumedTtl());
     Router router = Router.router(vertx);
-    new SchedulerRoutes(vertx, state, scheduling, binder, config.defaultPolicy(), metrics)
+    new SchedulerRoutes(
+            vertx,
+            state,
+            new FilterVerb(evaluator),
+            new PrioritizeVerb(evaluator),
+            bind,
+            config.defaultPolicy(),
+            metrics)
         .mount(router, config.prefix(), config.bodyLimit());
     new InspectionRoutes(vertx, state, new Inspection(state, evaluator), metrics).mount(router);
     router.get("/").handler(ctx -> redirect(ctx, "/ui/"));

@@ -2,9 +2,9 @@ package dev.tandem.extender.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.NodeDirectory;
+import dev.tandem.extender.verbs.FilterVerdict;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;

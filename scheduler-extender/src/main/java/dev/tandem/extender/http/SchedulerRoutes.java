@@ -1,11 +1,13 @@
 package dev.tandem.extender.http;
 
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.extender.scheduling.PodRequest;
-import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.BindVerb;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -34,22 +36,25 @@ final class SchedulerRoutes {
 
   private final Vertx vertx;
   private final ClusterState state;
-  private final Scheduling scheduling;
-  private final Binder binder;
+  private final FilterVerb filterVerb;
+  private final PrioritizeVerb prioritizeVerb;
+  private final BindVerb bindVerb;
   private final AlignmentPolicy defaults;
   private final ExtenderMetrics metrics;
 
   SchedulerRoutes(
       Vertx vertx,
       ClusterState state,
-      Scheduling scheduling,
-      Binder binder,
+      FilterVerb filterVerb,
+      PrioritizeVerb prioritizeVerb,
+      BindVerb bindVerb,
       AlignmentPolicy defaults,
       ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
-    this.scheduling = scheduling;
-    this.binder = binder;
+    this.filterVerb = filterVerb;
+    this.prioritizeVerb = prioritizeVerb;
+    this.bindVerb = bindVerb;
     this.defaults = defaults;
     this.metrics = metrics;
   }
@@ -99,7 +104,7 @@ final class SchedulerRoutes {
   private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
     return decide(
         "filter",
-        budget -> scheduling.filter(pod, args.candidates(), budget),
+        budget -> filterVerb.verdict(pod, args.candidates(), budget),
         verdict -> {
           metrics.filtered(verdict);
           return Replies.filter(args, verdict);
@@ -109,7 +114,7 @@ final class SchedulerRoutes {
   private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
     return decide(
         "prioritize",
-        budget -> scheduling.prioritize(pod, args.candidates(), budget),
+        budget -> prioritizeVerb.scores(pod, args.candidates(), budget),
         scores -> Replies.priorities(args.candidates(), scores));
   }
 
@@ -122,7 +127,7 @@ final class SchedulerRoutes {
   private <T> Future<Buffer> decide(
       String verb, IntFunction<T> decision, Function<T, Buffer> reply) {
     try {
-      T quick = decision.apply(Scheduling.EVENT_LOOP_ALLOCATIONS);
+      T quick = decision.apply(AllocationBudget.EVENT_LOOP);
       metrics.decided(verb, quick != null);
       if (quick != null) {
         return Future.succeededFuture(reply.apply(quick));
@@ -130,7 +135,8 @@ final class SchedulerRoutes {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    return vertx.executeBlocking(() -> reply.apply(decision.apply(Integer.MAX_VALUE)), false);
+    return vertx.executeBlocking(
+        () -> reply.apply(decision.apply(AllocationBudget.UNLIMITED)), false);
   }
 
   private void bind(RoutingContext ctx) {
@@ -139,7 +145,7 @@ final class SchedulerRoutes {
     PodRef ref =
         new PodRef(field(args, "PodNamespace"), field(args, "PodName"), field(args, "PodUID"));
     String node = field(args, "Node");
-    binder
+    bindVerb
         .bind(ref, node)
         .onComplete(
             done -> {

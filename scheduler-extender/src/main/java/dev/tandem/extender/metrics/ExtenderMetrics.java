@@ -1,8 +1,8 @@
 package dev.tandem.extender.metrics;
 
-import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.Outcome;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;

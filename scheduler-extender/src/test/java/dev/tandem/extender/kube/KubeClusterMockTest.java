@@ -13,11 +13,11 @@ import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.BindResult;
-import dev.tandem.extender.scheduling.Binder;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
+import dev.tandem.extender.verbs.BindResult;
+import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.topology.model.DeviceKind;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -155,8 +155,8 @@ class KubeClusterMockTest {
         .once();
     ClusterState state = start(false);
     await("sync", () -> state.size() == 1 && state.synced());
-    Binder binder =
-        new Binder(
+    BindVerb binder =
+        new BindVerb(
             state,
             ExtenderConfig.defaults().defaultPolicy(),
             ExtenderConfig.defaults().assumedTtl());
@@ -221,7 +221,7 @@ class KubeClusterMockTest {
     ClusterState state = start(false);
     await("sync", () -> state.size() == 1 && state.synced());
     BindResult result =
-        new Binder(
+        new BindVerb(
                 state,
                 ExtenderConfig.defaults().defaultPolicy(),
                 ExtenderConfig.defaults().assumedTtl())

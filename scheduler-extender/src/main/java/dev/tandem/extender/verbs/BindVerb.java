@@ -1,4 +1,4 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.PlanCodec;
@@ -19,15 +19,15 @@ import org.slf4j.LoggerFactory;
  * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
  * No lock is held across the API calls: the assumption itself keeps the devices.
  */
-public final class Binder {
+public final class BindVerb {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
+  private static final Logger LOG = LoggerFactory.getLogger(BindVerb.class);
 
   private final ClusterState state;
   private final AlignmentPolicy defaults;
   private final Duration ttl;
 
-  public Binder(ClusterState state, AlignmentPolicy defaults, Duration ttl) {
+  public BindVerb(ClusterState state, AlignmentPolicy defaults, Duration ttl) {
     this.state = state;
     this.defaults = defaults;
     this.ttl = ttl;

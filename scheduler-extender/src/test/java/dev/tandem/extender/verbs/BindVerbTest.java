@@ -1,4 +1,4 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @DisplayName("bind: leader only, plan annotation before Binding, errors answered not thrown")
-class BinderTest {
+class BindVerbTest {
 
   private final List<String> calls = new ArrayList<>();
 
@@ -79,7 +79,7 @@ class BinderTest {
   }
 
   private BindResult bind(ClusterState s, String node) throws Exception {
-    return new Binder(s, AlignmentPolicy.DEFAULT, Duration.ofMinutes(5))
+    return new BindVerb(s, AlignmentPolicy.DEFAULT, Duration.ofMinutes(5))
         .bind(new PodRef("ml", "p", "u"), node)
         .toCompletionStage()
         .toCompletableFuture()
