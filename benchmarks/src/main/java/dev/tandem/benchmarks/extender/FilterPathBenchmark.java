@@ -53,7 +53,7 @@ public class FilterPathBenchmark {
 
   @Setup
   public void cluster() {
-    state = LoadCluster.build(nodes, 42);
+    state = LoadCluster.build(nodes, 42).state();
     NodeEvaluator evaluator = new NodeEvaluator(1_000_000);
     filter = new FilterVerb(evaluator);
     prioritize = new PrioritizeVerb(evaluator);

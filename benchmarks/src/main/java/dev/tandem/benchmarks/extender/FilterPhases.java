@@ -27,7 +27,7 @@ public final class FilterPhases {
   public static void main(String[] args) {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
-    ClusterState state = LoadCluster.build(nodes, 42);
+    ClusterState state = LoadCluster.build(nodes, 42).state();
     FilterVerb filter = new FilterVerb(new NodeEvaluator(1_000_000));
     Buffer body =
         new SchedulerRequests(LoadCluster.names(state))

@@ -3,6 +3,7 @@ package dev.tandem.extender.http;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.AllocationBudget;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@code POST <prefix>/filter|prioritize|bind}: kube-scheduler's extender protocol. Every request
  * kube-scheduler could send gets 200 (errors go in {@code Error}); garbage gets 400.
  */
-final class SchedulerRoutes {
+public final class SchedulerRoutes {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerRoutes.class);
 
@@ -36,15 +37,17 @@ final class SchedulerRoutes {
 
   private final Vertx vertx;
   private final ClusterState state;
+  private final RecentPods pods;
   private final FilterVerb filterVerb;
   private final PrioritizeVerb prioritizeVerb;
   private final BindVerb bindVerb;
   private final AlignmentPolicy defaults;
   private final ExtenderMetrics metrics;
 
-  SchedulerRoutes(
+  public SchedulerRoutes(
       Vertx vertx,
       ClusterState state,
+      RecentPods pods,
       FilterVerb filterVerb,
       PrioritizeVerb prioritizeVerb,
       BindVerb bindVerb,
@@ -52,6 +55,7 @@ final class SchedulerRoutes {
       ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
+    this.pods = pods;
     this.filterVerb = filterVerb;
     this.prioritizeVerb = prioritizeVerb;
     this.bindVerb = bindVerb;
@@ -59,7 +63,7 @@ final class SchedulerRoutes {
     this.metrics = metrics;
   }
 
-  void mount(Router router, String prefix, long bodyLimit) {
+  public void mount(Router router, String prefix, long bodyLimit) {
     String base = prefix.equals("/") ? "" : prefix;
     BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
     router.post(base + "/filter").handler(body).handler(this::filter);
@@ -167,7 +171,7 @@ final class SchedulerRoutes {
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
     }
-    state.pods().remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
+    pods.remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
     return pod;
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class AllocationBudgetTest {
 
   private final ClusterState state =
-      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
   private final NodeEvaluator evaluator = new NodeEvaluator(10_000);
   private final FilterVerb filterVerb = new FilterVerb(evaluator);
   private final PrioritizeVerb prioritizeVerb = new PrioritizeVerb(evaluator);
