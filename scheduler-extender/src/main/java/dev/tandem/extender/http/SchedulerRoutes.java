@@ -43,6 +43,7 @@ public final class SchedulerRoutes {
   private final BindVerb bindVerb;
   private final AlignmentPolicy defaults;
   private final ExtenderMetrics metrics;
+  private final Replies replies = new Replies();
 
   public SchedulerRoutes(
       Vertx vertx,
@@ -101,7 +102,7 @@ public final class SchedulerRoutes {
         .onFailure(
             e -> {
               LOG.warn("prioritize of {} failed", pod.pod(), e);
-              reply(ctx, Replies.priorities(args.candidates(), new int[args.candidates().size()]));
+              reply(ctx, replies.priorities(args.candidates(), new int[args.candidates().size()]));
             });
   }
 
@@ -111,7 +112,7 @@ public final class SchedulerRoutes {
         budget -> filterVerb.verdict(pod, args.candidates(), budget),
         verdict -> {
           metrics.filtered(verdict);
-          return Replies.filter(args, verdict);
+          return replies.filter(args, verdict);
         });
   }
 
@@ -119,7 +120,7 @@ public final class SchedulerRoutes {
     return decide(
         "prioritize",
         budget -> prioritizeVerb.scores(pod, args.candidates(), budget),
-        scores -> Replies.priorities(args.candidates(), scores));
+        scores -> replies.priorities(args.candidates(), scores));
   }
 
   /**

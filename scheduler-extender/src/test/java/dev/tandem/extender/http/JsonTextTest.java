@@ -70,8 +70,8 @@ class JsonTextTest {
     }
     assertEquals(
         out.toString(StandardCharsets.UTF_8),
-        Replies.priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
-    assertEquals("[]", Replies.priorities(candidates(List.of()), new int[0]).toString());
+        new Replies().priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
+    assertEquals("[]", new Replies().priorities(candidates(List.of()), new int[0]).toString());
   }
 
   @Test
@@ -89,7 +89,9 @@ class JsonTextTest {
             new int[9]);
     assertEquals(
         jacksonFilter(names, null, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v).toString());
+        new Replies()
+            .filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v)
+            .toString());
     List<JsonObject> nodes =
         names.stream()
             .map(
@@ -101,7 +103,9 @@ class JsonTextTest {
             .toList();
     assertEquals(
         jacksonFilter(names, nodes, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v).toString());
+        new Replies()
+            .filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v)
+            .toString());
   }
 
   /**
