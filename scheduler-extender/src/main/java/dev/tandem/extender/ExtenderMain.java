@@ -5,7 +5,6 @@ import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.config.UsageException;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.ExtenderServer;
 import dev.tandem.extender.kube.KubeCluster;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
@@ -63,9 +62,9 @@ public final class ExtenderMain {
                     ? DemoCluster.fromDirectory(config.demoTopologies())
                     : DemoCluster.fromBundledFixtures())
         .compose(
-            state ->
-                ExtenderServer.start(vertx, config, state)
-                    .onSuccess(server -> greet(config, state, server)));
+            cluster ->
+                Extender.start(vertx, config, cluster)
+                    .onSuccess(server -> greet(config, cluster.state(), server)));
   }
 
   private static Future<HttpServer> cluster(Vertx vertx, ExtenderConfig config) {
@@ -73,8 +72,8 @@ public final class ExtenderMain {
         .executeBlocking(() -> KubeCluster.connect(vertx, config))
         .compose(
             kube -> {
-              ExtenderMetrics metrics = new ExtenderMetrics(kube.state());
-              return ExtenderServer.start(vertx, config, kube.state(), metrics)
+              ExtenderMetrics metrics = new ExtenderMetrics(kube.cluster());
+              return Extender.start(vertx, config, kube.cluster(), metrics)
                   .onSuccess(s -> kube.start(metrics));
             });
   }

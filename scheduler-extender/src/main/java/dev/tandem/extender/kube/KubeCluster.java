@@ -3,7 +3,9 @@ package dev.tandem.extender.kube;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Readiness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -23,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the {@link
- * ClusterState}; binds write through the API; leader election on a Lease decides which replica is
- * Ready and binds.
+ * ClusterState} and restore assumed plans; binds write through the API; leader election on a Lease
+ * decides which replica is Ready and binds.
  */
 public final class KubeCluster implements AutoCloseable {
 
@@ -35,7 +37,9 @@ public final class KubeCluster implements AutoCloseable {
   private final KubernetesClient client;
   private final ExtenderConfig config;
   private final KubePods pods;
+  private final Cluster cluster;
   private final ClusterState state;
+  private final Readiness readiness;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
@@ -45,7 +49,9 @@ public final class KubeCluster implements AutoCloseable {
     this.client = client;
     this.config = config;
     this.pods = new KubePods(vertx, client);
-    this.state = new ClusterState(Clock.systemUTC(), pods, new KubeWriter(vertx, client), false);
+    this.cluster = Cluster.empty(Clock.systemUTC(), pods, new KubeWriter(vertx, client));
+    this.state = cluster.state();
+    this.readiness = cluster.readiness();
   }
 
   /** Connects with kubeconfig or the in-cluster service account, as fabric8 finds them. */
@@ -57,8 +63,8 @@ public final class KubeCluster implements AutoCloseable {
     return new KubeCluster(vertx, client, config);
   }
 
-  public ClusterState state() {
-    return state;
+  public Cluster cluster() {
+    return cluster;
   }
 
   /** Starts the informers (blocking until their first list, on a worker) and leader election. */
@@ -67,7 +73,7 @@ public final class KubeCluster implements AutoCloseable {
     if (config.leaderElection()) {
       elect();
     } else {
-      state.leader(true);
+      readiness.leader(true);
     }
   }
 
@@ -104,11 +110,11 @@ public final class KubeCluster implements AutoCloseable {
   }
 
   private void watchSync() {
-    if (state.synced() || closed) {
+    if (readiness.synced() || closed) {
       return;
     }
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
-    state.synced(synced);
+    readiness.synced(synced);
     if (!synced) {
       vertx.setTimer(1000, id -> watchSync());
     }
@@ -127,12 +133,14 @@ public final class KubeCluster implements AutoCloseable {
             .pods()
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
-            .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
+            .inform(
+                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()),
+                RESYNC_MILLIS);
     informers.add(podInformer);
     pods.informer(podInformer);
     informers.add(client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
-    state.synced(synced);
+    readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
   }
 
@@ -157,11 +165,11 @@ public final class KubeCluster implements AutoCloseable {
                         new LeaderCallbacks(
                             () -> {
                               LOG.info("{} leads: Ready, binding", config.identity());
-                              state.leader(true);
+                              readiness.leader(true);
                             },
                             () -> {
                               LOG.info("{} stopped leading: not Ready", config.identity());
-                              state.leader(false);
+                              readiness.leader(false);
                             },
                             leader -> LOG.info("leader is {}", leader)))
                     .build())
@@ -169,7 +177,7 @@ public final class KubeCluster implements AutoCloseable {
     election = elector.start();
     election.whenComplete(
         (v, e) -> {
-          state.leader(false);
+          readiness.leader(false);
           if (!closed) {
             vertx.setTimer(2000, id -> elect());
           }

@@ -3,6 +3,7 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.config.ConfigLoader;
@@ -37,7 +38,7 @@ class TlsIT {
     Vertx vertx = Vertx.vertx();
     try {
       HttpServer server =
-          ExtenderServer.start(vertx, config, DemoCluster.of(TestMachines.golden()))
+          Extender.start(vertx, config, DemoCluster.of(TestMachines.golden()))
               .toCompletionStage()
               .toCompletableFuture()
               .get();

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.ExtenderServer;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.NodeEntry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -37,7 +37,7 @@ class TopologyPageIT {
   private static final String PAGE = "/ui/#node=" + NODE;
 
   private static Vertx vertx;
-  private static ClusterState state;
+  private static Cluster cluster;
   private static Http http;
   private static String base;
 
@@ -48,7 +48,7 @@ class TopologyPageIT {
   static void startDemoAndBind() throws Exception {
     HeadlessChromium.requireInstalled();
     vertx = Vertx.vertx();
-    state = DemoCluster.fromBundledFixtures();
+    cluster = DemoCluster.fromBundledFixtures();
     ExtenderConfig d = ExtenderConfig.defaults();
     ExtenderConfig config =
         new ExtenderConfig(
@@ -69,7 +69,7 @@ class TopologyPageIT {
             "topology-page-it",
             d.cacheSize());
     HttpServer server =
-        ExtenderServer.start(vertx, config, state)
+        Extender.start(vertx, config, cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
@@ -97,7 +97,7 @@ class TopologyPageIT {
   void rendersNodesTreeAndStates() throws Exception {
     String dom = new HeadlessChromium().dumpDom(base + PAGE);
 
-    for (NodeEntry node : state.nodes()) {
+    for (NodeEntry node : cluster.state().nodes()) {
       assertTrue(
           dom.contains("data-node=\"" + node.name() + "\""), "node list names " + node.name());
     }

@@ -1,4 +1,4 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;

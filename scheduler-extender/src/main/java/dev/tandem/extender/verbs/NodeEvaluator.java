@@ -1,4 +1,4 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

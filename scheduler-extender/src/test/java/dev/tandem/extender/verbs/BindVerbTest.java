@@ -1,10 +1,10 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -19,11 +19,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @DisplayName("bind: leader only, plan annotation before Binding, errors answered not thrown")
-class BinderTest {
+class BindVerbTest {
 
   private final List<String> calls = new ArrayList<>();
 
-  private ClusterState state(JsonObject pod) {
+  private Cluster cluster(JsonObject pod) {
     PodWriter writer =
         new PodWriter() {
           @Override
@@ -38,17 +38,16 @@ class BinderTest {
             return Future.succeededFuture();
           }
         };
-    ClusterState s =
-        new ClusterState(
+    Cluster s =
+        Cluster.empty(
             Clock.systemUTC(),
             ref ->
                 pod == null
                     ? Future.failedFuture("pod " + ref + " does not exist")
                     : Future.succeededFuture(pod),
-            writer,
-            false);
-    s.putTopology(TestMachines.pixNode(), 1, List.of());
-    s.leader(true);
+            writer);
+    s.state().putTopology(TestMachines.pixNode(), 1, List.of());
+    s.readiness().leader(true);
     return s;
   }
 
@@ -78,8 +77,14 @@ class BinderTest {
                                 .put("resources", new JsonObject().put("limits", limits)))));
   }
 
-  private BindResult bind(ClusterState s, String node) throws Exception {
-    return new Binder(s, AlignmentPolicy.DEFAULT, Duration.ofMinutes(5))
+  private BindResult bind(Cluster s, String node) throws Exception {
+    return new BindVerb(
+            s.readiness(),
+            s.pods(),
+            s.assumptions(),
+            s.writer(),
+            AlignmentPolicy.DEFAULT,
+            Duration.ofMinutes(5))
         .bind(new PodRef("ml", "p", "u"), node)
         .toCompletionStage()
         .toCompletableFuture()
@@ -90,7 +95,7 @@ class BinderTest {
   @DisplayName(
       "the plan annotation is written before the Binding, with the exact shape the device plugin reads")
   void order() throws Exception {
-    BindResult r = bind(state(pod("2", "2", null)), "pix-node");
+    BindResult r = bind(cluster(pod("2", "2", null)), "pix-node");
     assertEquals("bound", r.result());
     assertEquals(2, calls.size());
     assertTrue(
@@ -107,8 +112,8 @@ class BinderTest {
   @Test
   @DisplayName("a replica that does not lead answers Error and writes nothing")
   void notLeader() throws Exception {
-    ClusterState s = state(pod("1", "1", null));
-    s.leader(false);
+    Cluster s = cluster(pod("1", "1", null));
+    s.readiness().leader(false);
     BindResult r = bind(s, "pix-node");
     assertEquals("not_leader", r.result());
     assertTrue(r.error().contains("not the leader"));
@@ -118,21 +123,21 @@ class BinderTest {
   @Test
   @DisplayName("unknown pod, bad policy, unknown node, no room: Error, nothing held")
   void failures() throws Exception {
-    assertEquals("unknown_pod", bind(state(null), "pix-node").result());
-    assertEquals("invalid_policy", bind(state(pod("1", "1", "rack")), "pix-node").result());
-    assertEquals("unknown_node", bind(state(pod("1", "1", null)), "elsewhere").result());
-    ClusterState s = state(pod("8", "1", null));
+    assertEquals("unknown_pod", bind(cluster(null), "pix-node").result());
+    assertEquals("invalid_policy", bind(cluster(pod("1", "1", "rack")), "pix-node").result());
+    assertEquals("unknown_node", bind(cluster(pod("1", "1", null)), "elsewhere").result());
+    Cluster s = cluster(pod("8", "1", null));
     BindResult full = bind(s, "pix-node");
     assertEquals("infeasible", full.result());
     assertTrue(full.error().contains("node has 4 free healthy GPUs, pod needs 8"), full.error());
-    assertEquals(0, s.assumedCount());
+    assertEquals(0, s.assumptions().count());
     assertTrue(calls.isEmpty());
   }
 
   @Test
   @DisplayName("a pod without GPUs or HCAs is bound without a plan")
   void plainPod() throws Exception {
-    assertEquals("bound_without_plan", bind(state(pod(null, null, null)), "pix-node").result());
+    assertEquals("bound_without_plan", bind(cluster(pod(null, null, null)), "pix-node").result());
     assertEquals(List.of("bind pix-node"), calls);
   }
 }

@@ -1,11 +1,14 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumption;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Assumptions;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.PodSource;
+import dev.tandem.extender.state.PodWriter;
+import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
@@ -19,31 +22,49 @@ import org.slf4j.LoggerFactory;
  * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
  * No lock is held across the API calls: the assumption itself keeps the devices.
  */
-public final class Binder {
+public final class BindVerb {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
+  private static final Logger LOG = LoggerFactory.getLogger(BindVerb.class);
 
-  private final ClusterState state;
+  private final Readiness readiness;
+  private final PodSource pods;
+  private final Assumptions assumptions;
+  private final PodWriter writer;
   private final AlignmentPolicy defaults;
   private final Duration ttl;
 
-  public Binder(ClusterState state, AlignmentPolicy defaults, Duration ttl) {
-    this.state = state;
+  /**
+   * @param readiness only the leader binds
+   * @param pods where the pod of a bind is found
+   * @param assumptions where the plan is held until the agent reports it
+   * @param writer the API writes: the plan annotation, then the Binding
+   * @param defaults the alignment policy of a pod without annotations
+   * @param ttl how long a plan is held without the agent's report
+   */
+  public BindVerb(
+      Readiness readiness,
+      PodSource pods,
+      Assumptions assumptions,
+      PodWriter writer,
+      AlignmentPolicy defaults,
+      Duration ttl) {
+    this.readiness = readiness;
+    this.pods = pods;
+    this.assumptions = assumptions;
+    this.writer = writer;
     this.defaults = defaults;
     this.ttl = ttl;
   }
 
   /** Never fails: every problem becomes a {@link BindResult} with an error. */
   public Future<BindResult> bind(PodRef ref, String node) {
-    if (!state.leader()) {
+    if (!readiness.leader()) {
       return Future.succeededFuture(
           new BindResult(
               "not_leader",
               "this extender replica is not the leader; retry (the Service routes to the leader)"));
     }
-    return state
-        .pods()
-        .pod(ref)
+    return pods.pod(ref)
         .map(pod -> PodRequest.of(pod, defaults))
         .compose(
             request -> place(request, ref, node),
@@ -61,9 +82,9 @@ public final class Binder {
       return Future.succeededFuture(new BindResult("invalid_policy", request.problem()));
     }
     if (!request.interested()) {
-      return state.writer().bind(ref, node).map(v -> BindResult.ok("bound_without_plan"));
+      return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_plan"));
     }
-    Optional<Assumption> result = state.assume(node, ref, request.request(), ttl);
+    Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
     if (result.isEmpty()) {
       return Future.succeededFuture(
           new BindResult(
@@ -82,10 +103,9 @@ public final class Binder {
   }
 
   private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
-    return state
-        .writer()
+    return writer
         .annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
-        .compose(v -> state.writer().bind(ref, node))
+        .compose(v -> writer.bind(ref, node))
         .map(
             v -> {
               LOG.debug(
@@ -99,7 +119,7 @@ public final class Binder {
             })
         .recover(
             e -> {
-              state.release(ref.uid());
+              assumptions.release(ref.uid());
               LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
               return Future.succeededFuture(
                   new BindResult(

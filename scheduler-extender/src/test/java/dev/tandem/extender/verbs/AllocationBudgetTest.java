@@ -1,4 +1,4 @@
-package dev.tandem.extender.scheduling;
+package dev.tandem.extender.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.TestMachines.Switch;
+import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -18,15 +20,18 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("scheduling: a call with an allocation budget answers as without one, or hands over")
-class SchedulingTest {
+@DisplayName(
+    "filter and prioritize: a call with an allocation budget answers as without one, or hands over")
+class AllocationBudgetTest {
 
   private final ClusterState state =
-      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
-  private final Scheduling scheduling = new Scheduling(state, new NodeEvaluator(10_000));
+      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+  private final NodeEvaluator evaluator = new NodeEvaluator(10_000);
+  private final FilterVerb filterVerb = new FilterVerb(evaluator);
+  private final PrioritizeVerb prioritizeVerb = new PrioritizeVerb(evaluator);
   private final List<String> names = new ArrayList<>();
 
-  SchedulingTest() {
+  AllocationBudgetTest() {
     for (int i = 0; i < 10; i++) {
       String name = "node-" + i;
       // even nodes put 2 GPUs + 2 HCAs under one switch; odd ones split them across NUMA nodes
@@ -61,28 +66,44 @@ class SchedulingTest {
         AlignmentPolicy.DEFAULT);
   }
 
+  private FilterVerdict filter(PodRequest pod, List<String> nodes) {
+    return filter(pod, nodes, AllocationBudget.UNLIMITED);
+  }
+
+  private FilterVerdict filter(PodRequest pod, List<String> nodes, int allocations) {
+    return filterVerb.verdict(pod, CandidateNodes.of(state.directory(), nodes), allocations);
+  }
+
+  private int[] prioritize(PodRequest pod, List<String> nodes) {
+    return prioritize(pod, nodes, AllocationBudget.UNLIMITED);
+  }
+
+  private int[] prioritize(PodRequest pod, List<String> nodes, int allocations) {
+    return prioritizeVerb.scores(pod, CandidateNodes.of(state.directory(), nodes), allocations);
+  }
+
   @Test
   @DisplayName(
       "more unknown answers than the budget: null, and the answers computed so far are kept")
   void overBudgetHandsOver() {
     PodRequest pod = pod(2, 2);
-    assertNull(scheduling.filter(pod, names, 3), "10 nodes need the allocator, the budget is 3");
-    assertNull(scheduling.filter(pod, names, 3), "3 more are known now, 4 still need it");
-    assertNotNull(scheduling.filter(pod, names, 4));
-    assertNotNull(scheduling.filter(pod, names, 0), "every answer is remembered now");
-    assertNotNull(scheduling.prioritize(pod, names, 0));
+    assertNull(filter(pod, names, 3), "10 nodes need the allocator, the budget is 3");
+    assertNull(filter(pod, names, 3), "3 more are known now, 4 still need it");
+    assertNotNull(filter(pod, names, 4));
+    assertNotNull(filter(pod, names, 0), "every answer is remembered now");
+    assertNotNull(prioritize(pod, names, 0));
   }
 
   @Test
   @DisplayName("within the budget the verdict and scores equal those of an unbounded call")
   void sameAnswers() {
     PodRequest pod = pod(2, 2);
-    FilterVerdict unbounded = scheduling.filter(pod, names);
-    FilterVerdict bounded = scheduling.filter(pod, names, 0);
+    FilterVerdict unbounded = filter(pod, names);
+    FilterVerdict bounded = filter(pod, names, 0);
     assertArrayEquals(unbounded.passed(), bounded.passed());
     assertArrayEquals(unbounded.reasons(), bounded.reasons());
     assertArrayEquals(unbounded.unresolvable(), bounded.unresolvable());
-    assertArrayEquals(scheduling.prioritize(pod, names), scheduling.prioritize(pod, names, 0));
+    assertArrayEquals(prioritize(pod, names), prioritize(pod, names, 0));
     for (int i = 0; i < 10; i++) {
       assertEquals(i % 2 == 0, bounded.passed()[i], names.get(i));
     }
@@ -94,10 +115,10 @@ class SchedulingTest {
       "a changed node needs the allocator again: its remembered answer is for its old entry")
   void changedNodeIsRecomputed() {
     PodRequest pod = pod(2, 2);
-    scheduling.filter(pod, names);
+    filter(pod, names);
     state.putTopology(TestMachines.machine("node-1", new Switch(0, 2, 2)), 1, List.of());
-    assertNull(scheduling.filter(pod, names, 0));
-    FilterVerdict v = scheduling.filter(pod, names, 1);
+    assertNull(filter(pod, names, 0));
+    FilterVerdict v = filter(pod, names, 1);
     assertEquals(true, v.passed()[1], "node-1 now has a switch with 2 GPUs and 2 HCAs");
   }
 }
