@@ -10,10 +10,10 @@ import dev.tandem.deviceplugin.gpu.Nvml;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.TableResource;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
-import dev.tandem.deviceplugin.joint.JointPreferred;
-import dev.tandem.deviceplugin.joint.PodMatcher;
-import dev.tandem.deviceplugin.joint.Side;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.Side;
+import dev.tandem.deviceplugin.preferred.joint.JointPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ public final class GpuPlugin {
   private final PluginSettings settings;
   private final GpuTable table;
   private final GpuHealthCheck health;
-  private final JointPreferred joint;
+  private final JointPolicy joint;
   private final PluginLifecycle lifecycle;
   private final String nvmlNote;
   private long healthTimer = -1;
@@ -50,8 +50,8 @@ public final class GpuPlugin {
     nvml.nvml().ifPresent(probes::add);
     this.nvmlNote = nvml.note();
     this.health = new GpuHealthCheck(vertx, table, probes);
-    PodMatcher matcher =
-        new PodMatcher(
+    PendingPodLocator locator =
+        new PendingPodLocator(
             s.machine().nodeName(),
             s.config().resourceName(),
             c.resourceName(),
@@ -59,14 +59,21 @@ public final class GpuPlugin {
             s.podResources(),
             s.lookupTimeoutMs());
     this.joint =
-        new JointPreferred(hcaTable, table, c.resourceName(), matcher, s.clock(), c.reservation());
+        new JointPolicy(
+            hcaTable.inventory(),
+            hcaTable::healthyIds,
+            table::healthyIds,
+            c.resourceName(),
+            locator,
+            s.clock(),
+            c.reservation());
     TableResource resource =
         new TableResource(
             c.resourceName(),
             "GPUs",
             table,
             new GpuAllocateResponder(table, c.cdi())::allocate,
-            r -> joint.answer(Side.GPU, r),
+            joint.side(Side.GPU)::answer,
             r -> joint.allocated(Side.GPU, r));
     this.lifecycle = new PluginLifecycle(vertx, s.gpuSocket(), registration, resource, s.backoff());
   }
@@ -79,7 +86,7 @@ public final class GpuPlugin {
     return health;
   }
 
-  public JointPreferred joint() {
+  public JointPolicy joint() {
     return joint;
   }
 

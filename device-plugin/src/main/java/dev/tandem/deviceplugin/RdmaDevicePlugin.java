@@ -7,12 +7,11 @@ import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.HealthCheck;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
-import dev.tandem.deviceplugin.joint.JointPreferred;
-import dev.tandem.deviceplugin.joint.Side;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
-import dev.tandem.deviceplugin.preferred.HintFinder;
-import dev.tandem.deviceplugin.preferred.PreferredAllocations;
-import dev.tandem.deviceplugin.preferred.PreferredChooser;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.Side;
+import dev.tandem.deviceplugin.preferred.hint.HintPolicy;
+import dev.tandem.deviceplugin.preferred.joint.JointPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,7 +19,7 @@ import io.vertx.core.Vertx;
 /**
  * The device plugin assembled: device table, health checks, gRPC server, kubelet lifecycle; in
  * joint mode ({@code "gpu": {"enabled": true}}) also the {@code nvidia.com/gpu} plugin on its own
- * socket, both answering GetPreferredAllocation from one {@link JointPreferred}.
+ * socket, both answering GetPreferredAllocation from one {@link JointPolicy}.
  */
 public final class RdmaDevicePlugin {
 
@@ -44,26 +43,26 @@ public final class RdmaDevicePlugin {
     TableResource resource;
     if (s.config().gpu().enabled()) {
       this.gpu = new GpuPlugin(vertx, s, table, registration);
-      JointPreferred joint = gpu.joint();
+      JointPolicy joint = gpu.joint();
       resource =
           new TableResource(
               name,
               "devices",
               table,
               allocate::allocate,
-              r -> joint.answer(Side.HCA, r),
+              joint.side(Side.HCA)::answer,
               r -> joint.allocated(Side.HCA, r));
     } else {
       this.gpu = null;
-      HintFinder hints =
-          new HintFinder(
-              s.machine(),
+      PendingPodLocator locator =
+          new PendingPodLocator(
+              s.machine().nodeName(),
               s.config().resourceName(),
+              s.config().gpu().resourceName(),
               s.plans(),
               s.podResources(),
               s.lookupTimeoutMs());
-      PreferredAllocations preferred =
-          new PreferredAllocations(hints, new PreferredChooser(table.inventory()));
+      HintPolicy preferred = new HintPolicy(table.inventory(), locator);
       resource =
           new TableResource(name, "devices", table, allocate::allocate, preferred::answer, r -> {});
     }

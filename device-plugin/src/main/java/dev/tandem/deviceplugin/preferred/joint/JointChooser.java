@@ -1,9 +1,8 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred.joint;
 
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
-import dev.tandem.deviceplugin.preferred.Hint;
-import dev.tandem.deviceplugin.preferred.PreferredChooser;
+import dev.tandem.deviceplugin.preferred.HcaChooser;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
@@ -30,7 +29,7 @@ import java.util.function.Function;
 /**
  * The device choices of joint mode, all through one topology-core {@link Allocator}: the best joint
  * set for (GPUs, HCAs) among free units, the GPUs nearest given HCAs, the HCAs nearest given GPUs
- * (the hint-mode {@link PreferredChooser}), and the mapping between the allocator's HCA ids and the
+ * ({@link HcaChooser}, as in hint mode), and the mapping between the allocator's HCA ids and the
  * plugin's device ids (HCA, VF or shared slot). Pure and thread-safe.
  */
 final class JointChooser {
@@ -41,7 +40,7 @@ final class JointChooser {
   private final Inventory inventory;
   private final LocalityIndex index;
   private final Allocator allocator;
-  private final PreferredChooser hcaChooser;
+  private final HcaChooser hcaChooser;
 
   JointChooser(Inventory inventory) {
     this.inventory = inventory;
@@ -55,7 +54,7 @@ final class JointChooser {
                 m.pcie(),
                 m.devices().stream().map(d -> d.withHealthy(true)).toList()));
     this.allocator = new Allocator(index);
-    this.hcaChooser = new PreferredChooser(inventory);
+    this.hcaChooser = new HcaChooser(inventory);
   }
 
   LocalityIndex index() {
@@ -146,8 +145,7 @@ final class JointChooser {
     if (out.size() >= size) {
       return List.copyOf(out);
     }
-    return hcaChooser.choose(
-        offered, List.copyOf(out), size, Hint.gpus(nearGpus, List.of(), "joint"));
+    return hcaChooser.choose(offered, List.copyOf(out), size, nearGpus, List.of());
   }
 
   /**

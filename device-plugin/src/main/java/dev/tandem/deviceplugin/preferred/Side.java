@@ -1,6 +1,6 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred;
 
-/** The two resources of joint mode. */
+/** The two resources a preferred allocation can be for: full GPUs and HCA devices. */
 public enum Side {
   GPU,
   HCA;

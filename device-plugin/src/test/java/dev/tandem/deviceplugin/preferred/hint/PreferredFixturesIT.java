@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.preferred;
+package dev.tandem.deviceplugin.preferred.hint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,11 @@ import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
+import dev.tandem.deviceplugin.preferred.HeldDevices;
+import dev.tandem.deviceplugin.preferred.PendingPlans;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologyDiscovery;
 import dev.tandem.fixtures.Topologies;
@@ -60,9 +65,11 @@ class PreferredFixturesIT {
       PendingPlans plans,
       PodResourcesSource pr) {
     Inventory inv = Inventory.of(m, c);
-    PreferredAllocations p =
-        new PreferredAllocations(
-            new HintFinder(m, c.resourceName(), plans, pr, 500), new PreferredChooser(inv));
+    HintPolicy p =
+        new HintPolicy(
+            inv,
+            new PendingPodLocator(
+                m.nodeName(), c.resourceName(), c.gpu().resourceName(), plans, pr, 500));
     return p.answer(
             PreferredAllocationRequest.newBuilder()
                 .addContainerRequests(

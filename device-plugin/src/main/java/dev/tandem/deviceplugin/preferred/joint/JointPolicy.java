@@ -1,61 +1,71 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred.joint;
 
-import dev.tandem.deviceplugin.gpu.GpuTable;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
+import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.preferred.Holdings;
+import dev.tandem.deviceplugin.preferred.PendingPod;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationResponse;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import dev.tandem.topology.allocation.Allocation;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * GetPreferredAllocation of both resources in joint mode, answered from one shared state. The first
- * call of a container (either resource) decides the container's whole set — the pod's plan when its
- * devices are all offered and free, else the allocator's best joint choice — answers its own side
- * and reserves the other; the second call answers exactly the reserved devices when they are all
- * offered and the first side got what was reserved, else the devices nearest what the first side
- * got. Never fails a call. Allocate calls are reported through {@link #allocated} so that the
- * second side follows what the kubelet actually allocated, and so that finished reservations are
- * dropped.
+ * Joint mode: the plugin serves both {@code nvidia.com/gpu} and {@code rdma/hca}, and answers
+ * GetPreferredAllocation of both from one shared state ({@link #side} gives each resource's
+ * policy). The first call of a container (either resource) decides the container's whole set — the
+ * pod's plan when its devices are all offered and free, else the allocator's best joint choice —
+ * answers its own side and reserves the other; the second call answers exactly the reserved devices
+ * when they are all offered and the first side got what was reserved, else the devices nearest what
+ * the first side got. Never fails a call. Allocate calls are reported through {@link #allocated} so
+ * that the second side follows what the kubelet actually allocated, and so that finished
+ * reservations are dropped.
  */
-public final class JointPreferred {
+public final class JointPolicy {
 
-  private static final Logger LOG = LoggerFactory.getLogger(JointPreferred.class);
+  private static final Logger LOG = LoggerFactory.getLogger(JointPolicy.class);
 
-  private final DeviceTable hcaTable;
-  private final GpuTable gpuTable;
+  private final Inventory inventory;
+  private final Supplier<List<String>> healthyHcas;
+  private final Supplier<List<String>> healthyGpus;
   private final String gpuResource;
   private final JointChooser chooser;
-  private final PodMatcher matcher;
-  private final JointState state;
+  private final PendingPodLocator locator;
+  private final Reservations state;
 
-  public JointPreferred(
-      DeviceTable hcaTable,
-      GpuTable gpuTable,
+  /**
+   * @param healthyHcas the HCA device ids healthy now
+   * @param healthyGpus the GPU ids healthy now
+   * @param ttl how long a reservation waits for its second resource
+   */
+  public JointPolicy(
+      Inventory inventory,
+      Supplier<List<String>> healthyHcas,
+      Supplier<List<String>> healthyGpus,
       String gpuResource,
-      PodMatcher matcher,
+      PendingPodLocator locator,
       Clock clock,
       Duration ttl) {
-    this.hcaTable = hcaTable;
-    this.gpuTable = gpuTable;
+    this.inventory = inventory;
+    this.healthyHcas = healthyHcas;
+    this.healthyGpus = healthyGpus;
     this.gpuResource = gpuResource;
-    this.chooser = new JointChooser(hcaTable.inventory());
-    this.matcher = matcher;
-    this.state = new JointState(clock, ttl);
+    this.chooser = new JointChooser(inventory);
+    this.locator = locator;
+    this.state = new Reservations(clock, ttl);
   }
 
   /** Live reservations (for tests and the log). */
@@ -63,31 +73,15 @@ public final class JointPreferred {
     return state.size();
   }
 
-  public Future<PreferredAllocationResponse> answer(Side side, PreferredAllocationRequest request) {
-    List<Future<ContainerPreferredAllocationResponse>> each = new ArrayList<>();
-    for (ContainerPreferredAllocationRequest c : request.getContainerRequestsList()) {
-      each.add(
-          container(side, c)
-              .map(
-                  ids ->
-                      ContainerPreferredAllocationResponse.newBuilder()
-                          .addAllDeviceIDs(ids)
-                          .build()));
-    }
-    return Future.all(each)
-        .map(
-            all -> {
-              PreferredAllocationResponse.Builder b = PreferredAllocationResponse.newBuilder();
-              each.forEach(f -> b.addContainerResponses(f.result()));
-              return b.build();
-            });
+  /** The policy of one resource. */
+  public PreferredPolicy side(Side side) {
+    return c -> container(side, c);
   }
 
   private Future<List<String>> container(Side side, ContainerPreferredAllocationRequest c) {
     int size = c.getAllocationSize();
     // the kubelet finishes a resource (Allocate included) before it starts the next: a reservation
-    // whose
-    // first side was never allocated belongs to an admission that did not go on
+    // whose first side was never allocated belongs to an admission that did not go on
     Optional<Reservation> waiting =
         state.oldest(
             r ->
@@ -98,12 +92,16 @@ public final class JointPreferred {
     if (waiting.isPresent()) {
       return Future.succeededFuture(second(side, c, waiting.get()));
     }
-    return matcher
-        .match(side, size)
+    return locator
+        .locate(side, size)
         .recover(
             e ->
                 Future.succeededFuture(
-                    PodMatch.unknown(side, size, "pod lookup failed: " + e.getMessage())))
+                    PendingPod.unknown(
+                        side,
+                        size,
+                        "pod lookup failed: " + e.getMessage(),
+                        Holdings.unavailable(e.toString()))))
         .map(match -> first(side, c, match));
   }
 
@@ -146,7 +144,7 @@ public final class JointPreferred {
     }
   }
 
-  private List<String> first(Side side, ContainerPreferredAllocationRequest c, PodMatch m) {
+  private List<String> first(Side side, ContainerPreferredAllocationRequest c, PendingPod m) {
     synchronized (state) {
       int size = c.getAllocationSize();
       List<String> offered = c.getAvailableDeviceIDsList();
@@ -183,7 +181,7 @@ public final class JointPreferred {
 
   private record Choice(List<String> gpus, List<String> hcas, String why) {}
 
-  private Choice decide(Side side, List<String> offered, PodMatch m) {
+  private Choice decide(Side side, List<String> offered, PendingPod m) {
     Map<String, Integer> gpuFree =
         side == Side.GPU ? unitsOf(Side.GPU, offered) : freeOther(Side.GPU, m);
     Map<String, Integer> hcaFree =
@@ -240,13 +238,13 @@ public final class JointPreferred {
   }
 
   /** The other side's free units: healthy, not held by a container (PodResources), not reserved. */
-  private Map<String, Integer> freeOther(Side side, PodMatch m) {
+  private Map<String, Integer> freeOther(Side side, PendingPod m) {
     Set<String> held = new HashSet<>();
-    String resource = side == Side.GPU ? gpuResource : hcaTable.inventory().config().resourceName();
-    matcher.lastHoldings().stream()
+    String resource = side == Side.GPU ? gpuResource : inventory.config().resourceName();
+    m.held().all().stream()
         .filter(h -> h.resource().equals(resource))
         .forEach(h -> held.addAll(h.deviceIds()));
-    List<String> ids = side == Side.GPU ? gpuTable.healthyIds() : hcaTable.healthyIds();
+    List<String> ids = side == Side.GPU ? healthyGpus.get() : healthyHcas.get();
     Map<String, Integer> free =
         unitsOf(side, ids.stream().filter(id -> !held.contains(id)).toList());
     for (Reservation r : state.all()) {

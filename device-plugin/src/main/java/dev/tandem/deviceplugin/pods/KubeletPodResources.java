@@ -1,5 +1,7 @@
-package dev.tandem.deviceplugin.preferred;
+package dev.tandem.deviceplugin.pods;
 
+import dev.tandem.deviceplugin.preferred.HeldDevices;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import io.vertx.core.Future;

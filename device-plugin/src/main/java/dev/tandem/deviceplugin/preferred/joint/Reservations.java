@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred.joint;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -13,13 +13,13 @@ import java.util.function.Predicate;
  * both of its resources have been allocated, or for the TTL (a container whose second resource
  * never comes, a pod deleted mid-admission). Thread-safe.
  */
-final class JointState {
+final class Reservations {
 
   private final Clock clock;
   private final Duration ttl;
   private final List<Reservation> live = new ArrayList<>();
 
-  JointState(Clock clock, Duration ttl) {
+  Reservations(Clock clock, Duration ttl) {
     this.clock = clock;
     this.ttl = ttl;
   }

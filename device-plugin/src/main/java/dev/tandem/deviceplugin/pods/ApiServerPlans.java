@@ -1,7 +1,9 @@
-package dev.tandem.deviceplugin.preferred;
+package dev.tandem.deviceplugin.pods;
 
 import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.PlanCodec;
+import dev.tandem.deviceplugin.preferred.PendingPlans;
+import dev.tandem.deviceplugin.preferred.PlannedPod;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;

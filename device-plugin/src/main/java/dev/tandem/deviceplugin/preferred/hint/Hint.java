@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.preferred;
+package dev.tandem.deviceplugin.preferred.hint;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred.joint;
 
+import dev.tandem.deviceplugin.preferred.Side;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Map;
 /**
  * One container's joint choice, made at its first GetPreferredAllocation and waiting for the
  * second. Devices are kept as topology ids (GPU UUIDs; HCA ids as the allocator returns them, an
- * HCA repeated once per shared slot). Mutable; guarded by {@link JointState}'s lock.
+ * HCA repeated once per shared slot). Mutable; guarded by {@link Reservations}' lock.
  */
 final class Reservation {
 

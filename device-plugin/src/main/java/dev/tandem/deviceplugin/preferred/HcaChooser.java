@@ -22,13 +22,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Chooses exactly {@code size} device ids out of {@code available}, keeping {@code mustInclude},
- * following a {@link Hint}: the HCAs nearest the container's GPUs (the topology-core allocator
- * pairing those GPUs with the available HCAs), else the plan's HCAs, else the allocator's best HCAs
- * among the available; what a hint leaves open is filled by the allocator's choice, then in the
- * kubelet's order. Pure and thread-safe.
+ * Chooses exactly {@code size} HCA device ids out of {@code available}, keeping {@code
+ * mustInclude}: the HCAs nearest given GPUs (the topology-core allocator pairing those GPUs with
+ * the available HCAs), then given HCAs (a plan's), then the allocator's best HCAs among the
+ * available, then the kubelet's order. Pure and thread-safe.
  */
-public final class PreferredChooser {
+public final class HcaChooser {
 
   private static final AlignmentPolicy NEAREST =
       new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
@@ -38,7 +37,7 @@ public final class PreferredChooser {
   private final Allocator allocator;
   private final int slots;
 
-  public PreferredChooser(Inventory inventory) {
+  public HcaChooser(Inventory inventory) {
     this.inventory = inventory;
     // the kubelet decides which devices are healthy (it offers only those): count every device
     Machine m = inventory.machine();
@@ -53,15 +52,22 @@ public final class PreferredChooser {
     this.slots = inventory.config().slotsPerHca();
   }
 
-  /** The chosen ids; fewer than {@code size} only when fewer are available. */
+  /**
+   * The chosen ids; fewer than {@code size} only when fewer are available.
+   *
+   * @param nearGpus GPU ids whose nearest HCAs come first (may be empty)
+   * @param hcas HCA ids (topology ids or ibverbs names) to take next (may be empty)
+   */
   public List<String> choose(
-      List<String> available, List<String> mustInclude, int size, Hint hint) {
+      List<String> available,
+      List<String> mustInclude,
+      int size,
+      List<String> nearGpus,
+      List<String> hcas) {
     Set<String> out = new LinkedHashSet<>(mustInclude);
     Set<String> offered = new LinkedHashSet<>(available);
-    if (hint.source() == Hint.Source.GPUS) {
-      take(hcasNear(hint.gpus(), offered, out, size), offered, out, size);
-    }
-    take(hint.hcas(), offered, out, size);
+    take(hcasNear(nearGpus, offered, out, size), offered, out, size);
+    take(hcas, offered, out, size);
     if (out.size() < size) {
       take(allocatorBest(offered, out, size), offered, out, size);
     }

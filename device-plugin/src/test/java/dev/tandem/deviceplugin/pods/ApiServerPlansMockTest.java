@@ -1,9 +1,10 @@
-package dev.tandem.deviceplugin.preferred;
+package dev.tandem.deviceplugin.pods;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.GoldenPlan;
+import dev.tandem.deviceplugin.preferred.PlannedPod;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;

@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.joint;
+package dev.tandem.deviceplugin.preferred.joint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,9 @@ import dev.tandem.deviceplugin.config.Selectors;
 import dev.tandem.deviceplugin.gpu.GpuTable;
 import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
@@ -29,32 +31,34 @@ import org.junit.jupiter.api.Test;
 
 @DisplayName(
     "joint state without sockets: shared slots, single-resource containers, a second side that is not offered")
-class JointPreferredTest {
+class JointPolicyTest {
 
   final Machine m = TestMachines.dgxA100("n1");
 
-  JointPreferred joint(PluginConfig c, List<PlannedPod> pods) {
+  JointPolicy joint(PluginConfig c, List<PlannedPod> pods) {
     DeviceTable hcas = new DeviceTable(Inventory.of(m, c));
-    PodMatcher matcher =
-        new PodMatcher(
+    GpuTable gpus = new GpuTable(m);
+    PendingPodLocator matcher =
+        new PendingPodLocator(
             "n1",
             c.resourceName(),
             "nvidia.com/gpu",
             pods == null ? null : n -> Future.succeededFuture(pods),
             null,
             500);
-    return new JointPreferred(
-        hcas,
-        new GpuTable(m),
+    return new JointPolicy(
+        hcas.inventory(),
+        hcas::healthyIds,
+        gpus::healthyIds,
         "nvidia.com/gpu",
         matcher,
         Clock.systemUTC(),
         Duration.ofSeconds(30));
   }
 
-  static List<String> ask(JointPreferred j, Side side, List<String> available, int size) {
-    return j.answer(
-            side,
+  static List<String> ask(JointPolicy j, Side side, List<String> available, int size) {
+    return j.side(side)
+        .answer(
             PreferredAllocationRequest.newBuilder()
                 .addContainerRequests(
                     ContainerPreferredAllocationRequest.newBuilder()
@@ -66,7 +70,7 @@ class JointPreferredTest {
         .getDeviceIDsList();
   }
 
-  static void allocate(JointPreferred j, Side side, List<String> ids) {
+  static void allocate(JointPolicy j, Side side, List<String> ids) {
     j.allocated(
         side,
         AllocateRequest.newBuilder()
@@ -84,7 +88,7 @@ class JointPreferredTest {
   void sharedSlots() {
     PluginConfig shared =
         new PluginConfig(Mode.SHARED, "rdma/hca", 4, Selectors.ALL, Duration.ofSeconds(10));
-    JointPreferred j = joint(shared, null);
+    JointPolicy j = joint(shared, null);
     List<String> slots = new ArrayList<>();
     for (String h : List.of("mlx5_4", "mlx5_5")) {
       for (int s = 0; s < 4; s++) {
@@ -105,7 +109,7 @@ class JointPreferredTest {
   @DisplayName(
       "a first side never allocated (admission abandoned): the next call of the other resource decides afresh")
   void abandonedAdmission() {
-    JointPreferred j = joint(PluginConfig.DEFAULT, null);
+    JointPolicy j = joint(PluginConfig.DEFAULT, null);
     assertEquals(List.of("GPU-0"), ask(j, Side.GPU, gpus(), 1));
     // no Allocate for GPU-0; a new container's HCA call comes first and must not follow GPU-0
     List<String> h = ask(j, Side.HCA, List.of("mlx5_6", "mlx5_7"), 1);
@@ -128,7 +132,7 @@ class JointPreferredTest {
             "X",
             "none/preferred",
             Instant.parse("2026-11-22T03:00:00Z"));
-    JointPreferred j =
+    JointPolicy j =
         joint(
             PluginConfig.DEFAULT,
             List.of(new PlannedPod("t", "p", p, Map.of(), Map.of("main", 1))));
@@ -148,7 +152,7 @@ class JointPreferredTest {
             "PXB",
             "switch/required",
             Instant.parse("2026-11-22T03:00:00Z"));
-    JointPreferred j =
+    JointPolicy j =
         joint(
             PluginConfig.DEFAULT,
             List.of(new PlannedPod("t", "p", p, Map.of("main", 2), Map.of("main", 2))));
