@@ -121,20 +121,20 @@ public final class DevicePluginMain {
             Backoff.DEFAULT,
             flags.pluginDir().resolve(flags.gpuEndpoint()),
             Clock.systemUTC());
-    RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
+    DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
         flags.nodeName(),
         config.mode().value(),
-        plugin.table().inventory().hcas().size(),
-        plugin.table().inventory().devices().size(),
+        plugin.inventory().hcas().size(),
+        plugin.inventory().devices().size(),
         config.resourceName(),
         discovery.source());
     if (plugin.gpu() != null) {
       LOG.info(
           "node {}: joint mode, also {} GPUs as {} on {}",
           flags.nodeName(),
-          plugin.gpu().table().gpus().size(),
+          plugin.gpu().table().ids().size(),
           config.gpu().resourceName(),
           flags.gpuEndpoint());
     }

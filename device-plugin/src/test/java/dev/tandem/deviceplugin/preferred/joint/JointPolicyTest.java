@@ -8,24 +8,28 @@ import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.Mode;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.config.Selectors;
-import dev.tandem.deviceplugin.gpu.GpuTable;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.Side;
+import dev.tandem.deviceplugin.resource.DeviceTable;
+import dev.tandem.deviceplugin.resource.GpuDevices;
+import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +40,12 @@ class JointPolicyTest {
   final Machine m = TestMachines.dgxA100("n1");
 
   JointPolicy joint(PluginConfig c, List<PlannedPod> pods) {
-    DeviceTable hcas = new DeviceTable(Inventory.of(m, c));
-    GpuTable gpus = new GpuTable(m);
+    Inventory inventory = Inventory.of(m, c);
+    DeviceTable hcas =
+        new DeviceTable(
+            new HcaDevices(inventory, ib -> Optional.empty(), new UverbsLocator(Path.of("/"))));
+    DeviceTable gpus =
+        new DeviceTable(new GpuDevices(m, "nvidia.com/gpu", List.of(), false, "no probes"));
     PendingPodLocator matcher =
         new PendingPodLocator(
             "n1",
@@ -47,7 +55,7 @@ class JointPolicyTest {
             null,
             500);
     return new JointPolicy(
-        hcas.inventory(),
+        inventory,
         hcas::healthyIds,
         gpus::healthyIds,
         "nvidia.com/gpu",
