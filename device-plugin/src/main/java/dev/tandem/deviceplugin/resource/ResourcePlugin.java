@@ -63,10 +63,6 @@ public final class ResourcePlugin implements ServedResource {
     return table;
   }
 
-  public HealthCheck health() {
-    return health;
-  }
-
   public PluginLifecycle lifecycle() {
     return lifecycle;
   }

@@ -57,10 +57,6 @@ final class JointChooser {
     this.hcaChooser = new HcaChooser(inventory);
   }
 
-  LocalityIndex index() {
-    return index;
-  }
-
   /**
    * The allocator's best (gpus, hcas) among the free units (GPU id → 1, HCA id → units); empty when
    * short.
@@ -209,12 +205,6 @@ final class JointChooser {
     } catch (IllegalArgumentException e) {
       return false;
     }
-  }
-
-  private static Map<String, Integer> units(List<String> ids) {
-    Map<String, Integer> out = new HashMap<>();
-    ids.forEach(id -> out.merge(id, 1, Integer::sum));
-    return out;
   }
 
   private Availability availability(Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
