@@ -6,8 +6,8 @@ import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
-import dev.tandem.deviceplugin.preferred.ApiServerPlans;
-import dev.tandem.deviceplugin.preferred.KubeletPodResources;
+import dev.tandem.deviceplugin.pods.ApiServerPlans;
+import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.Discovery;
@@ -121,20 +121,20 @@ public final class DevicePluginMain {
             Backoff.DEFAULT,
             flags.pluginDir().resolve(flags.gpuEndpoint()),
             Clock.systemUTC());
-    RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
+    DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
         flags.nodeName(),
         config.mode().value(),
-        plugin.table().inventory().hcas().size(),
-        plugin.table().inventory().devices().size(),
+        plugin.inventory().hcas().size(),
+        plugin.inventory().devices().size(),
         config.resourceName(),
         discovery.source());
     if (plugin.gpu() != null) {
       LOG.info(
           "node {}: joint mode, also {} GPUs as {} on {}",
           flags.nodeName(),
-          plugin.gpu().table().gpus().size(),
+          plugin.gpu().table().ids().size(),
           config.gpu().resourceName(),
           flags.gpuEndpoint());
     }

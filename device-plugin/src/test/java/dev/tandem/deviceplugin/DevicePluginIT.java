@@ -37,7 +37,7 @@ class DevicePluginIT {
   @TempDir Path sysfs;
   Vertx vertx;
   KubeletStandIn kubelet;
-  RdmaDevicePlugin plugin;
+  DevicePlugin plugin;
   Machine machine;
 
   @BeforeEach
@@ -70,7 +70,7 @@ class DevicePluginIT {
             null,
             500,
             new Backoff(100, 400, 5));
-    plugin = new RdmaDevicePlugin(vertx, s);
+    plugin = new DevicePlugin(vertx, s);
     plugin.start().await();
   }
 
@@ -240,6 +240,7 @@ class DevicePluginIT {
     startPlugin();
     Throwable e =
         plugin
+            .hca()
             .lifecycle()
             .failed()
             .transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))

@@ -7,7 +7,7 @@ import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.Backoff;
-import dev.tandem.deviceplugin.preferred.KubeletPodResources;
+import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
@@ -33,7 +33,7 @@ class PreferredOverSocketsIT {
   @TempDir Path dir;
   @TempDir Path sysfs;
   final Vertx vertx = Vertx.vertx();
-  RdmaDevicePlugin plugin;
+  DevicePlugin plugin;
 
   @AfterEach
   void tearDown() {
@@ -64,7 +64,7 @@ class PreferredOverSocketsIT {
             Instant.parse("2026-11-22T03:00:00Z"));
     PlannedPod pod = new PlannedPod("team", "p", plan, Map.of("train", 2));
     plugin =
-        new RdmaDevicePlugin(
+        new DevicePlugin(
             vertx,
             new PluginSettings(
                 m,

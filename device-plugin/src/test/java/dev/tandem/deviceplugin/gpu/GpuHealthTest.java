@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -52,46 +49,6 @@ class GpuHealthTest {
     driverSees(g);
     Files.delete(root.resolve("sys/bus/pci/devices").resolve(g.address().toString()));
     assertEquals(Optional.of(false), new DriverProcfs(root).healthy(g));
-  }
-
-  @Test
-  @DisplayName(
-      "a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
-  void checkUpdatesTable() throws Exception {
-    machine
-        .gpus()
-        .forEach(
-            g -> {
-              try {
-                driverSees(g);
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    Files.delete(
-        root.resolve("proc/driver/nvidia/gpus")
-            .resolve(machine.gpus().get(1).address().toString())
-            .resolve("information"));
-    Vertx vertx = Vertx.vertx();
-    try {
-      GpuTable table = new GpuTable(machine);
-      List<Object> told = new java.util.concurrent.CopyOnWriteArrayList<>();
-      table.onChange(told::add);
-      List<String> changed =
-          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await();
-      assertEquals(List.of("GPU-1"), changed);
-      assertEquals(
-          Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"),
-          Map.of(
-              table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
-              table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
-      assertEquals(1, told.size());
-      assertEquals(
-          List.of(),
-          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await());
-    } finally {
-      vertx.close().await();
-    }
   }
 
   @Test
