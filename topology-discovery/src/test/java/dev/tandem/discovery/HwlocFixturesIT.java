@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.model.Machine;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -127,7 +128,7 @@ class HwlocFixturesIT {
   @Test
   @DisplayName("every hwloc XML in the shared set is covered by the table above")
   void everyFixtureIsCovered() throws Exception {
-    try (var files = java.nio.file.Files.list(Topologies.path("PROVENANCE.md").getParent())) {
+    try (var files = Files.list(Topologies.directory())) {
       List<String> xml =
           files
               .map(p -> p.getFileName().toString())
