@@ -9,7 +9,7 @@ import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class PreferredFixturesIT {
 
   static Machine fixture(String file) {
-    return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("n1", Topologies.path(file)))
+    return TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("n1", Topologies.path(file)))
         .machine();
   }
 
