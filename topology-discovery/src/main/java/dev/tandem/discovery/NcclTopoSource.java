@@ -3,15 +3,7 @@ package dev.tandem.discovery;
 import java.nio.file.Path;
 
 /** An NCCL topology file (a cloud vendor's grouping of a VM's GPUs and NICs); no library. */
-final class NcclTopoSource implements TopologySource {
-
-  private final String nodeName;
-  private final Path file;
-
-  NcclTopoSource(String nodeName, Path file) {
-    this.nodeName = nodeName;
-    this.file = file;
-  }
+record NcclTopoSource(String nodeName, Path file) implements TopologySource {
 
   @Override
   public Discovery discover() {
