@@ -13,7 +13,7 @@ import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -56,7 +56,7 @@ public final class DevicePluginMain {
     Discovery discovery;
     try {
       discovery =
-          TopologyDiscovery.discover(
+          TopologySources.discoverOnce(
               new DiscoveryOptions(
                   flags.nodeName(),
                   flags.hwlocXml(),

@@ -14,7 +14,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
@@ -72,7 +72,7 @@ class JointModeIT {
   final LocalityIndex index = LocalityIndex.of(machine);
 
   static Machine xe8640() {
-    return TopologyDiscovery.discover(
+    return TopologySources.discoverOnce(
             DiscoveryOptions.hwlocXml("n1", Topologies.path("dell-poweredge-xe8640-h100x4.xml")))
         .machine();
   }

@@ -6,7 +6,7 @@ import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.topology.model.InvalidTopologyException;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -65,7 +65,7 @@ public final class DumpCommand {
     String node = flags.nodeName() != null ? flags.nodeName() : defaultNodeName(env);
     DiscoveryOptions options = flags.options(node);
     try {
-      Discovery d = TopologyDiscovery.discover(options);
+      Discovery d = TopologySources.discoverOnce(options);
       out.print(render(d, flags.format()));
       out.flush();
       return 0;

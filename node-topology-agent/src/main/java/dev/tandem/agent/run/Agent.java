@@ -10,9 +10,7 @@ import dev.tandem.agent.ops.OpsServer;
 import dev.tandem.agent.publish.Backoff;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
-import dev.tandem.agent.publish.TopologySource;
-import dev.tandem.discovery.Discovery;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.fabric8.kubernetes.client.Config;
@@ -59,15 +57,10 @@ public final class Agent {
                 .setInternalBlockingPoolSize(2));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TopologySource source =
-        () -> {
-          Discovery d = TopologyDiscovery.discover(config.discovery());
-          return new TopologySource.Observed(d.machine(), d.notes());
-        };
     publish =
         new PublishLoop(
             vertx,
-            source,
+            TopologySources.create(config.discovery()),
             new NodeTopologyPublisher(client, config.nodeName()),
             config.resync(),
             Backoff.DEFAULT,

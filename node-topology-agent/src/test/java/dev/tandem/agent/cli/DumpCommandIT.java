@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +54,7 @@ class DumpCommandIT {
     assertEquals("tandem.dev/v1alpha1", resource.getApiVersion());
     assertEquals("gpu-7", resource.getMetadata().getName());
     assertEquals(
-        TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
+        TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
         NodeTopologyMapper.toMachine(resource));
   }
 

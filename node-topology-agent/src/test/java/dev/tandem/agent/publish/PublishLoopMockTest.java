@@ -9,6 +9,8 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.TestMachines;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.TopologySource;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -43,7 +45,7 @@ class PublishLoopMockTest {
         if (m == null) {
           throw new IllegalStateException("libhwloc crashed");
         }
-        return new TopologySource.Observed(m, List.of("read by test"));
+        return new Discovery(m, "test", List.of("read by test"));
       };
 
   @BeforeEach

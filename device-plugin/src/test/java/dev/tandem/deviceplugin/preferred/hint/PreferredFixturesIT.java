@@ -14,7 +14,7 @@ import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class PreferredFixturesIT {
 
   static Machine fixture(String file) {
-    return TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("n1", Topologies.path(file)))
+    return TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("n1", Topologies.path(file)))
         .machine();
   }
 
