@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -22,6 +23,7 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -61,7 +63,7 @@ class DevicePluginIT {
     PluginSettings s =
         new PluginSettings(
             machine,
-            PluginConfig.DEFAULT.withHealthInterval(java.time.Duration.ofSeconds(1)),
+            PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
             dir.resolve("tandem-rdma.sock"),
             kubelet.socket(),
             sysfs,
@@ -172,8 +174,12 @@ class DevicePluginIT {
   void waitsForKubelet() throws Exception {
     kubelet.stop().await();
     startPlugin();
-    Thread.sleep(600);
+    // seen looking twice and finding no socket: it is waiting, not registered, not failed
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> plugin.hca().lifecycle().kubeletAbsentChecks() >= 2);
     assertEquals(0, kubelet.registrations().size());
+    assertFalse(plugin.hca().lifecycle().failed().isComplete(), "gave up waiting for the kubelet");
     kubelet.start().await();
     assertNotNull(kubelet.nextList(3000), "did not register after kubelet.sock appeared");
   }

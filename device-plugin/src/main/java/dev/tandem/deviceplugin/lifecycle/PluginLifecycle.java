@@ -38,6 +38,7 @@ public final class PluginLifecycle {
   private final Backoff backoff;
   private final Promise<Void> failed = Promise.promise();
   private final AtomicInteger registrations = new AtomicInteger();
+  private final AtomicInteger kubeletAbsent = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
   private PluginServer server;
   private String registeredKubelet;
@@ -79,6 +80,11 @@ public final class PluginLifecycle {
   /** How many times the plugin has registered so far. */
   public int registrations() {
     return registrations.get();
+  }
+
+  /** How many times the plugin looked for the kubelet's socket and found none. */
+  public int kubeletAbsentChecks() {
+    return kubeletAbsent.get();
   }
 
   /** Stops watching, ends the streams, removes the socket. */
@@ -186,6 +192,7 @@ public final class PluginLifecycle {
   }
 
   private void waitForKubelet() {
+    kubeletAbsent.incrementAndGet();
     long now = System.currentTimeMillis();
     if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
       LOG.info(

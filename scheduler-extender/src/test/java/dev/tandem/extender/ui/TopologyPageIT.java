@@ -1,5 +1,6 @@
 package dev.tandem.extender.ui;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -193,16 +195,12 @@ class TopologyPageIT {
         "", new JsonObject(bind.body()).getString("Error"), "bind succeeds: " + bind.body());
   }
 
-  private static void awaitState(String pod, String wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (System.nanoTime() < deadline) {
-      if (deviceStates().values().stream().anyMatch(s -> s.equals(wanted + " " + pod))) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "the demo did not report " + pod + " as " + wanted + " within 15 s: " + deviceStates());
+  private static void awaitState(String pod, String wanted) {
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(200))
+        .alias("the demo reports " + pod + " as " + wanted)
+        .until(() -> deviceStates().values().stream().anyMatch(s -> s.equals(wanted + " " + pod)));
   }
 
   private static Map<String, String> deviceStates() {
