@@ -9,6 +9,7 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.TestMachines;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -117,20 +117,6 @@ class ConfigurationDocTest {
   }
 
   @Test
-  @DisplayName("the agent's dump flags are exactly those of 'dump --help'")
-  void agentDumpFlags() {
-    String usage =
-        DocText.textBlock(
-            DocText.read("node-topology-agent/src/main/java/dev/tandem/agent/cli/DumpCommand.java"),
-            "USAGE");
-    String section = DocText.section(CONFIG, "## node-topology-agent");
-    String dump = section.substring(section.indexOf("`dump` ("), section.indexOf("`run` ("));
-    Set<String> inUsage = DocText.all(usage, Pattern.compile("\\s(--[a-z-]+)"));
-    inUsage.remove("--help");
-    assertEquals(inUsage, DocText.firstColumn(dump, FLAG));
-  }
-
-  @Test
   @DisplayName(
       "operations.md names exactly the metric families the extender and the agent export, and alerts use only those")
   void metricNames() {
