@@ -50,6 +50,16 @@ class ExtenderMainIT {
   }
 
   @Test
+  @DisplayName(
+      "--demo-topologies DIR without --demo exits 2 naming both flags instead of starting in cluster mode")
+  void demoTopologiesWithoutDemo() throws Exception {
+    Path out = dir.resolve("demo-topologies.txt");
+    assertEquals(2, exit(out, "--demo-topologies", dir.toString()));
+    String text = Files.readString(out);
+    assertTrue(text.contains("--demo-topologies") && text.contains("needs --demo "), text);
+  }
+
+  @Test
   @DisplayName("--demo on a free port prints the page URL and a filter curl")
   void demo() throws Exception {
     Path log = dir.resolve("demo.txt");

@@ -70,12 +70,16 @@ public final class Resolved {
     return e == null ? Source.DEFAULT : e.source();
   }
 
-  /** Set by a flag, the environment or the file; a {@code Boolean} only when true. */
+  /**
+   * Set by a flag, the environment or the file, and not to {@code false}; decided on the text, so
+   * that rules are checked before values are (a rule's message is the more useful one).
+   */
   public boolean isGiven(Setting<?> setting) {
-    if (source(setting) == Source.DEFAULT) {
-      return false;
-    }
-    return !Boolean.FALSE.equals(get(setting));
+    Entry e = entries.get(setting);
+    return e != null
+        && e.source() != Source.DEFAULT
+        && e.text() != null
+        && !e.text().equalsIgnoreCase("false");
   }
 
   /**

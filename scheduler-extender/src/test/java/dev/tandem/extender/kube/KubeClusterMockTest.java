@@ -10,7 +10,6 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.scheduling.BindResult;
@@ -63,10 +62,11 @@ class KubeClusterMockTest {
 
   private ClusterState start(boolean election) {
     ExtenderConfig config =
-        ConfigLoader.build(
+        ExtenderConfig.load(
             election
-                ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
-                : Map.of("leaderElection", "false"));
+                ? List.of("--lease-namespace", "tandem-system", "--identity", "replica-a")
+                : List.of("--no-leader-election"),
+            Map.of());
     kube = KubeCluster.of(vertx, client, config);
     kube.start(new ExtenderMetrics(kube.state()));
     return kube.state();
