@@ -32,20 +32,6 @@ class ConfigurationDocTest {
   }
 
   @Test
-  @DisplayName("the device plugin's flag table lists exactly the flags of its --help")
-  void devicePluginFlags() {
-    String usage =
-        DocText.textBlock(
-            DocText.read(
-                "device-plugin/src/main/java/dev/tandem/deviceplugin/cli/PluginFlags.java"),
-            "USAGE");
-    String section = DocText.section(CONFIG, "## device-plugin");
-    String flags =
-        section.substring(0, section.indexOf("### The device plugin's JSON configuration"));
-    assertEquals(DocText.all(usage, USAGE_FLAG), DocText.firstColumn(flags, FLAG));
-  }
-
-  @Test
   @DisplayName("the device plugin's configuration keys are exactly the ones PluginConfig accepts")
   void devicePluginKeys() {
     String source =
