@@ -189,9 +189,6 @@ public record Setting<T>(
 
   /** The default as usage and docs describe it, or null when there is none to tell. */
   public String describedDefault() {
-    if (required) {
-      return "required";
-    }
     return defaultText != null ? defaultText : defaultValue;
   }
 }

@@ -12,9 +12,11 @@ final class UsageText {
     StringBuilder b = new StringBuilder(intro.endsWith("\n") ? intro : intro + "\n");
     b.append('\n');
     for (Setting<?> s : settings) {
-      b.append("  ").append(pad(s.synopsis(), width)).append(s.help());
+      b.append("  ").append(pad(s.synopsis(), width)).append(s.help().replace("`", ""));
       String dflt = s.describedDefault();
-      if (dflt != null) {
+      if (s.required()) {
+        b.append(" (required)");
+      } else if (dflt != null) {
         b.append(" (default ").append(dflt.replace("`", "")).append(')');
       }
       b.append(sources(s)).append('\n');

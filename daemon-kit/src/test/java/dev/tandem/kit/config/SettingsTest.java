@@ -167,7 +167,7 @@ class SettingsTest {
 
           --port N        listen port (default 8080) [T_PORT, file: port]
           --poll SECONDS  seconds between polls (default 10) [T_POLL]
-          --name NAME     who we are (default required) [T_NAME]
+          --name NAME     who we are (required) [T_NAME]
           --demo           (default false) [T_DEMO, file: demo]
           --demo-dir DIR  demo topologies (default bundled) [file: demoDir]
           --config FILE   the file [T_CONFIG]

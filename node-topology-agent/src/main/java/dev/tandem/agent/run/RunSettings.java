@@ -87,7 +87,7 @@ public final class RunSettings {
 
               DaemonSet mode: publish this node's NodeTopology, audit GPU/HCA allocations through the
               kubelet's PodResources API, serve /healthz and /metrics. Every flag can also be set through
-              the environment variable in brackets; flags win.
+              the environment variable in brackets; flags win over the environment.
               """,
               List.of(
                   NODE_NAME,
