@@ -1,6 +1,5 @@
 package dev.tandem.kit.config;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -49,8 +48,6 @@ public interface Rule {
   }
 
   private static String names(List<Setting<?>> settings) {
-    return Arrays.stream(settings.toArray(Setting<?>[]::new))
-        .map(Setting::names)
-        .collect(Collectors.joining(", "));
+    return settings.stream().map(Setting::names).collect(Collectors.joining(", "));
   }
 }

@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The plugin's JSON configuration file, read once for {@link PluginConfig} and the flags. */
+/**
+ * The plugin's JSON configuration file: its text for {@link PluginConfig}, and the two keys a flag
+ * also sets, for the kit's file layer.
+ */
 public final class ConfigFile {
 
   private ConfigFile() {}

@@ -28,8 +28,9 @@ public final class DumpCommand {
 
   private DumpCommand() {}
 
-  public static int run(String[] args) {
-    return run(args, System.out, System.err, System.getenv());
+  /** Runs {@code dump} with {@code env} as its environment (for {@code NODE_NAME}). */
+  public static int run(String[] args, Map<String, String> env) {
+    return run(args, System.out, System.err, env);
   }
 
   static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {

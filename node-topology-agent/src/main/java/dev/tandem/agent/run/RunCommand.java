@@ -18,15 +18,11 @@ public final class RunCommand {
 
   private RunCommand() {}
 
-  public static int run(String[] args) {
-    return run(args, System.getenv());
-  }
-
   /**
    * Parses and validates; returns 0 for help, 2 for bad flags or values, otherwise runs until
    * stopped.
    */
-  static int run(String[] args, Map<String, String> env) {
+  public static int run(String[] args, Map<String, String> env) {
     if (Settings.wantsHelp(List.of(args))) {
       System.out.print(RunSettings.SETTINGS.usage());
       return 0;
