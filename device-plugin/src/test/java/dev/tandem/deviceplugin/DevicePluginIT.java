@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -71,7 +71,7 @@ class DevicePluginIT {
             null,
             null,
             500,
-            new Backoff(100, 400, 5));
+            new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5));
     plugin = new DevicePlugin(vertx, s);
     plugin.start().await();
   }

@@ -8,7 +8,6 @@ import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
@@ -16,6 +15,7 @@ import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -108,7 +108,7 @@ class JointModeIT {
                 plans,
                 manager.podResources(),
                 500,
-                new Backoff(100, 400, 5),
+                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
                 where.resolve("tandem-gpu.sock"),
                 clock));
     plugins.add(plugin);

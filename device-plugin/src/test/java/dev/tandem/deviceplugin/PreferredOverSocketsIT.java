@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
+import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
@@ -77,7 +77,7 @@ class PreferredOverSocketsIT {
                 new KubeletPodResources(
                     vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)),
                 1000,
-                Backoff.DEFAULT));
+                PluginLifecycle.DEFAULT_BACKOFF));
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000));
     List<String> all =

@@ -3,11 +3,13 @@ package dev.tandem.deviceplugin.lifecycle;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.PluginServer;
 import dev.tandem.deviceplugin.grpc.ServedResource;
+import dev.tandem.kit.retry.Backoff;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -29,6 +31,10 @@ public final class PluginLifecycle {
   private static final long WATCH_MS = 200;
   private static final long WAIT_LOG_MS = 30_000;
   private static final long STORM_WINDOW_MS = 10_000;
+
+  /** Registration retries: 500 ms doubling to 8 s, giving up after 10 failures in a row. */
+  public static final Backoff DEFAULT_BACKOFF =
+      new Backoff(Duration.ofMillis(500), Duration.ofSeconds(8), 10);
 
   private final Vertx vertx;
   private final Context context;
@@ -144,7 +150,8 @@ public final class PluginLifecycle {
     while (now - recentRestarts.peekFirst() > STORM_WINDOW_MS) {
       recentRestarts.removeFirst();
     }
-    long delay = recentRestarts.size() > 3 ? backoff.delayAfter(recentRestarts.size() - 3) : 0;
+    long delay =
+        recentRestarts.size() > 3 ? backoff.delay(recentRestarts.size() - 3).toMillis() : 0;
     LOG.info(
         "re-registering{}: {}",
         delay > 0 ? " in " + delay + " ms (" + recentRestarts.size() + " restarts in 10 s)" : "",
@@ -239,7 +246,7 @@ public final class PluginLifecycle {
                         e));
                 return;
               }
-              vertx.setTimer(backoff.delayAfter(failures), id -> cycle());
+              vertx.setTimer(backoff.delay(failures).toMillis(), id -> cycle());
             });
   }
 

@@ -7,15 +7,14 @@ import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.NodePods;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.ops.OpsServer;
-import dev.tandem.agent.publish.Backoff;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.policy.AlignmentPolicy;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,6 +35,9 @@ public final class Agent {
 
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   private static final Duration API_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Publish retries: 1 s, doubling, at most a minute apart. */
+  static final Backoff PUBLISH_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));
 
   private final Vertx vertx;
   private final KubernetesClient client;
@@ -63,7 +65,7 @@ public final class Agent {
             TopologySources.create(config.discovery()),
             new NodeTopologyPublisher(client, config.nodeName()),
             config.resync(),
-            Backoff.DEFAULT,
+            PUBLISH_BACKOFF,
             clock);
     AlignmentMetrics metrics = new AlignmentMetrics(registry);
     podResources =
@@ -102,7 +104,7 @@ public final class Agent {
 
   /** Starts everything; fails only when the health/metrics port cannot be bound. */
   public static Future<Agent> start(RunConfig config) {
-    return start(config, new KubernetesClientBuilder().withConfig(kubernetes(config)).build());
+    return start(config, kubernetes(config).client());
   }
 
   /** Starts with the given client (closed by {@link #stop}). */
@@ -148,13 +150,7 @@ public final class Agent {
     return config;
   }
 
-  static Config kubernetes(RunConfig config) {
-    Config c =
-        config.kubeconfig() == null
-            ? Config.autoConfigure(null)
-            : Config.fromKubeconfig(config.kubeconfig().toFile());
-    c.setRequestTimeout((int) API_TIMEOUT.toMillis());
-    c.setRequestRetryBackoffLimit(1);
-    return c;
+  static KubeConnection kubernetes(RunConfig config) {
+    return KubeConnection.of(config.kubeconfig()).bounded(API_TIMEOUT, 1);
   }
 }

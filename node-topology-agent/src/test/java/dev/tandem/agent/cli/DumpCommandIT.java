@@ -96,9 +96,9 @@ class DumpCommandIT {
   }
 
   @Test
-  @DisplayName("a sysfs root that is not a directory exits 1")
+  @DisplayName("a sysfs root that is not a directory exits 1 when only sysfs is read")
   void badSysfsRoot() {
-    Run run = dump("--sysfs-root", "/nonexistent-root");
+    Run run = dump("--sysfs-root", "/nonexistent-root", "--sysfs-only");
 
     assertEquals(1, run.code());
     assertTrue(run.err().contains("/nonexistent-root is not a directory"), run.err());
@@ -115,8 +115,12 @@ class DumpCommandIT {
     assertTrue(unknown.err().contains("unknown flag '--hwloc'"), unknown.err());
     assertEquals(2, dump("--node-name").code());
     assertTrue(
-        dump("--format", "xml").err().contains("--format xml is not one of json, yaml, matrix"));
+        dump("--format", "xml").err().contains("--format: 'xml' is not one of json, yaml, matrix"));
     assertEquals(2, dump("--hwloc-xml", "a", "--nccl-topo", "b").code());
+    assertTrue(
+        dump("--sysfs-only", "--hwloc-xml", "a")
+            .err()
+            .contains("(got --hwloc-xml and --sysfs-only)"));
   }
 
   @Test

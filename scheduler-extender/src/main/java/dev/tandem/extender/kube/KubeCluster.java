@@ -6,9 +6,10 @@ import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.Readiness;
+import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.retry.Backoff;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -33,6 +34,12 @@ public final class KubeCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubeCluster.class);
   private static final long RESYNC_MILLIS = 60_000;
 
+  /**
+   * Informer start retries: after 1 s, then twice as long each time up to 10 s. A passing fault (an
+   * API server restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
+   */
+  static final Backoff INFORMER_START = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
+
   private final Vertx vertx;
   private final KubernetesClient client;
   private final ExtenderConfig config;
@@ -56,7 +63,7 @@ public final class KubeCluster implements AutoCloseable {
 
   /** Connects with kubeconfig or the in-cluster service account, as fabric8 finds them. */
   public static KubeCluster connect(Vertx vertx, ExtenderConfig config) {
-    return of(vertx, new KubernetesClientBuilder().build(), config);
+    return of(vertx, KubeConnection.of(null).client(), config);
   }
 
   public static KubeCluster of(Vertx vertx, KubernetesClient client, ExtenderConfig config) {
@@ -77,15 +84,12 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
-  /**
-   * Retries after 1 s, then twice as long each time up to 10 s: a passing fault (an API server
-   * restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
-   */
+  /** Retries with {@link #INFORMER_START} until the informers start. */
   private void startInformersRetrying(ExtenderMetrics metrics) {
-    startInformersRetrying(metrics, 1_000);
+    startInformersRetrying(metrics, 1);
   }
 
-  private void startInformersRetrying(ExtenderMetrics metrics, long delayMs) {
+  private void startInformersRetrying(ExtenderMetrics metrics, int failures) {
     vertx
         .executeBlocking(
             () -> {
@@ -96,6 +100,7 @@ public final class KubeCluster implements AutoCloseable {
         .onSuccess(v -> watchSync())
         .onFailure(
             e -> {
+              long delayMs = INFORMER_START.delay(failures).toMillis();
               LOG.error(
                   "informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
                   e.getMessage(),
@@ -103,8 +108,7 @@ public final class KubeCluster implements AutoCloseable {
               informers.forEach(SharedIndexInformer::stop);
               informers.clear();
               if (!closed) {
-                vertx.setTimer(
-                    delayMs, id -> startInformersRetrying(metrics, Math.min(10_000, delayMs * 2)));
+                vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, failures + 1));
               }
             });
   }

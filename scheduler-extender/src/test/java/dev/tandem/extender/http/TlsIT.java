@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
 import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.vertx.core.Vertx;
@@ -16,6 +15,7 @@ import io.vertx.core.net.SelfSignedCertificate;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -27,14 +27,15 @@ class TlsIT {
   void https() throws Exception {
     SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
     ExtenderConfig config =
-        ConfigLoader.load(
+        ExtenderConfig.load(
             List.of(
                 "--port",
                 "0",
                 "--tls-cert",
                 cert.certificatePath(),
                 "--tls-key",
-                cert.privateKeyPath()));
+                cert.privateKeyPath()),
+            Map.of());
     Vertx vertx = Vertx.vertx();
     try {
       HttpServer server =

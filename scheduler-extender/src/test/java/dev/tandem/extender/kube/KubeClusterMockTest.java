@@ -10,7 +10,6 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.Assumptions;
@@ -32,10 +31,12 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -68,10 +69,11 @@ class KubeClusterMockTest {
 
   private ClusterState start(boolean election) {
     ExtenderConfig config =
-        ConfigLoader.build(
+        ExtenderConfig.load(
             election
-                ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
-                : Map.of("leaderElection", "false"));
+                ? List.of("--lease-namespace", "tandem-system", "--identity", "replica-a")
+                : List.of("--no-leader-election"),
+            Map.of());
     kube = KubeCluster.of(vertx, client, config);
     kube.start(new ExtenderMetrics(kube.cluster()));
     readiness = kube.cluster().readiness();
@@ -90,14 +92,14 @@ class KubeClusterMockTest {
         ExtenderConfig.defaults().assumedTtl());
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long end = System.nanoTime() + 15_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  /**
+   * Waits for an informer's event; generous, since the mock's watch is slow on a loaded machine.
+   */
+  private static void await(String what, BooleanSupplier condition) {
+    Awaitility.await(what)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(20))
+        .until(condition::getAsBoolean);
   }
 
   private static Pod pod(String name, String uid, String node, Map<String, String> annotations) {
