@@ -26,7 +26,16 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 	if len(objs) == 0 {
 		return fmt.Errorf("no API objects under %s", dir)
 	}
-	// Namespaces and CRDs first, for real: other objects can only be validated once they exist.
+	// Stand-ins for the Prometheus Operator's CRDs (manifests/monitoring and the chart's monitoring
+	// objects need their API to exist), then namespaces and CRDs, for real: other objects can only be
+	// validated once they exist.
+	stand, err := os.ReadFile(k.env.Testdata(filepath.Join("crds", "monitoring.coreos.com.yaml")))
+	if err != nil {
+		return err
+	}
+	if _, err := k.env.Kubectl(stand, "apply", "--server-side", "--field-manager=tandem-e2e", "-f", "-"); err != nil {
+		return err
+	}
 	var first []harness.Doc
 	for _, d := range objs {
 		if d.Kind == "Namespace" || d.Kind == "CustomResourceDefinition" {
@@ -54,7 +63,7 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 			failures = append(failures, fmt.Sprintf("%s: %v", rel, err))
 		}
 	}
-	for _, kdir := range []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch"} {
+	for _, kdir := range []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch", "overlays/joint", "monitoring"} {
 		if _, err := k.env.Kubectl(nil, "apply", "--server-side", "--dry-run=server", "--field-manager=tandem-e2e", "-k", filepath.Join(dir, kdir)); err != nil {
 			failures = append(failures, fmt.Sprintf("kustomization manifests/%s: %v", kdir, err))
 		}
