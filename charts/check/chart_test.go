@@ -286,6 +286,7 @@ func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 		{"unknown selector", "devicePlugin: {config: {selectors: {vendor: ['15b3']}}}", "at '/devicePlugin/config/selectors': additional properties 'vendor' not allowed"},
 		{"same GPU and HCA resource", "devicePlugin: {joint: {enabled: true, resourceName: rdma/hca}}", "devicePlugin.joint.resourceName and devicePlugin.config.resourceName are both rdma/hca"},
 		{"wrong wiring", "scheduler: {wiring: kube-scheduler}", "at '/scheduler/wiring': value must be one of 'second-scheduler', 'default-scheduler', 'none'"},
+		{"service address", "scheduler: {wiring: default-scheduler, clusterIP: 300.1.1.1}", "at '/scheduler/clusterIP': '300.1.1.1' is not valid ipv4"},
 		{"misspelt value", "extender: {replica: 3}", "at '/extender': additional properties 'replica' not allowed"},
 		{"TLS for the default scheduler without a Secret", "extender: {tls: {enabled: true}}\nscheduler: {wiring: default-scheduler}", "extender.tls with scheduler.wiring=default-scheduler needs extender.tls.secretName"},
 	}

@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/prometheus/common v0.67.5
 	github.com/prometheus/prometheus v0.310.0
+	gopkg.in/yaml.v3 v3.0.1
 	sigs.k8s.io/kustomize/api v0.20.1
 	sigs.k8s.io/kustomize/kyaml v0.20.1
 	sigs.k8s.io/yaml v1.6.0

@@ -108,3 +108,17 @@ imagePullSecrets:
   ignorable: false
   httpTimeout: {{ $root.Values.scheduler.httpTimeout }}
 {{- end }}
+
+{{/* The second scheduler's KubeSchedulerConfiguration. */}}
+{{- define "tandem.schedulerConfig" -}}
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: true
+  resourceNamespace: {{ .Release.Namespace }}
+  resourceName: tandem-scheduler
+profiles:
+  - schedulerName: {{ .Values.scheduler.name }}
+extenders:
+  {{- include "tandem.extenderEntry" (dict "root" . "host" (include "tandem.extenderHost" .) "caFile" "/etc/tandem-scheduler-tls/ca.crt") | nindent 2 }}
+{{- end }}
