@@ -3,9 +3,13 @@
 package scenarios
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"tandem.dev/e2e/internal/harness"
 )
@@ -53,5 +57,39 @@ func TestChartRendersPassServerDryRun(t *testing.T) {
 	_, err = cl.env.Kubectl([]byte(out), "apply", "--server-side", "--dry-run=server", "--force-conflicts", "--field-manager=tandem-chart-dry-run", "-f", "-")
 	if err == nil || !strings.Contains(err.Error(), "Sometimes") {
 		t.Errorf("the API server accepted a DaemonSet tolerating with effect Sometimes: %v", err)
+	}
+}
+
+// The extenders entry the chart's NOTES print for the default-scheduler wiring (the operator copies it
+// to the control plane) is the entry of manifests/scheduler/default-scheduler-patch/extender.yaml,
+// which manifests/check validates with kube-scheduler's own code. (--take-ownership: a dry run must not
+// stop at the installed objects that another release or kubectl owns; nothing is changed.)
+func TestChartNotesPrintTheDefaultSchedulerEntry(t *testing.T) {
+	out, err := cl.env.Helm("install", "notes", cl.env.Path("charts", "tandem"), "--namespace", "tandem-system",
+		"--dry-run=client", "--take-ownership", "--set", "scheduler.wiring=default-scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(out, "\nextenders:\n")
+	if i < 0 {
+		t.Fatalf("the NOTES print no extenders entry:\n%s", out)
+	}
+	entry := out[i+1:]
+	if j := strings.Index(entry, "\n\n"); j >= 0 {
+		entry = entry[:j]
+	}
+	var got, want map[string]any
+	if err := yaml.Unmarshal([]byte(entry), &got); err != nil {
+		t.Fatalf("NOTES entry is not YAML: %v\n%s", err, entry)
+	}
+	b, err := os.ReadFile(cl.env.Path("manifests", "scheduler", "default-scheduler-patch", "extender.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got["extenders"], want["extenders"]) {
+		t.Errorf("NOTES entry\n%v\ndiffers from default-scheduler-patch/extender.yaml's\n%v", got["extenders"], want["extenders"])
 	}
 }
