@@ -3,7 +3,7 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Files;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GpuHealthTest {
 
   @TempDir Path root;
-  final Machine machine = TestMachines.twoSwitches("n1");
+  final Machine machine = TestMachines.twoSockets("n1");
 
   private void driverSees(Device gpu) throws Exception {
     Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());

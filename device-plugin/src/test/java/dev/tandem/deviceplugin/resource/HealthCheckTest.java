@@ -2,8 +2,8 @@ package dev.tandem.deviceplugin.resource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.gpu.DriverProcfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HealthCheckTest {
 
   @TempDir Path root;
-  final Machine machine = TestMachines.twoSwitches("n1");
+  final Machine machine = TestMachines.twoSockets("n1");
 
   private void driverSees(Device gpu) throws Exception {
     Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());
