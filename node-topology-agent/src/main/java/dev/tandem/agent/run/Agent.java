@@ -43,11 +43,9 @@ public final class Agent {
   private final PublishLoop publish;
   private final AuditLoop audit;
   private final OpsServer ops;
-  private final RunConfig config;
   private int boundPort;
 
   private Agent(RunConfig config, KubernetesClient client) {
-    this.config = config;
     this.client = client;
     this.vertx =
         Vertx.vertx(
@@ -142,10 +140,6 @@ public final class Agent {
   /** The port /healthz and /metrics listen on. */
   public int port() {
     return boundPort;
-  }
-
-  public RunConfig config() {
-    return config;
   }
 
   static Config kubernetes(RunConfig config) {
