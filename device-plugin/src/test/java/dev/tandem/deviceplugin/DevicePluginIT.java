@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
@@ -45,8 +47,8 @@ class DevicePluginIT {
   @BeforeEach
   void setUp() throws Exception {
     vertx = Vertx.vertx();
-    machine = TestMachines.twoSwitches("n1");
-    TestMachines.sysfs(sysfs, machine);
+    machine = TestMachines.twoSockets("n1");
+    FakeSysfs.write(sysfs, machine);
     kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
   }
@@ -113,12 +115,12 @@ class DevicePluginIT {
   void healthFlips() throws Exception {
     startPlugin();
     firstList();
-    TestMachines.portState(sysfs, "mlx5_1", "1: DOWN");
+    FakeSysfs.portState(sysfs, "mlx5_1", "1: DOWN");
     ListAndWatchResponse down = kubelet.nextList(5000);
     assertNotNull(down, "health change not streamed");
     assertEquals("Unhealthy", health(down, "mlx5_1"));
     assertEquals("Healthy", health(down, "mlx5_0"));
-    TestMachines.portState(sysfs, "mlx5_1", "4: ACTIVE");
+    FakeSysfs.portState(sysfs, "mlx5_1", "4: ACTIVE");
     ListAndWatchResponse up = kubelet.nextList(5000);
     assertNotNull(up, "recovery not streamed");
     assertEquals("Healthy", health(up, "mlx5_1"));

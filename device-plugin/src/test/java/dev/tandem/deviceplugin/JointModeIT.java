@@ -14,6 +14,7 @@ import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -90,7 +91,7 @@ class JointModeIT {
 
   Node node(Path where, PluginConfig config, boolean kube, long seed) throws Exception {
     Files.createDirectories(where);
-    TestMachines.sysfs(sysfs, machine);
+    FakeSysfs.write(sysfs, machine);
     KubeletStandIn kubelet = new KubeletStandIn(vertx, where);
     kubelet.start().await();
     DeviceManagerStandIn manager = new DeviceManagerStandIn(kubelet, seed);

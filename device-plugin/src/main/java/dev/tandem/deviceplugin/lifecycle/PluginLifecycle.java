@@ -43,7 +43,6 @@ public final class PluginLifecycle {
   private final ServedResource resource;
   private final Backoff backoff;
   private final Promise<Void> failed = Promise.promise();
-  private final AtomicInteger registrations = new AtomicInteger();
   private final AtomicInteger kubeletAbsent = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
   private PluginServer server;
@@ -81,11 +80,6 @@ public final class PluginLifecycle {
   /** Completes when registration attempts are exhausted (with the last error). */
   public Future<Void> failed() {
     return failed.future();
-  }
-
-  /** How many times the plugin has registered so far. */
-  public int registrations() {
-    return registrations.get();
   }
 
   /** How many times the plugin looked for the kubelet's socket and found none. */
@@ -214,7 +208,6 @@ public final class PluginLifecycle {
     registeredKubelet = kubelet;
     failures = 0;
     busy = false;
-    registrations.incrementAndGet();
     LOG.info(
         "registered {} ({}) with the kubelet at {} as {}",
         resource.resourceName(),

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -44,7 +44,7 @@ class AllocateResponderTest {
   void sharedSlots() {
     Inventory inv =
         Inventory.of(
-            TestMachines.twoSwitches("n1"),
+            TestMachines.twoSockets("n1"),
             PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t"));
     var r =
         hcas(inv, Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"))
@@ -77,7 +77,7 @@ class AllocateResponderTest {
   @DisplayName(
       "a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
   void missingSysfs() {
-    Inventory inv = Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.DEFAULT);
+    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
     AllocationException e =
         assertThrows(
             AllocationException.class,

@@ -3,7 +3,8 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Files;
@@ -17,14 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GpuHealthTest {
 
   @TempDir Path root;
-  final Machine machine = TestMachines.twoSwitches("n1");
-
-  private void driverSees(Device gpu) throws Exception {
-    Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());
-    Files.createDirectories(d);
-    Files.writeString(d.resolve("information"), "Model: A100\n");
-    Files.createDirectories(root.resolve("sys/bus/pci/devices").resolve(gpu.address().toString()));
-  }
+  final Machine machine = TestMachines.twoSockets("n1");
 
   @Test
   @DisplayName("no /proc/driver/nvidia/gpus: the probe cannot tell, discovery's health is kept")
@@ -36,7 +30,7 @@ class GpuHealthTest {
   @DisplayName(
       "driver directory with information and PCI device present → healthy; GPU missing from the driver → unhealthy")
   void driverView() throws Exception {
-    driverSees(machine.gpus().get(0));
+    FakeSysfs.nvidiaGpu(root, machine.gpus().get(0));
     DriverProcfs p = new DriverProcfs(root);
     assertEquals(Optional.of(true), p.healthy(machine.gpus().get(0)));
     assertEquals(Optional.of(false), p.healthy(machine.gpus().get(1)));
@@ -46,7 +40,7 @@ class GpuHealthTest {
   @DisplayName("a GPU that fell off the PCI bus is unhealthy even while procfs still lists it")
   void offTheBus() throws Exception {
     Device g = machine.gpus().get(0);
-    driverSees(g);
+    FakeSysfs.nvidiaGpu(root, g);
     Files.delete(root.resolve("sys/bus/pci/devices").resolve(g.address().toString()));
     assertEquals(Optional.of(false), new DriverProcfs(root).healthy(g));
   }

@@ -2,9 +2,9 @@ package dev.tandem.deviceplugin.resource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.gpu.DriverProcfs;
-import dev.tandem.topology.model.Device;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -20,14 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HealthCheckTest {
 
   @TempDir Path root;
-  final Machine machine = TestMachines.twoSwitches("n1");
-
-  private void driverSees(Device gpu) throws Exception {
-    Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());
-    Files.createDirectories(d);
-    Files.writeString(d.resolve("information"), "Model: A100\n");
-    Files.createDirectories(root.resolve("sys/bus/pci/devices").resolve(gpu.address().toString()));
-  }
+  final Machine machine = TestMachines.twoSockets("n1");
 
   private DeviceTable gpus() {
     return new DeviceTable(
@@ -43,7 +36,7 @@ class HealthCheckTest {
         .forEach(
             g -> {
               try {
-                driverSees(g);
+                FakeSysfs.nvidiaGpu(root, g);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }

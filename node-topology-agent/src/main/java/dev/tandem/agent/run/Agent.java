@@ -45,11 +45,9 @@ public final class Agent {
   private final PublishLoop publish;
   private final AuditLoop audit;
   private final OpsServer ops;
-  private final RunConfig config;
   private int boundPort;
 
   private Agent(RunConfig config, KubernetesClient client) {
-    this.config = config;
     this.client = client;
     this.vertx =
         Vertx.vertx(
@@ -144,10 +142,6 @@ public final class Agent {
   /** The port /healthz and /metrics listen on. */
   public int port() {
     return boundPort;
-  }
-
-  public RunConfig config() {
-    return config;
   }
 
   static KubeConnection kubernetes(RunConfig config) {

@@ -8,10 +8,10 @@ import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
-import dev.tandem.api.crd.TestMachines;
 import dev.tandem.api.crd.TestNodes;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.TopologySource;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -86,10 +86,10 @@ class PublishLoopMockTest {
       "publishes at start, then at once when allocations change, without waiting for the resync")
   void publishesOnStartAndOnChange() {
     TestNodes.create(client, "gpu-1");
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofHours(1));
     await("first publish").atMost(WAIT).until(() -> read() != null && read().getStatus() != null);
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(read()));
     assertTrue(read().getStatus().notes().contains("read by test"));
 
     AllocationEntry a =
@@ -105,7 +105,7 @@ class PublishLoopMockTest {
   @DisplayName("a failed discovery keeps the last good topology and says so in status.notes")
   void discoveryFailureKeepsLastGood() {
     TestNodes.create(client, "gpu-1");
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofMillis(300));
     await("first publish").atMost(WAIT).until(() -> read() != null);
 
@@ -118,10 +118,10 @@ class PublishLoopMockTest {
                     && read().getStatus().notes().stream()
                         .anyMatch(n -> n.contains("discovery failed")));
     NodeTopology t = read();
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(t));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(t));
     assertTrue(t.getStatus().notes().stream().anyMatch(n -> n.contains("libhwloc crashed")));
 
-    discovered.set(TestMachines.gpusOnly("gpu-1"));
+    discovered.set(TestMachines.gpusOnRootPorts("gpu-1"));
     await("recovered")
         .atMost(WAIT)
         .until(
@@ -137,7 +137,7 @@ class PublishLoopMockTest {
   void restartWithFailingDiscoveryKeepsPublished() {
     TestNodes.create(client, "gpu-1");
     new NodeTopologyPublisher(client, "gpu-1")
-        .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1")), null);
+        .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitchesAndLoneHca("gpu-1")), null);
 
     start(Duration.ofHours(1));
     await("failure noted")
@@ -147,14 +147,14 @@ class PublishLoopMockTest {
                 read().getStatus() != null
                     && read().getStatus().notes().stream()
                         .anyMatch(n -> n.contains("discovery failed")));
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
-    assertEquals(TestMachines.twoSwitches("gpu-1"), loop.machine().orElseThrow());
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), loop.machine().orElseThrow());
   }
 
   @Test
   @DisplayName("API errors are retried with backoff until the object is published")
   void retriesWithBackoff() {
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofHours(1));
     await("first failure").atMost(WAIT).until(() -> loop.lastError() != null);
     assertTrue(loop.lastError().contains("gpu-1"), loop.lastError());

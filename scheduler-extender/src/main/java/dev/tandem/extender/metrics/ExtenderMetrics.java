@@ -61,10 +61,6 @@ public final class ExtenderMetrics {
         .register(registry);
   }
 
-  public PrometheusMeterRegistry registry() {
-    return registry;
-  }
-
   /** Latency of one verb (filter, prioritize, bind). */
   public Timer verb(String verb) {
     return latency.computeIfAbsent(

@@ -13,8 +13,4 @@ public record BindResult(String result, String error) {
   static BindResult ok(String result) {
     return new BindResult(result, "");
   }
-
-  public boolean success() {
-    return error.isEmpty();
-  }
 }

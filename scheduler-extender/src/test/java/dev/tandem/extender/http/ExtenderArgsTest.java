@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.state.RecentPods;
+import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

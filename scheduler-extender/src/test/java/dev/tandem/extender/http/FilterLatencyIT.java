@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

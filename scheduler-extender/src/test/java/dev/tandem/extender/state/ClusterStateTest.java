@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.TestMachines;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.model.DeviceKind;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -3,10 +3,10 @@ package dev.tandem.extender.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

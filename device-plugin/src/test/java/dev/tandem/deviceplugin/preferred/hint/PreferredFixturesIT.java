@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
@@ -15,6 +14,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.Mode;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.config.Selectors;
@@ -16,6 +15,7 @@ import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.deviceplugin.resource.DeviceTable;
 import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
