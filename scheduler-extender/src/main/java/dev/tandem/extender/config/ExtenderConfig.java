@@ -139,26 +139,6 @@ public record ExtenderConfig(
         cacheSize);
   }
 
-  public ExtenderConfig withDemo(boolean value) {
-    return new ExtenderConfig(
-        host,
-        port,
-        prefix,
-        tlsCert,
-        tlsKey,
-        clientCa,
-        defaultPolicy,
-        assumedTtl,
-        bodyLimit,
-        value,
-        demoTopologies,
-        leaderElection,
-        leaseNamespace,
-        leaseName,
-        identity,
-        cacheSize);
-  }
-
   public ExtenderConfig withBodyLimit(long value) {
     return new ExtenderConfig(
         host,
@@ -170,26 +150,6 @@ public record ExtenderConfig(
         defaultPolicy,
         assumedTtl,
         value,
-        demo,
-        demoTopologies,
-        leaderElection,
-        leaseNamespace,
-        leaseName,
-        identity,
-        cacheSize);
-  }
-
-  public ExtenderConfig withAssumedTtl(Duration value) {
-    return new ExtenderConfig(
-        host,
-        port,
-        prefix,
-        tlsCert,
-        tlsKey,
-        clientCa,
-        defaultPolicy,
-        value,
-        bodyLimit,
         demo,
         demoTopologies,
         leaderElection,
