@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
@@ -28,6 +30,10 @@ import org.w3c.dom.Element;
  * first bus).
  */
 final class HwlocXmlReader {
+
+  /** hwloc's bridge_pci of a host bridge: {@code 0000:[10-1f]}, the domain and its bus range. */
+  private static final Pattern BRIDGE_PCI =
+      Pattern.compile("([0-9a-fA-F]{4}):\\[([0-9a-fA-F]{2})-[0-9a-fA-F]{2}\\]");
 
   private static final Set<String> IO_TYPES = Set.of("Bridge", "PCIDev", "OSDev");
 
@@ -56,6 +62,10 @@ final class HwlocXmlReader {
    * @param what names the input in errors (the file, or "this machine")
    */
   static Discovery read(String xml, String nodeName, String source, String what) {
+    return DiscoveryException.naming(what, () -> readNamed(xml, nodeName, source, what));
+  }
+
+  private static Discovery readNamed(String xml, String nodeName, String source, String what) {
     Document doc = SafeXml.parse(xml, what);
     Element root = doc.getDocumentElement();
     if (!root.getTagName().equals("topology")) {
@@ -298,17 +308,30 @@ final class HwlocXmlReader {
   }
 
   static String hostBridgeId(String bridgePci, PciAddress below) {
-    if (bridgePci != null && bridgePci.contains("[")) {
-      String domain = bridgePci.substring(0, bridgePci.indexOf(':'));
-      String bus = bridgePci.substring(bridgePci.indexOf('[') + 1, bridgePci.indexOf('[') + 3);
-      return "hostbridge:" + domain + ":" + bus;
+    Matcher m = bridgePci == null ? null : BRIDGE_PCI.matcher(bridgePci);
+    if (m != null && m.lookingAt()) {
+      return "hostbridge:" + m.group(1) + ":" + m.group(2);
+    }
+    if (below == null) {
+      throw new DiscoveryException(
+          "a host Bridge object's bridge_pci '"
+              + bridgePci
+              + "' is not domain:[first-last bus] (such as 0000:[10-1f])");
     }
     return String.format("hostbridge:%04x:%02x", below.domain(), below.bus());
   }
 
   private static String bridgeUpstream(Element obj) {
     String t = attr(obj, "bridge_type");
-    return t == null ? null : t.substring(0, t.indexOf('-'));
+    if (t == null) {
+      return null;
+    }
+    int dash = t.indexOf('-');
+    if (dash < 0) {
+      throw new DiscoveryException(
+          "bridge_type '" + t + "' of a Bridge object is not upstream-downstream (such as 0-1)");
+    }
+    return t.substring(0, dash);
   }
 
   static int osdevType(Element o) {

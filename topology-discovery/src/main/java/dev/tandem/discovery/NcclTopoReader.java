@@ -35,6 +35,10 @@ final class NcclTopoReader {
   }
 
   static Discovery read(String xml, String nodeName, String what) {
+    return DiscoveryException.naming(what, () -> readNamed(xml, nodeName, what));
+  }
+
+  private static Discovery readNamed(String xml, String nodeName, String what) {
     Element root = SafeXml.parse(xml, what).getDocumentElement();
     if (!root.getTagName().equals("system")) {
       throw new DiscoveryException(

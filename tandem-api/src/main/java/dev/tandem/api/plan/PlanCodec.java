@@ -40,6 +40,9 @@ public final class PlanCodec {
    * @throws IllegalArgumentException naming the annotation and what is wrong with it
    */
   public static Plan decode(String json) {
+    if (json == null) {
+      throw invalid("is absent");
+    }
     JsonNode o;
     try {
       o = JSON.readTree(json);

@@ -1,0 +1,27 @@
+package dev.tandem.deviceplugin.config;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Any config file text either parses or is refused with a {@link ConfigException} naming the file;
+ * nothing else escapes. Runs its corpus in {@code mvn verify}; {@code benchmarks/run-fuzz} fuzzes
+ * it for longer.
+ */
+class PluginConfigFuzzTest {
+
+  private static final String WHERE = "/etc/tandem/fuzz.json";
+
+  @FuzzTest(maxDuration = "60s")
+  void parseRefusesNamingTheFile(byte[] input) {
+    String json = new String(input, StandardCharsets.UTF_8);
+    try {
+      assertNotNull(PluginConfig.parse(json, WHERE).mode());
+    } catch (ConfigException e) {
+      assertTrue(e.getMessage().contains(WHERE), e.getMessage());
+    }
+  }
+}
