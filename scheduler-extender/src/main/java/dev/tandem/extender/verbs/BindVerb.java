@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, write
  * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
- * No lock is held across the API calls: the assumption itself keeps the devices.
+ * No lock is held across the API calls: the assumption itself keeps the devices. A node without a
+ * NodeTopology gets no plan: the pod is bound as it is unless it {@linkplain
+ * PodRequest#needsTopology needs one}, and then refused.
  */
 public final class BindVerb {
 
@@ -86,13 +88,18 @@ public final class BindVerb {
     }
     Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
     if (result.isEmpty()) {
+      if (!request.needsTopology()) {
+        LOG.debug("{} bound to {} without a plan: the node has no NodeTopology", ref, node);
+        return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_topology"));
+      }
       return Future.succeededFuture(
           new BindResult(
               "unknown_node",
               "node "
                   + node
-                  + " has no NodeTopology (is the tandem agent running on it?); cannot bind "
-                  + ref));
+                  + " has no NodeTopology, so the required GPU+HCA alignment of "
+                  + ref
+                  + " cannot be planned there (is the tandem agent running on it?)"));
     }
     if (result.get().result() instanceof Infeasible no) {
       return Future.succeededFuture(

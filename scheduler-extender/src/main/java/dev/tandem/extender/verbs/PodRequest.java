@@ -3,6 +3,7 @@ package dev.tandem.extender.verbs;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
 import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import dev.tandem.topology.request.ContainerDemand;
 import dev.tandem.topology.request.PodDemand;
@@ -25,6 +26,15 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
   /** Whether Tandem has anything to decide: the pod requests GPUs or HCAs. */
   public boolean interested() {
     return problem != null || request.gpus() > 0 || request.hcas() > 0;
+  }
+
+  /**
+   * Whether a node without a NodeTopology must be refused: only for GPUs and HCAs together with
+   * {@code required} alignment. A pod that asks for one of the two has no pairing to enforce, and a
+   * {@code preferred} one accepts any placement: Tandem is never in the way of either.
+   */
+  public boolean needsTopology() {
+    return request != null && request.paired() && request.policy().mode() == AlignmentMode.REQUIRED;
   }
 
   /** Reads a v1.Pod as JSON; throws IllegalArgumentException when it is not shaped like one. */
