@@ -10,7 +10,6 @@ import dev.tandem.extender.state.PodSource;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.allocation.Infeasible;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,7 +31,7 @@ public final class BindVerb {
   private final PodSource pods;
   private final Assumptions assumptions;
   private final PodWriter writer;
-  private final AlignmentPolicy defaults;
+  private final PodRequests requests;
   private final Duration ttl;
 
   /**
@@ -40,7 +39,7 @@ public final class BindVerb {
    * @param pods where the pod of a bind is found
    * @param assumptions where the plan is held until the agent reports it
    * @param writer the API writes: the plan annotation, then the Binding
-   * @param defaults the alignment policy of a pod without annotations
+   * @param requests how a pod's request is read: resource names, default policy
    * @param ttl how long a plan is held without the agent's report
    */
   public BindVerb(
@@ -48,13 +47,13 @@ public final class BindVerb {
       PodSource pods,
       Assumptions assumptions,
       PodWriter writer,
-      AlignmentPolicy defaults,
+      PodRequests requests,
       Duration ttl) {
     this.readiness = readiness;
     this.pods = pods;
     this.assumptions = assumptions;
     this.writer = writer;
-    this.defaults = defaults;
+    this.requests = requests;
     this.ttl = ttl;
   }
 
@@ -67,7 +66,7 @@ public final class BindVerb {
               "this extender replica is not the leader; retry (the Service routes to the leader)"));
     }
     return pods.pod(ref)
-        .map(pod -> PodRequest.of(pod, defaults))
+        .map(requests::of)
         .compose(
             request -> place(request, ref, node),
             e -> Future.succeededFuture(new BindResult("unknown_pod", e.getMessage())))

@@ -1,7 +1,7 @@
 package dev.tandem.extender.verbs;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.PodRef;
-import dev.tandem.extender.state.Resources;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -37,8 +37,11 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
     return request != null && request.paired() && request.policy().mode() == AlignmentMode.REQUIRED;
   }
 
-  /** Reads a v1.Pod as JSON; throws IllegalArgumentException when it is not shaped like one. */
-  public static PodRequest of(JsonObject pod, AlignmentPolicy defaults) {
+  /**
+   * Reads a v1.Pod as JSON (see {@link PodRequests#of}); throws IllegalArgumentException when it is
+   * not shaped like one.
+   */
+  static PodRequest of(JsonObject pod, AlignmentPolicy defaults, ResourceNames resources) {
     JsonObject meta = object(pod, "metadata");
     JsonObject spec = object(pod, "spec");
     PodRef ref =
@@ -46,10 +49,10 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
             meta.getString("namespace", "default"),
             meta.getString("name", ""),
             meta.getString("uid", ""));
-    List<ContainerDemand> init = containers(spec, "initContainers");
-    List<ContainerDemand> app = containers(spec, "containers");
-    int gpus = Math.toIntExact(PodDemand.effective(Resources.GPU, init, app));
-    int hcas = Math.toIntExact(PodDemand.effective(Resources.HCA, init, app));
+    List<ContainerDemand> init = containers(spec, "initContainers", resources);
+    List<ContainerDemand> app = containers(spec, "containers", resources);
+    int gpus = Math.toIntExact(PodDemand.effective(resources.gpu(), init, app));
+    int hcas = Math.toIntExact(PodDemand.effective(resources.hca(), init, app));
     if (gpus == 0 && hcas == 0) {
       return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null);
     }
@@ -81,7 +84,8 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
     return out;
   }
 
-  private static List<ContainerDemand> containers(JsonObject spec, String key) {
+  private static List<ContainerDemand> containers(
+      JsonObject spec, String key, ResourceNames resources) {
     Object value = spec.getValue(key);
     if (value == null) {
       return List.of();
@@ -94,21 +98,22 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
       if (!(o instanceof JsonObject c)) {
         throw new IllegalArgumentException("spec." + key + " holds a non-object");
       }
-      JsonObject resources = object(c, "resources");
+      JsonObject requirements = object(c, "resources");
       out.add(
           new ContainerDemand(
               c.getString("name", ""),
-              quantities(resources, "requests"),
-              quantities(resources, "limits"),
+              quantities(requirements, "requests", resources),
+              quantities(requirements, "limits", resources),
               "Always".equals(c.getValue("restartPolicy"))));
     }
     return out;
   }
 
-  private static Map<String, Long> quantities(JsonObject resources, String key) {
-    JsonObject q = object(resources, key);
+  private static Map<String, Long> quantities(
+      JsonObject requirements, String key, ResourceNames resources) {
+    JsonObject q = object(requirements, key);
     Map<String, Long> out = new HashMap<>(4);
-    for (String r : new String[] {Resources.GPU, Resources.HCA}) {
+    for (String r : new String[] {resources.gpu(), resources.hca()}) {
       Object v = q.getValue(r);
       if (v != null) {
         out.put(r, Quantities.units(v));

@@ -11,7 +11,6 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +45,7 @@ class AllocationBudgetTest {
   }
 
   private static PodRequest pod(int gpus, int hcas) {
-    return PodRequest.of(TestPods.pod("" + gpus, "" + hcas, Map.of()), AlignmentPolicy.DEFAULT);
+    return PodRequests.DEFAULT.of(TestPods.pod("" + gpus, "" + hcas, Map.of()));
   }
 
   private FilterVerdict filter(PodRequest pod, List<String> nodes) {

@@ -66,7 +66,7 @@ class BindVerbTest {
             s.pods(),
             s.assumptions(),
             s.writer(),
-            AlignmentPolicy.DEFAULT,
+            PodRequests.DEFAULT,
             Duration.ofMinutes(5))
         .bind(new PodRef("ml", "p", "u"), node)
         .toCompletionStage()

@@ -35,10 +35,9 @@ class NodesWithoutTopologyTest {
   }
 
   private static PodRequest pod(String gpus, String hcas, String mode) {
-    return PodRequest.of(
+    return PodRequests.DEFAULT.of(
         TestPods.pod(
-            gpus, hcas, mode == null ? Map.of() : Map.of(AlignmentPolicy.MODE_ANNOTATION, mode)),
-        AlignmentPolicy.DEFAULT);
+            gpus, hcas, mode == null ? Map.of() : Map.of(AlignmentPolicy.MODE_ANNOTATION, mode)));
   }
 
   private FilterVerdict filter(PodRequest pod) {
