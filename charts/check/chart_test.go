@@ -133,7 +133,21 @@ func TestMatrixCases(t *testing.T) {
 			managed = append(managed, m.(map[string]any)["name"].(string))
 		}
 		if !reflect.DeepEqual(managed, []string{"nvidia.com/gpu", "rdma/shared_hca"}) {
-			t.Errorf("managedResources %v follow the plugin's resource names", managed)
+			t.Errorf("managedResources %v follow resourceNames", managed)
+		}
+		// the one value feeds the agent and the extender too
+		for _, w := range []struct{ kind, name string }{{"DaemonSet", "tandem-node-topology-agent"}, {"Deployment", "tandem-scheduler-extender"}} {
+			args := strs(container(t, Find(objs, w.kind, w.name))["args"])
+			if !contains(args, "--hca-resource-name=rdma/shared_hca") || contains(args, "--gpu-resource-name=nvidia.com/gpu") {
+				t.Errorf("%s %s args %v: want --hca-resource-name=rdma/shared_hca and no GPU flag (the default)", w.kind, w.name, args)
+			}
+		}
+		gpuRenamed := render(t, []string{writeValues(t, "resourceNames: {gpu: example.com/gpu}")})
+		if c := pluginConfig(t, gpuRenamed); !reflect.DeepEqual(c, map[string]any{"mode": "hca", "gpu": map[string]any{"resourceName": "example.com/gpu"}}) {
+			t.Errorf("a renamed GPU resource reaches the plugin's hint mode too: config.json %v", c)
+		}
+		if args := strs(container(t, Find(gpuRenamed, "DaemonSet", "tandem-node-topology-agent"))["args"]); !reflect.DeepEqual(args, []string{"run", "--gpu-resource-name=example.com/gpu"}) {
+			t.Errorf("agent args %v", args)
 		}
 	})
 	t.Run("joint", func(t *testing.T) {
@@ -276,15 +290,16 @@ func contains(xs []string, x string) bool {
 func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 	cases := []struct{ name, values, want string }{
 		{"wrong mode", "devicePlugin: {config: {mode: rdma}}", "at '/devicePlugin/config/mode': value must be one of 'hca', 'sriov', 'shared'"},
-		{"resource name without a domain", "devicePlugin: {config: {resourceName: hca}}", "at '/devicePlugin/config/resourceName': 'hca' does not match pattern"},
-		{"resource name with a space", "devicePlugin: {config: {resourceName: 'rdma/h ca'}}", "at '/devicePlugin/config/resourceName': 'rdma/h ca' does not match pattern"},
-		{"GPU resource name", "devicePlugin: {joint: {resourceName: 'nvidia.com/'}}", "at '/devicePlugin/joint/resourceName'"},
+		{"resource name without a domain", "resourceNames: {hca: hca}", "at '/resourceNames/hca': 'hca' does not match pattern"},
+		{"resource name with a space", "resourceNames: {hca: 'rdma/h ca'}", "at '/resourceNames/hca': 'rdma/h ca' does not match pattern"},
+		{"GPU resource name", "resourceNames: {gpu: 'nvidia.com/'}", "at '/resourceNames/gpu'"},
+		{"resource name where it used to be", "devicePlugin: {config: {resourceName: rdma/x}}", "at '/devicePlugin/config': additional properties 'resourceName' not allowed"},
 		{"non-integer slot count", "devicePlugin: {config: {mode: shared, slotsPerHca: 1.5}}", "at '/devicePlugin/config/slotsPerHca': got number, want null or integer"},
 		{"slot count as text", "devicePlugin: {config: {mode: shared, slotsPerHca: many}}", "at '/devicePlugin/config/slotsPerHca': got string, want null or integer"},
 		{"zero slots", "devicePlugin: {config: {mode: shared, slotsPerHca: 0}}", "at '/devicePlugin/config/slotsPerHca': minimum: got 0, want 1"},
 		{"slots outside shared mode", "devicePlugin: {config: {mode: hca, slotsPerHca: 8}}", "devicePlugin.config.slotsPerHca is 8, but only mode shared offers several slots per HCA (mode is hca)"},
 		{"unknown selector", "devicePlugin: {config: {selectors: {vendor: ['15b3']}}}", "at '/devicePlugin/config/selectors': additional properties 'vendor' not allowed"},
-		{"same GPU and HCA resource", "devicePlugin: {joint: {enabled: true, resourceName: rdma/hca}}", "devicePlugin.joint.resourceName and devicePlugin.config.resourceName are both rdma/hca"},
+		{"same GPU and HCA resource", "resourceNames: {gpu: rdma/hca}", "resourceNames.gpu and resourceNames.hca are both rdma/hca"},
 		{"wrong wiring", "scheduler: {wiring: kube-scheduler}", "at '/scheduler/wiring': value must be one of 'second-scheduler', 'default-scheduler', 'none'"},
 		{"service address", "scheduler: {wiring: default-scheduler, clusterIP: 300.1.1.1}", "at '/scheduler/clusterIP': '300.1.1.1' is not valid ipv4"},
 		{"misspelt value", "extender: {replica: 3}", "at '/extender': additional properties 'replica' not allowed"},

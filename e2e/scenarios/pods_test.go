@@ -81,6 +81,23 @@ func (k *cluster) group(t *testing.T, group string, fixtures ...fixture) []strin
 	return names
 }
 
+// plainNode creates a fake node of the group that runs no agent (a GPU node Tandem does not govern,
+// or an RDMA node whose agent is not installed): it never gets a NodeTopology.
+func (k *cluster) plainNode(t *testing.T, group, suffix string, gpus, hcas int) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := k.c.EnsureNamespace(ctx, group); err != nil {
+		t.Fatal(err)
+	}
+	name := group + "-plain-" + suffix
+	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: gpus, HCAs: hcas,
+		Labels: map[string]string{groupLabel: group}}); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
 // waitTopology waits until the agent of node has published a NodeTopology with the fixture's counts.
 func (k *cluster) waitTopology(ctx context.Context, node string, f fixture) error {
 	var last error

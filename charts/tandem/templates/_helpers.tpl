@@ -55,19 +55,32 @@ imagePullSecrets:
 {{- define "tandem.devicePluginConfig" -}}
 {{- $c := .Values.devicePlugin.config -}}
 {{- $out := dict "mode" $c.mode -}}
-{{- if ne $c.resourceName "rdma/hca" }}{{ $_ := set $out "resourceName" $c.resourceName }}{{ end -}}
+{{- $names := .Values.resourceNames -}}
+{{- if ne $names.hca "rdma/hca" }}{{ $_ := set $out "resourceName" $names.hca }}{{ end -}}
 {{- if not (kindIs "invalid" $c.slotsPerHca) }}{{ $_ := set $out "slotsPerHca" (int $c.slotsPerHca) }}{{ end -}}
 {{- if $c.selectors }}{{ $_ := set $out "selectors" $c.selectors }}{{ end -}}
 {{- if not (kindIs "invalid" $c.healthCheckSeconds) }}{{ $_ := set $out "healthCheckSeconds" (int $c.healthCheckSeconds) }}{{ end -}}
 {{- $j := .Values.devicePlugin.joint -}}
+{{- $gpu := dict -}}
 {{- if $j.enabled -}}
-{{- $gpu := dict "enabled" true -}}
+{{- $_ := set $gpu "enabled" true -}}
 {{- if $j.cdi }}{{ $_ := set $gpu "cdi" true }}{{ end -}}
-{{- if ne $j.resourceName "nvidia.com/gpu" }}{{ $_ := set $gpu "resourceName" $j.resourceName }}{{ end -}}
 {{- if not (kindIs "invalid" $j.reservationSeconds) }}{{ $_ := set $gpu "reservationSeconds" (int $j.reservationSeconds) }}{{ end -}}
-{{- $_ := set $out "gpu" $gpu -}}
 {{- end -}}
+{{- /* hint mode reads the GPU resource too: the GPUs a container holds, in PodResources */ -}}
+{{- if ne $names.gpu "nvidia.com/gpu" }}{{ $_ := set $gpu "resourceName" $names.gpu }}{{ end -}}
+{{- if $gpu }}{{ $_ := set $out "gpu" $gpu }}{{ end -}}
 {{- toJson $out -}}
+{{- end }}
+
+{{/* The agent's and the extender's resource-name flags, where the names differ from the defaults. */}}
+{{- define "tandem.resourceNameArgs" -}}
+{{- if ne .Values.resourceNames.gpu "nvidia.com/gpu" }}
+- --gpu-resource-name={{ .Values.resourceNames.gpu }}
+{{- end }}
+{{- if ne .Values.resourceNames.hca "rdma/hca" }}
+- --hca-resource-name={{ .Values.resourceNames.hca }}
+{{- end }}
 {{- end }}
 
 {{/* Checks across values that a JSON schema cannot express. */}}
@@ -76,8 +89,8 @@ imagePullSecrets:
 {{- if and (ne $c.mode "shared") (not (kindIs "invalid" $c.slotsPerHca)) (ne (int $c.slotsPerHca) 1) -}}
 {{- fail (printf "devicePlugin.config.slotsPerHca is %v, but only mode shared offers several slots per HCA (mode is %s)" $c.slotsPerHca $c.mode) -}}
 {{- end -}}
-{{- if and .Values.devicePlugin.joint.enabled (eq .Values.devicePlugin.joint.resourceName $c.resourceName) -}}
-{{- fail (printf "devicePlugin.joint.resourceName and devicePlugin.config.resourceName are both %s: the GPU and HCA resources must differ" $c.resourceName) -}}
+{{- if eq .Values.resourceNames.gpu .Values.resourceNames.hca -}}
+{{- fail (printf "resourceNames.gpu and resourceNames.hca are both %s: the GPU and HCA resources must differ" .Values.resourceNames.hca) -}}
 {{- end -}}
 {{- if and .Values.extender.tls.enabled (eq .Values.scheduler.wiring "default-scheduler") (not .Values.extender.tls.secretName) -}}
 {{- fail "extender.tls with scheduler.wiring=default-scheduler needs extender.tls.secretName: the kube-scheduler on the control plane must trust a CA you can copy there" -}}
@@ -101,9 +114,9 @@ imagePullSecrets:
 {{- end }}
   nodeCacheCapable: true
   managedResources:
-    - name: {{ $root.Values.devicePlugin.joint.resourceName }}
+    - name: {{ $root.Values.resourceNames.gpu }}
       ignoredByScheduler: false
-    - name: {{ $root.Values.devicePlugin.config.resourceName }}
+    - name: {{ $root.Values.resourceNames.hca }}
       ignoredByScheduler: false
   ignorable: false
   httpTimeout: {{ $root.Values.scheduler.httpTimeout }}

@@ -12,6 +12,7 @@ import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.NodeEvaluator;
+import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -64,13 +65,14 @@ public final class Extender {
       Vertx vertx, ExtenderConfig config, Cluster cluster, ExtenderMetrics metrics) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
+    PodRequests requests = new PodRequests(config.defaultPolicy(), config.resources());
     BindVerb bind =
         new BindVerb(
             cluster.readiness(),
             pods,
             cluster.assumptions(),
             cluster.writer(),
-            config.defaultPolicy(),
+            requests,
             config.assumedTtl());
     Router router = Router.router(vertx);
     new SchedulerRoutes(
@@ -80,7 +82,7 @@ public final class Extender {
             new FilterVerb(evaluator),
             new PrioritizeVerb(evaluator),
             bind,
-            config.defaultPolicy(),
+            requests,
             metrics)
         .mount(router, config.prefix(), config.bodyLimit());
     new InspectionRoutes(

@@ -179,6 +179,7 @@ public final class ExtenderLoad {
             null,
             null,
             d.defaultPolicy(),
+            d.resources(),
             d.assumedTtl(),
             d.bodyLimit(),
             true,

@@ -7,8 +7,8 @@ import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.FilterVerdict;
 import dev.tandem.extender.verbs.NodeEvaluator;
 import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,9 +57,7 @@ public class FilterPathBenchmark {
     NodeEvaluator evaluator = new NodeEvaluator(1_000_000);
     filter = new FilterVerb(evaluator);
     prioritize = new PrioritizeVerb(evaluator);
-    pod =
-        PodRequest.of(
-            SchedulerRequests.pod(SchedulerRequests.Shape.TYPICAL), AlignmentPolicy.DEFAULT);
+    pod = PodRequests.DEFAULT.of(SchedulerRequests.pod(SchedulerRequests.Shape.TYPICAL));
     names = LoadCluster.names(state);
   }
 

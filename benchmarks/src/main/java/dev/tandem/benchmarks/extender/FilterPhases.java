@@ -10,7 +10,7 @@ import dev.tandem.extender.verbs.FilterVerdict;
 import dev.tandem.extender.verbs.NodeEvaluator;
 import dev.tandem.extender.verbs.Outcome;
 import dev.tandem.extender.verbs.PodRequest;
-import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.extender.verbs.PodRequests;
 import io.vertx.core.buffer.Buffer;
 import java.util.Arrays;
 
@@ -40,7 +40,7 @@ public final class FilterPhases {
     for (int r = 0; r < requests; r++) {
       long t0 = System.nanoTime();
       ExtenderArgs filterArgs = ExtenderArgs.decode(body, state.directory());
-      PodRequest pod = PodRequest.of(filterArgs.pod(), AlignmentPolicy.DEFAULT);
+      PodRequest pod = PodRequests.DEFAULT.of(filterArgs.pod());
       long t1 = System.nanoTime();
       FilterVerdict verdict =
           filter.verdict(pod, filterArgs.candidates(), AllocationBudget.UNLIMITED);

@@ -1,11 +1,11 @@
 package dev.tandem.benchmarks.extender;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.ReportedAllocation;
-import dev.tandem.extender.state.Resources;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
@@ -89,10 +89,10 @@ final class LoadCluster {
     String uid = String.format("00000000-0000-4000-8000-%012d", index);
     List<ReportedAllocation> out = new ArrayList<>(2);
     if (!gpus.isEmpty()) {
-      out.add(new ReportedAllocation("ml-training", pod, uid, "trainer", Resources.GPU, gpus));
+      out.add(new ReportedAllocation("ml-training", pod, uid, "trainer", ResourceNames.GPU, gpus));
     }
     if (!hcas.isEmpty()) {
-      out.add(new ReportedAllocation("ml-training", pod, uid, "trainer", Resources.HCA, hcas));
+      out.add(new ReportedAllocation("ml-training", pod, uid, "trainer", ResourceNames.HCA, hcas));
     }
     return out;
   }

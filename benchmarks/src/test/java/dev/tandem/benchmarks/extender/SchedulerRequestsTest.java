@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
@@ -44,8 +44,7 @@ class SchedulerRequestsTest {
         List.of(
             SchedulerRequests.Shape.TYPICAL,
             new SchedulerRequests.Shape(8, 4, "numa", "preferred"))) {
-      AllocationRequest r =
-          PodRequest.of(SchedulerRequests.pod(shape), AlignmentPolicy.DEFAULT).request();
+      AllocationRequest r = PodRequests.DEFAULT.of(SchedulerRequests.pod(shape)).request();
       assertEquals(
           new AllocationRequest(
               shape.gpus(),
@@ -66,10 +65,7 @@ class SchedulerRequestsTest {
         512,
         new HashSet<>(
                 shapes.stream()
-                    .map(
-                        s ->
-                            PodRequest.of(SchedulerRequests.pod(s), AlignmentPolicy.DEFAULT)
-                                .request())
+                    .map(s -> PodRequests.DEFAULT.of(SchedulerRequests.pod(s)).request())
                     .toList())
             .size());
   }

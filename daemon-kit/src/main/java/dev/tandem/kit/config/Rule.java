@@ -47,6 +47,16 @@ public interface Rule {
             : null;
   }
 
+  /** Different values: the GPU and the HCA resource names. */
+  static Rule differ(Setting<?> a, Setting<?> b) {
+    return v -> {
+      Object value = v.get(a);
+      return value != null && value.equals(v.get(b))
+          ? names(List.of(a, b)) + " are both " + value + "; they must differ"
+          : null;
+    };
+  }
+
   private static String names(List<Setting<?>> settings) {
     return settings.stream().map(Setting::names).collect(Collectors.joining(", "));
   }

@@ -159,6 +159,22 @@ class SettingsTest {
   }
 
   @Test
+  @DisplayName("two settings that must differ are refused naming both and the shared value")
+  void differ() {
+    Setting<String> gpu =
+        Setting.of("--gpu", "NAME", Parsers.text()).env("T_GPU").defaultValue("a/gpu");
+    Setting<String> hca =
+        Setting.of("--hca", "NAME", Parsers.text()).env("T_HCA").defaultValue("a/hca");
+    Settings two = Settings.of("usage: t\n", List.of(gpu, hca)).rules(Rule.differ(gpu, hca));
+    assertEquals("a/hca", two.resolve(List.of(), Map.of()).get(hca));
+    InvalidConfigurationException e =
+        assertThrows(
+            InvalidConfigurationException.class,
+            () -> two.resolve(List.of("--gpu", "a/hca"), Map.of()));
+    assertEquals("--gpu (T_GPU), --hca (T_HCA) are both a/hca; they must differ", e.getMessage());
+  }
+
+  @Test
   @DisplayName("usage lists every flag with its variable, file key and default, then --help")
   void usage() {
     assertEquals(

@@ -1,6 +1,6 @@
 package dev.tandem.deviceplugin.cli;
 
-import dev.tandem.kit.config.Parser;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Rule;
@@ -51,15 +51,6 @@ public record PluginFlags(
     long lookupTimeoutMs,
     Duration healthInterval) {
 
-  private static final Parser<String> EXTENDED_RESOURCE =
-      text -> {
-        if (!text.contains("/")) {
-          throw new IllegalArgumentException(
-              "is not an extended resource name (it needs a domain, e.g. rdma/hca)");
-        }
-        return text;
-      };
-
   public static final Setting<Path> PLUGIN_DIR =
       Setting.of("--plugin-dir", "DIR", Parsers.path())
           .env("TANDEM_PLUGIN_DIR")
@@ -81,10 +72,10 @@ public record PluginFlags(
           .defaultValue("tandem-gpu.sock")
           .help("joint mode: the `nvidia.com/gpu` plugin's socket file name in `<plugin-dir>`");
   public static final Setting<String> RESOURCE_NAME =
-      Setting.of("--resource-name", "NAME", EXTENDED_RESOURCE)
+      Setting.of("--resource-name", "NAME", ResourceNames::extended)
           .env("TANDEM_PLUGIN_RESOURCE_NAME")
           .fileKey("resourceName")
-          .defaultValue("rdma/hca")
+          .defaultValue(ResourceNames.HCA)
           .help("extended resource to register");
   public static final Setting<Path> CONFIG =
       Setting.of("--config", "FILE", Parsers.path())

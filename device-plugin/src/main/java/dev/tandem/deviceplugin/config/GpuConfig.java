@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.config;
 
+import dev.tandem.api.ResourceNames;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Set;
@@ -15,18 +16,13 @@ import java.util.Set;
  */
 public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Duration reservation) {
 
-  public static final String DEFAULT_RESOURCE = "nvidia.com/gpu";
+  public static final String DEFAULT_RESOURCE = ResourceNames.GPU;
   public static final GpuConfig OFF =
       new GpuConfig(false, false, DEFAULT_RESOURCE, Duration.ofSeconds(30));
   static final Set<String> KEYS = Set.of("enabled", "cdi", "resourceName", "reservationSeconds");
 
   public GpuConfig {
-    if (!resourceName.contains("/")) {
-      throw new ConfigException(
-          "gpu.resourceName '"
-              + resourceName
-              + "' is not an extended resource name (it needs a domain, e.g. nvidia.com/gpu)");
-    }
+    PluginConfig.checkName("gpu.resourceName", resourceName);
     if (reservation.isNegative() || reservation.isZero()) {
       throw new ConfigException(
           "gpu.reservationSeconds must be at least 1, got " + reservation.toSeconds());

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.config;
 
+import dev.tandem.api.ResourceNames;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,7 +28,7 @@ public record PluginConfig(
     Duration healthInterval,
     GpuConfig gpu) {
 
-  public static final String DEFAULT_RESOURCE = "rdma/hca";
+  public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
   public static final int DEFAULT_SHARED_SLOTS = 1000;
   public static final PluginConfig DEFAULT =
       new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
@@ -49,12 +50,7 @@ public record PluginConfig(
   }
 
   public PluginConfig {
-    if (!resourceName.contains("/")) {
-      throw new ConfigException(
-          "resourceName '"
-              + resourceName
-              + "' is not an extended resource name (it needs a domain, e.g. rdma/hca)");
-    }
+    checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
       throw new ConfigException("slotsPerHca must be at least 1, got " + slotsPerHca);
     }
@@ -150,6 +146,15 @@ public record PluginConfig(
               + String.join(", ", unknown)
               + "; allowed: "
               + String.join(", ", new TreeSet<>(known)));
+    }
+  }
+
+  /** Refuses a name the API server would not accept as an extended resource, naming the key. */
+  static void checkName(String key, String name) {
+    try {
+      ResourceNames.extended(name);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key + " '" + name + "' " + e.getMessage());
     }
   }
 }

@@ -7,14 +7,21 @@ import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The devices the plugin offers on one node, derived from the node's topology and the config: which
- * HCAs (selectors), and how each becomes kubelet devices (mode). Immutable.
+ * HCAs (selectors), and how each becomes kubelet devices (mode). An HCA without an ibverbs name
+ * (its RDMA driver is not loaded, or a VM's NIC known only from an NCCL topology file) has no
+ * device a container could use: it is left out, with one warning. Immutable.
  */
 public final class Inventory {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Inventory.class);
 
   private final Machine machine;
   private final PluginConfig config;
@@ -24,7 +31,11 @@ public final class Inventory {
   private Inventory(Machine machine, PluginConfig config) {
     this.machine = machine;
     this.config = config;
-    this.hcas = machine.hcas().stream().filter(config.selectors()::matches).toList();
+    this.hcas =
+        machine.hcas().stream()
+            .filter(config.selectors()::matches)
+            .filter(h -> named(machine, h))
+            .toList();
     for (Device hca : hcas) {
       for (PluginDevice d : devicesOf(hca)) {
         byId.put(d.id(), d);
@@ -79,6 +90,20 @@ public final class Inventory {
       }
     }
     return out;
+  }
+
+  private static boolean named(Machine machine, Device hca) {
+    if (hca.hca().ibDevice() != null) {
+      return true;
+    }
+    LOG.warn(
+        "node {}: RDMA device {} (PCI vendor:device {}) has no ibverbs name, so it is not offered;"
+            + " the other HCAs are. Load its RDMA driver (mlx5_ib for ConnectX, erdma on Alibaba"
+            + " Cloud) so that /sys/class/infiniband lists it, then restart the device plugin",
+        machine.nodeName(),
+        hca.address() != null ? "at PCI " + hca.address() : hca.id(),
+        String.format(Locale.ROOT, "%04x:%04x", hca.vendorId() & 0xffff, hca.deviceId() & 0xffff));
+    return false;
   }
 
   private List<PluginDevice> devicesOf(Device hca) {

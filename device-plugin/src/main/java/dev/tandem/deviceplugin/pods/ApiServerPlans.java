@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.pods;
 
 import dev.tandem.api.Annotations;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
@@ -32,7 +33,7 @@ public final class ApiServerPlans implements PendingPlans {
   private final String gpuResource;
 
   public ApiServerPlans(Vertx vertx, KubernetesClient client, String resource) {
-    this(vertx, client, resource, "nvidia.com/gpu");
+    this(vertx, client, resource, ResourceNames.GPU);
   }
 
   /** {@code gpuResource}: the GPU resource whose limits are read too (joint mode). */

@@ -20,6 +20,23 @@ class GpuConfigTest {
   }
 
   @Test
+  @DisplayName(
+      "hint mode reads a renamed GPU resource from gpu.resourceName without serving it; a name the API server refuses is refused")
+  void renamedWithoutJointMode() {
+    GpuConfig g = PluginConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
+    assertFalse(g.enabled());
+    assertEquals("example.com/gpu", g.resourceName());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> PluginConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
+    assertTrue(
+        e.getMessage()
+            .contains("gpu.resourceName 'kubernetes.io/gpu' is in the kubernetes.io domain"),
+        e.getMessage());
+  }
+
+  @Test
   @DisplayName("{\"gpu\":{\"enabled\":true}} serves nvidia.com/gpu, env only, 30 s reservations")
   void enabled() {
     GpuConfig g = PluginConfig.parse("{\"mode\":\"hca\",\"gpu\":{\"enabled\":true}}", "f").gpu();

@@ -1,8 +1,8 @@
 package dev.tandem.agent.audit;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
-import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
@@ -30,9 +30,20 @@ import java.util.TreeSet;
 public final class AllocationAudit {
 
   private final AlignmentPolicy defaults;
+  private final ResourceNames resources;
 
-  public AllocationAudit(AlignmentPolicy defaults) {
+  /**
+   * @param defaults the policy of pods without alignment annotations
+   * @param resources the GPU and HCA resources as the device plugins register them
+   */
+  public AllocationAudit(AlignmentPolicy defaults, ResourceNames resources) {
     this.defaults = defaults;
+    this.resources = resources;
+  }
+
+  /** The GPU and HCA resources audited. */
+  public ResourceNames resources() {
+    return resources;
   }
 
   private record Pair(String gpu, String hca, Locality locality) {}
@@ -70,20 +81,20 @@ public final class AllocationAudit {
   }
 
   /** Adds the container's entries; true when every GPU/HCA resource reached its limit. */
-  private static boolean entries(PodDevices c, PodFacts facts, List<AllocationEntry> out) {
-    TreeSet<String> resources = new TreeSet<>(c.devices().keySet());
+  private boolean entries(PodDevices c, PodFacts facts, List<AllocationEntry> out) {
+    TreeSet<String> held = new TreeSet<>(c.devices().keySet());
     if (facts != null) {
-      for (String r : List.of(NodeTopologyMapper.GPU_RESOURCE, NodeTopologyMapper.HCA_RESOURCE)) {
+      for (String r : List.of(resources.gpu(), resources.hca())) {
         if (facts.limit(c.container(), r) > 0) {
-          resources.add(r);
+          held.add(r);
         }
       }
     }
     boolean all = true;
-    for (String resource : resources) {
+    for (String resource : held) {
       List<String> ids = c.ids(resource);
       boolean complete = facts != null && ids.size() >= facts.limit(c.container(), resource);
-      all &= complete || !isAudited(resource);
+      all &= complete || !resources.governs(resource);
       out.add(
           new AllocationEntry(
               facts == null ? "" : facts.uid(),
@@ -97,11 +108,6 @@ public final class AllocationAudit {
     return all;
   }
 
-  private static boolean isAudited(String resource) {
-    return resource.equals(NodeTopologyMapper.GPU_RESOURCE)
-        || resource.equals(NodeTopologyMapper.HCA_RESOURCE);
-  }
-
   private void alignment(
       PodFacts facts,
       List<PodDevices> containers,
@@ -112,8 +118,8 @@ public final class AllocationAudit {
     List<Integer> gpus = new ArrayList<>();
     List<Integer> hcas = new ArrayList<>();
     for (PodDevices c : containers) {
-      known(facts, c.ids(NodeTopologyMapper.GPU_RESOURCE), DeviceKind.GPU, index, gpus, notes);
-      known(facts, c.ids(NodeTopologyMapper.HCA_RESOURCE), DeviceKind.HCA, index, hcas, notes);
+      known(facts, c.ids(resources.gpu()), DeviceKind.GPU, index, gpus, notes);
+      known(facts, c.ids(resources.hca()), DeviceKind.HCA, index, hcas, notes);
     }
     if (gpus.isEmpty() || hcas.isEmpty()) {
       return;

@@ -1,6 +1,6 @@
 package dev.tandem.agent.audit;
 
-import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.kubelet.podresources.AllocatableDevice;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -164,20 +164,18 @@ public final class AuditLoop {
       LOG.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
       notes.add("cannot record AlignmentNotMet events: " + e.getMessage());
     }
-    notes.addAll(unknownDevices(observed.allocatable(), m));
+    notes.addAll(unknownDevices(observed.allocatable(), m, audit.resources()));
     return new AuditReport(report.allocations(), report.audit(), report.violations(), notes);
   }
 
-  private static List<String> unknownDevices(List<AllocatableDevice> allocatable, Machine m) {
+  private static List<String> unknownDevices(
+      List<AllocatableDevice> allocatable, Machine m, ResourceNames resources) {
     if (m == null) {
       return List.of();
     }
     List<String> unknown =
         allocatable.stream()
-            .filter(
-                d ->
-                    d.resource().equals(NodeTopologyMapper.GPU_RESOURCE)
-                        || d.resource().equals(NodeTopologyMapper.HCA_RESOURCE))
+            .filter(d -> resources.governs(d.resource()))
             .filter(d -> m.device(d.id()).isEmpty())
             .map(d -> d.resource() + " " + d.id())
             .toList();

@@ -1,5 +1,6 @@
 package dev.tandem.agent.publish;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
@@ -40,6 +41,7 @@ public final class PublishLoop {
   private final Context context;
   private final TopologySource source;
   private final NodeTopologyPublisher publisher;
+  private final ResourceNames resources;
   private final Duration resync;
   private final Backoff backoff;
   private final Clock clock;
@@ -66,12 +68,14 @@ public final class PublishLoop {
       Vertx vertx,
       TopologySource source,
       NodeTopologyPublisher publisher,
+      ResourceNames resources,
       Duration resync,
       Backoff backoff,
       Clock clock) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.source = Objects.requireNonNull(source, "source");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
+    this.resources = Objects.requireNonNull(resources, "resources");
     this.resync = Objects.requireNonNull(resync, "resync");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -197,7 +201,7 @@ public final class PublishLoop {
   }
 
   private Future<Void> publish(boolean refresh) {
-    NodeTopologySpec spec = NodeTopologyMapper.toSpec(machine);
+    NodeTopologySpec spec = NodeTopologyMapper.toSpec(machine, resources);
     NodeTopologyStatus status = new NodeTopologyStatus(null, allocations, audit, notes());
     if (!refresh
         && published != null

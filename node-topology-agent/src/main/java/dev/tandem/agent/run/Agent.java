@@ -62,6 +62,7 @@ public final class Agent {
             vertx,
             TopologySources.create(config.discovery()),
             new NodeTopologyPublisher(client, config.nodeName()),
+            config.resources(),
             config.resync(),
             PUBLISH_BACKOFF,
             clock);
@@ -81,7 +82,7 @@ public final class Agent {
             peers,
             config.nodeName(),
             config.poll(),
-            new AllocationAudit(AlignmentPolicy.DEFAULT),
+            new AllocationAudit(AlignmentPolicy.DEFAULT, config.resources()),
             publish::machine,
             r -> publish.allocations(r.allocations(), r.audit(), r.notes()));
     Gauge.builder(

@@ -1,5 +1,6 @@
 package dev.tandem.agent.run;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.kit.config.Resolved;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.util.Map;
  * @param resync time between full rediscoveries
  * @param poll time between PodResources polls
  * @param port health and metrics port
+ * @param resources the GPU and HCA resources as the device plugins register them
  * @param kubeconfig kubeconfig file, or null for fabric8's default configuration
  */
 public record RunConfig(
@@ -32,6 +34,7 @@ public record RunConfig(
     Duration resync,
     Duration poll,
     int port,
+    ResourceNames resources,
     Path kubeconfig) {
 
   /**
@@ -60,6 +63,7 @@ public record RunConfig(
         v.get(RunSettings.RESYNC),
         v.get(RunSettings.POLL),
         v.get(RunSettings.PORT),
+        new ResourceNames(v.get(RunSettings.GPU_RESOURCE), v.get(RunSettings.HCA_RESOURCE)),
         v.get(RunSettings.KUBECONFIG));
   }
 

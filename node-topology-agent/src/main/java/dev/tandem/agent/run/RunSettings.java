@@ -1,5 +1,6 @@
 package dev.tandem.agent.run;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.Parser;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
@@ -73,6 +74,20 @@ public final class RunSettings {
           .env("TANDEM_PORT")
           .defaultValue("8081")
           .help("port of /healthz and /metrics");
+  public static final Setting<String> GPU_RESOURCE =
+      Setting.of("--gpu-resource-name", "NAME", ResourceNames::extended)
+          .env("TANDEM_GPU_RESOURCE_NAME")
+          .defaultValue(ResourceNames.GPU)
+          .help(
+              "the GPU resource as the GPU device plugin registers it (joint mode:"
+                  + " `gpu.resourceName` of Tandem's plugin): audited in PodResources");
+  public static final Setting<String> HCA_RESOURCE =
+      Setting.of("--hca-resource-name", "NAME", ResourceNames::extended)
+          .env("TANDEM_HCA_RESOURCE_NAME")
+          .defaultValue(ResourceNames.HCA)
+          .help(
+              "the HCA resource as Tandem's device plugin registers it (its `resourceName`):"
+                  + " audited in PodResources");
   public static final Setting<Path> KUBECONFIG =
       Setting.of("--kubeconfig", "FILE", Parsers.existingFile())
           .env("KUBECONFIG")
@@ -99,8 +114,12 @@ public final class RunSettings {
                   RESYNC,
                   POLL,
                   PORT,
+                  GPU_RESOURCE,
+                  HCA_RESOURCE,
                   KUBECONFIG))
-          .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY));
+          .rules(
+              Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY),
+              Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
 
   private RunSettings() {}
 }

@@ -3,6 +3,7 @@ package dev.tandem.agent.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.fixtures.TestMachines;
@@ -22,7 +23,8 @@ class AllocationAuditTest {
   static final String HCA = "rdma/hca";
 
   private final Machine machine = TestMachines.twoSwitchesAndLoneHca("gpu-1");
-  private final AllocationAudit audit = new AllocationAudit(AlignmentPolicy.DEFAULT);
+  private final AllocationAudit audit =
+      new AllocationAudit(AlignmentPolicy.DEFAULT, ResourceNames.DEFAULT);
 
   static PodFacts facts(String name, Map<String, String> annotations, long gpus, long hcas) {
     Map<String, Long> limits = new HashMap<>();
@@ -161,5 +163,37 @@ class AllocationAuditTest {
             null);
     assertEquals(2, r.allocations().size());
     assertEquals(List.of(), r.audit());
+  }
+
+  @Test
+  @DisplayName(
+      "another HCA resource name: the audit reads the configured name, not rdma/hca, from PodResources")
+  void configuredResourceName() {
+    String shared = "rdma/shared_hca";
+    AllocationAudit configured =
+        new AllocationAudit(AlignmentPolicy.DEFAULT, new ResourceNames(GPU, shared));
+    PodFacts pod =
+        new PodFacts(
+            "uid-j", "ml", "j", null, Map.of("main", Map.of(GPU, 2L, shared, 1L, HCA, 1L)));
+    PodDevices devices =
+        new PodDevices(
+            "ml",
+            "j",
+            "main",
+            Map.of(GPU, List.of("GPU-a0", "GPU-a1"), shared, List.of("mlx5_0"), HCA, List.of()));
+
+    AuditReport r = configured.audit(List.of(devices), Map.of(pod.key(), pod), machine);
+
+    assertEquals(
+        List.of(new AuditEntry("uid-j", "ml", "j", "PIX", "switch/required", true)), r.audit());
+    assertEquals(
+        List.of(
+            new AllocationEntry("uid-j", "ml", "j", "main", GPU, List.of("GPU-a0", "GPU-a1"), true),
+            new AllocationEntry("uid-j", "ml", "j", "main", HCA, List.of(), false),
+            new AllocationEntry("uid-j", "ml", "j", "main", shared, List.of("mlx5_0"), true)),
+        r.allocations(),
+        "rdma/hca is not governed here: its missing device does not hold the audit back");
+    AuditReport byDefault = audit.audit(List.of(devices), Map.of(pod.key(), pod), machine);
+    assertEquals(List.of(), byDefault.audit(), "with rdma/hca governed, the pod is in progress");
   }
 }

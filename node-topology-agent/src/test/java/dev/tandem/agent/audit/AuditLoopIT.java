@@ -6,6 +6,7 @@ import static dev.tandem.kubelet.podresources.FakeKubelet.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.FakeKubelet;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -79,7 +80,7 @@ class AuditLoopIT {
             peers,
             "gpu-1",
             Duration.ofHours(1),
-            new AllocationAudit(AlignmentPolicy.DEFAULT),
+            new AllocationAudit(AlignmentPolicy.DEFAULT, ResourceNames.DEFAULT),
             () -> Optional.of(machine),
             last::set);
   }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
@@ -70,6 +71,7 @@ class PublishLoopMockTest {
             vertx,
             source,
             new NodeTopologyPublisher(client, "gpu-1"),
+            ResourceNames.DEFAULT,
             resync,
             FAST,
             Clock.systemUTC());

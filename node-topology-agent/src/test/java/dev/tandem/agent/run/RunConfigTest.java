@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Setting;
@@ -41,6 +42,32 @@ class RunConfigTest {
     assertEquals(8081, c.port());
     assertNull(c.kubeconfig());
     assertEquals(DiscoveryOptions.live("gpu-1"), c.discovery());
+    assertEquals(ResourceNames.DEFAULT, c.resources());
+  }
+
+  @Test
+  @DisplayName(
+      "resource names: flag or variable; not an extended resource, or both the same, is refused naming them")
+  void resourceNames() {
+    RunConfig c =
+        config(
+            Map.of("NODE_NAME", "gpu-1", "TANDEM_GPU_RESOURCE_NAME", "example.com/gpu"),
+            "--hca-resource-name",
+            "rdma/shared_hca");
+    assertEquals(new ResourceNames("example.com/gpu", "rdma/shared_hca"), c.resources());
+    String bad =
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> config(Map.of("NODE_NAME", "gpu-1"), "--hca-resource-name", "hca"))
+            .getMessage();
+    assertTrue(bad.contains("--hca-resource-name") && bad.contains("'hca'"), bad);
+    String same =
+        assertThrows(
+                InvalidConfigurationException.class,
+                () ->
+                    config(Map.of("NODE_NAME", "gpu-1"), "--hca-resource-name", ResourceNames.GPU))
+            .getMessage();
+    assertTrue(same.endsWith("are both nvidia.com/gpu; they must differ"), same);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tandem.extender.config;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -20,6 +21,7 @@ import java.util.Map;
  * @param tlsKey PEM key for HTTPS, or null
  * @param clientCa PEM CA that client certificates must chain to, or null (no client auth)
  * @param defaultPolicy policy of pods without the alignment annotations
+ * @param resources the GPU and HCA resources as the device plugins register them
  * @param assumedTtl how long an assumed plan holds devices without the agent's report
  * @param bodyLimit largest request body accepted, in bytes
  * @param demo run on the embedded demo cluster
@@ -38,6 +40,7 @@ public record ExtenderConfig(
     Path tlsKey,
     Path clientCa,
     AlignmentPolicy defaultPolicy,
+    ResourceNames resources,
     Duration assumedTtl,
     long bodyLimit,
     boolean demo,
@@ -108,6 +111,8 @@ public record ExtenderConfig(
         v.get(ExtenderSettings.CLIENT_CA),
         new AlignmentPolicy(
             v.get(ExtenderSettings.DEFAULT_ALIGNMENT), v.get(ExtenderSettings.DEFAULT_MODE)),
+        new ResourceNames(
+            v.get(ExtenderSettings.GPU_RESOURCE), v.get(ExtenderSettings.HCA_RESOURCE)),
         v.get(ExtenderSettings.ASSUMED_TTL),
         v.get(ExtenderSettings.BODY_LIMIT),
         v.get(ExtenderSettings.DEMO),
@@ -128,6 +133,7 @@ public record ExtenderConfig(
         tlsKey,
         clientCa,
         defaultPolicy,
+        resources,
         assumedTtl,
         bodyLimit,
         demo,
@@ -148,6 +154,7 @@ public record ExtenderConfig(
         tlsKey,
         clientCa,
         defaultPolicy,
+        resources,
         assumedTtl,
         value,
         demo,
@@ -176,6 +183,10 @@ public record ExtenderConfig(
         + prefix
         + ", default policy "
         + defaultPolicy
+        + ", resources "
+        + resources.gpu()
+        + " and "
+        + resources.hca()
         + ", assumed-plan TTL "
         + assumedTtl
         + ", body limit "

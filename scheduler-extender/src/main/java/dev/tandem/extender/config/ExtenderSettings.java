@@ -1,5 +1,6 @@
 package dev.tandem.extender.config;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.Parser;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
@@ -111,6 +112,23 @@ public final class ExtenderSettings {
           .fileKey("defaultMode")
           .defaultValue("required")
           .help("policy of pods without `tandem.dev/alignment-mode`: required, preferred");
+  public static final Setting<String> GPU_RESOURCE =
+      Setting.of("--gpu-resource-name", "NAME", ResourceNames::extended)
+          .env("TANDEM_EXTENDER_GPU_RESOURCE_NAME")
+          .fileKey("gpuResourceName")
+          .defaultValue(ResourceNames.GPU)
+          .help(
+              "the GPU resource as the GPU device plugin registers it: read from pod requests and"
+                  + " the agents' reports (list it in the scheduler's `managedResources`)");
+  public static final Setting<String> HCA_RESOURCE =
+      Setting.of("--hca-resource-name", "NAME", ResourceNames::extended)
+          .env("TANDEM_EXTENDER_HCA_RESOURCE_NAME")
+          .fileKey("hcaResourceName")
+          .defaultValue(ResourceNames.HCA)
+          .help(
+              "the HCA resource as Tandem's device plugin registers it (its `resourceName`): read"
+                  + " from pod requests, Node capacity and the agents' reports (list it in"
+                  + " `managedResources`)");
   public static final Setting<Duration> ASSUMED_TTL =
       Setting.of("--assumed-ttl", "DURATION", POSITIVE_DURATION)
           .env("TANDEM_EXTENDER_ASSUMED_TTL")
@@ -178,6 +196,8 @@ public final class ExtenderSettings {
                   CLIENT_CA,
                   DEFAULT_ALIGNMENT,
                   DEFAULT_MODE,
+                  GPU_RESOURCE,
+                  HCA_RESOURCE,
                   ASSUMED_TTL,
                   BODY_LIMIT,
                   LEADER_ELECTION,
@@ -189,7 +209,8 @@ public final class ExtenderSettings {
           .rules(
               Rule.requires(DEMO_TOPOLOGIES, DEMO),
               Rule.together(TLS_CERT, TLS_KEY),
-              Rule.requires(CLIENT_CA, TLS_CERT));
+              Rule.requires(CLIENT_CA, TLS_CERT),
+              Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
 
   private ExtenderSettings() {}
 

@@ -1,5 +1,6 @@
 package dev.tandem.extender.demo;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.extender.kube.NodeTopologies;
@@ -143,7 +144,8 @@ public final class DemoCluster {
   }
 
   private static void put(ClusterState state, NodeTopology nt) {
-    state.putTopology(NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt));
+    state.putTopology(
+        NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt, ResourceNames.DEFAULT));
   }
 
   private static NodeTopology read(

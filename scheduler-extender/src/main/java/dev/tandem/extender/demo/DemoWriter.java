@@ -1,12 +1,12 @@
 package dev.tandem.extender.demo;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.extender.state.ReportedAllocation;
-import dev.tandem.extender.state.Resources;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,12 +60,12 @@ final class DemoWriter implements PodWriter {
     if (!plan.gpus().isEmpty()) {
       allocations.add(
           new ReportedAllocation(
-              pod.namespace(), pod.name(), pod.uid(), "main", Resources.GPU, plan.gpus()));
+              pod.namespace(), pod.name(), pod.uid(), "main", ResourceNames.GPU, plan.gpus()));
     }
     if (!plan.hcas().isEmpty()) {
       allocations.add(
           new ReportedAllocation(
-              pod.namespace(), pod.name(), pod.uid(), "main", Resources.HCA, plan.hcas()));
+              pod.namespace(), pod.name(), pod.uid(), "main", ResourceNames.HCA, plan.hcas()));
     }
     state.putTopology(entry.machine(), entry.slotsPerHca(), allocations);
   }

@@ -8,8 +8,8 @@ import dev.tandem.extender.verbs.AllocationBudget;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -41,7 +41,7 @@ public final class SchedulerRoutes {
   private final FilterVerb filterVerb;
   private final PrioritizeVerb prioritizeVerb;
   private final BindVerb bindVerb;
-  private final AlignmentPolicy defaults;
+  private final PodRequests requests;
   private final ExtenderMetrics metrics;
   private final Replies replies = new Replies();
 
@@ -52,7 +52,7 @@ public final class SchedulerRoutes {
       FilterVerb filterVerb,
       PrioritizeVerb prioritizeVerb,
       BindVerb bindVerb,
-      AlignmentPolicy defaults,
+      PodRequests requests,
       ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
@@ -60,7 +60,7 @@ public final class SchedulerRoutes {
     this.filterVerb = filterVerb;
     this.prioritizeVerb = prioritizeVerb;
     this.bindVerb = bindVerb;
-    this.defaults = defaults;
+    this.requests = requests;
     this.metrics = metrics;
   }
 
@@ -168,7 +168,7 @@ public final class SchedulerRoutes {
   private PodRequest podOf(ExtenderArgs args) {
     PodRequest pod;
     try {
-      pod = PodRequest.of(args.pod(), defaults);
+      pod = requests.of(args.pod());
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.tandem.extender.kube;
 
 import dev.tandem.api.Annotations;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.InvalidNodeTopologyException;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
@@ -10,7 +11,6 @@ import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumptions;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
-import dev.tandem.extender.state.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -31,13 +31,14 @@ final class Informers {
   private Informers() {}
 
   static ResourceEventHandler<NodeTopology> topologies(
-      ClusterState state, ExtenderMetrics metrics) {
+      ClusterState state, ExtenderMetrics metrics, ResourceNames resources) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(NodeTopology nt) {
         metrics.informerEvent("nodetopologies");
         try {
-          state.putTopology(NodeTopologyMapper.toMachine(nt), NodeTopologies.allocations(nt));
+          state.putTopology(
+              NodeTopologyMapper.toMachine(nt), NodeTopologies.allocations(nt, resources));
         } catch (InvalidNodeTopologyException e) {
           LOG.warn(
               "ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",
@@ -108,11 +109,11 @@ final class Informers {
     };
   }
 
-  /** The node's advertised {@code rdma/hca} capacity; 0 when absent or not a whole number. */
-  static long hcaCapacity(Node node) {
+  /** The node's advertised HCA capacity; 0 when absent or not a whole number. */
+  static long hcaCapacity(Node node, String hcaResource) {
     Map<String, Quantity> capacity =
         node.getStatus() == null ? null : node.getStatus().getCapacity();
-    Quantity q = capacity == null ? null : capacity.get(Resources.HCA);
+    Quantity q = capacity == null ? null : capacity.get(hcaResource);
     if (q == null) {
       return 0;
     }
@@ -122,18 +123,19 @@ final class Informers {
       LOG.warn(
           "node {}: {} capacity {} is not a whole number; counting one unit per HCA",
           node.getMetadata().getName(),
-          Resources.HCA,
+          hcaResource,
           q);
       return 0;
     }
   }
 
-  static ResourceEventHandler<Node> nodes(ClusterState state, ExtenderMetrics metrics) {
+  static ResourceEventHandler<Node> nodes(
+      ClusterState state, ExtenderMetrics metrics, ResourceNames resources) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Node node) {
         metrics.informerEvent("nodes");
-        state.hcaCapacity(node.getMetadata().getName(), hcaCapacity(node));
+        state.hcaCapacity(node.getMetadata().getName(), hcaCapacity(node, resources.hca()));
       }
 
       @Override

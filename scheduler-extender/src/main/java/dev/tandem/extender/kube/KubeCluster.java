@@ -129,7 +129,7 @@ public final class KubeCluster implements AutoCloseable {
     informers.add(
         client
             .resources(NodeTopology.class)
-            .inform(Informers.topologies(state, metrics), RESYNC_MILLIS));
+            .inform(Informers.topologies(state, metrics, config.resources()), RESYNC_MILLIS));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
     SharedIndexInformer<Pod> podInformer =
@@ -142,7 +142,8 @@ public final class KubeCluster implements AutoCloseable {
                 RESYNC_MILLIS);
     informers.add(podInformer);
     pods.informer(podInformer);
-    informers.add(client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS));
+    informers.add(
+        client.nodes().inform(Informers.nodes(state, metrics, config.resources()), RESYNC_MILLIS));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());

@@ -1,5 +1,6 @@
 package dev.tandem.extender.kube;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.state.ReportedAllocation;
@@ -12,14 +13,19 @@ public final class NodeTopologies {
   private NodeTopologies() {}
 
   /**
-   * The allocations the agent reports; entries without a pod UID cannot be matched and are kept.
+   * The allocations of the GPU and HCA resources the agent reports (it reports every device
+   * resource of a container); entries without a pod UID cannot be matched and are kept.
    */
-  public static List<ReportedAllocation> allocations(NodeTopology resource) {
+  public static List<ReportedAllocation> allocations(
+      NodeTopology resource, ResourceNames resources) {
     if (resource.getStatus() == null) {
       return List.of();
     }
     List<ReportedAllocation> out = new ArrayList<>();
     for (AllocationEntry a : resource.getStatus().allocations()) {
+      if (!resources.governs(a.resource())) {
+        continue;
+      }
       out.add(
           new ReportedAllocation(
               a.namespace(),

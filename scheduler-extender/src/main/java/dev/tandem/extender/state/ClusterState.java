@@ -80,7 +80,7 @@ public final class ClusterState {
 
   /**
    * Like {@link #putTopology(Machine, int, List)}, with the HCA units per HCA read from the node's
-   * advertised {@code rdma/hca} capacity ({@link #hcaCapacity}).
+   * advertised HCA capacity ({@link #hcaCapacity}).
    */
   public void putTopology(Machine machine, List<ReportedAllocation> reported) {
     put(machine, this::slotsOf, reported);
@@ -121,7 +121,7 @@ public final class ClusterState {
   }
 
   /**
-   * The {@code rdma/hca} capacity the kubelet advertises for the node (from its Node object; 0 when
+   * The HCA resource's capacity the kubelet advertises for the node (from its Node object; 0 when
    * none). In the device plugin's {@code shared} and {@code sriov} modes a node advertises several
    * units per HCA; the units per HCA follow from it (see {@link #slotsOf}).
    */

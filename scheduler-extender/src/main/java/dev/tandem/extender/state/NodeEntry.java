@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * @param machine the node's tree
  * @param allocator the allocator for that tree
  * @param slotsPerHca HCA units per device (1 unless the node's HCAs are shared)
- * @param allocations what the agent reports allocated
+ * @param allocations what the agent reports allocated, of the GPU and HCA resources only
  * @param assumed assumed plans by pod UID
  * @param free healthy devices minus reported allocations minus assumed plans
  * @param version unique per change
@@ -61,9 +61,7 @@ public record NodeEntry(
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
     List<String> taken = new ArrayList<>();
     for (ReportedAllocation a : allocations) {
-      if (Resources.GPU.equals(a.resource()) || Resources.HCA.equals(a.resource())) {
-        taken.addAll(a.deviceIds());
-      }
+      taken.addAll(a.deviceIds());
     }
     for (AssumedPlan p : plans.values()) {
       taken.addAll(p.gpus());

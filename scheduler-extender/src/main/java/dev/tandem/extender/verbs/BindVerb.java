@@ -10,7 +10,6 @@ import dev.tandem.extender.state.PodSource;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.allocation.Infeasible;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.Optional;
@@ -20,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, write
  * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
- * No lock is held across the API calls: the assumption itself keeps the devices.
+ * No lock is held across the API calls: the assumption itself keeps the devices. A node without a
+ * NodeTopology gets no plan: the pod is bound as it is unless it {@linkplain
+ * PodRequest#needsTopology needs one}, and then refused.
  */
 public final class BindVerb {
 
@@ -30,7 +31,7 @@ public final class BindVerb {
   private final PodSource pods;
   private final Assumptions assumptions;
   private final PodWriter writer;
-  private final AlignmentPolicy defaults;
+  private final PodRequests requests;
   private final Duration ttl;
 
   /**
@@ -38,7 +39,7 @@ public final class BindVerb {
    * @param pods where the pod of a bind is found
    * @param assumptions where the plan is held until the agent reports it
    * @param writer the API writes: the plan annotation, then the Binding
-   * @param defaults the alignment policy of a pod without annotations
+   * @param requests how a pod's request is read: resource names, default policy
    * @param ttl how long a plan is held without the agent's report
    */
   public BindVerb(
@@ -46,13 +47,13 @@ public final class BindVerb {
       PodSource pods,
       Assumptions assumptions,
       PodWriter writer,
-      AlignmentPolicy defaults,
+      PodRequests requests,
       Duration ttl) {
     this.readiness = readiness;
     this.pods = pods;
     this.assumptions = assumptions;
     this.writer = writer;
-    this.defaults = defaults;
+    this.requests = requests;
     this.ttl = ttl;
   }
 
@@ -65,7 +66,7 @@ public final class BindVerb {
               "this extender replica is not the leader; retry (the Service routes to the leader)"));
     }
     return pods.pod(ref)
-        .map(pod -> PodRequest.of(pod, defaults))
+        .map(requests::of)
         .compose(
             request -> place(request, ref, node),
             e -> Future.succeededFuture(new BindResult("unknown_pod", e.getMessage())))
@@ -86,13 +87,18 @@ public final class BindVerb {
     }
     Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
     if (result.isEmpty()) {
+      if (!request.needsTopology()) {
+        LOG.debug("{} bound to {} without a plan: the node has no NodeTopology", ref, node);
+        return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_topology"));
+      }
       return Future.succeededFuture(
           new BindResult(
               "unknown_node",
               "node "
                   + node
-                  + " has no NodeTopology (is the tandem agent running on it?); cannot bind "
-                  + ref));
+                  + " has no NodeTopology, so the required GPU+HCA alignment of "
+                  + ref
+                  + " cannot be planned there (is the tandem agent running on it?)"));
     }
     if (result.get().result() instanceof Infeasible no) {
       return Future.succeededFuture(

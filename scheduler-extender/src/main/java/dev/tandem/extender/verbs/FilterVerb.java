@@ -3,7 +3,11 @@ package dev.tandem.extender.verbs;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.topology.allocation.Infeasible;
 
-/** The filter verb: which of the candidate nodes can take the pod, and why the others cannot. */
+/**
+ * The filter verb: which of the candidate nodes can take the pod, and why the others cannot. A node
+ * without a NodeTopology is refused only to a pod that {@linkplain PodRequest#needsTopology needs
+ * one}.
+ */
 public final class FilterVerb {
 
   private final NodeEvaluator evaluator;
@@ -37,7 +41,11 @@ public final class FilterVerb {
       }
       Infeasible no;
       if (answers.answer == null) {
-        v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
+        if (pod.needsTopology()) {
+          v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
+        } else {
+          v.pass(i, Outcome.PASSED_WITHOUT_TOPOLOGY);
+        }
       } else if ((no = answers.answer.refusal()) != null) {
         v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
       } else {

@@ -5,7 +5,10 @@ import dev.tandem.topology.allocation.Infeasible;
 /** Why a node passed or failed the filter: the label of the filter-outcome metric. */
 public enum Outcome {
   PASSED("passed"),
+  /** A node without a NodeTopology, passed to a pod that does not need one. */
+  PASSED_WITHOUT_TOPOLOGY("passed_without_topology"),
   NOT_INTERESTED("not_interested"),
+  /** A node without a NodeTopology, refused to a pod that needs one. */
   NO_TOPOLOGY("no_topology"),
   INVALID_POLICY("invalid_policy"),
   NO_GPUS("no_gpus"),
@@ -15,7 +18,8 @@ public enum Outcome {
   ALIGNMENT("alignment");
 
   public static final String NO_TOPOLOGY_REASON =
-      "no NodeTopology for this node (is the tandem agent running on it?)";
+      "no NodeTopology for this node, so required GPU+HCA alignment cannot be checked"
+          + " (is the tandem agent running on it?)";
 
   private final String label;
 

@@ -1,8 +1,9 @@
 package dev.tandem.extender.verbs;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.PodRef;
-import dev.tandem.extender.state.Resources;
 import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import dev.tandem.topology.request.ContainerDemand;
 import dev.tandem.topology.request.PodDemand;
@@ -27,8 +28,20 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
     return problem != null || request.gpus() > 0 || request.hcas() > 0;
   }
 
-  /** Reads a v1.Pod as JSON; throws IllegalArgumentException when it is not shaped like one. */
-  public static PodRequest of(JsonObject pod, AlignmentPolicy defaults) {
+  /**
+   * Whether a node without a NodeTopology must be refused: only for GPUs and HCAs together with
+   * {@code required} alignment. A pod that asks for one of the two has no pairing to enforce, and a
+   * {@code preferred} one accepts any placement: Tandem is never in the way of either.
+   */
+  public boolean needsTopology() {
+    return request != null && request.paired() && request.policy().mode() == AlignmentMode.REQUIRED;
+  }
+
+  /**
+   * Reads a v1.Pod as JSON (see {@link PodRequests#of}); throws IllegalArgumentException when it is
+   * not shaped like one.
+   */
+  static PodRequest of(JsonObject pod, AlignmentPolicy defaults, ResourceNames resources) {
     JsonObject meta = object(pod, "metadata");
     JsonObject spec = object(pod, "spec");
     PodRef ref =
@@ -36,10 +49,10 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
             meta.getString("namespace", "default"),
             meta.getString("name", ""),
             meta.getString("uid", ""));
-    List<ContainerDemand> init = containers(spec, "initContainers");
-    List<ContainerDemand> app = containers(spec, "containers");
-    int gpus = Math.toIntExact(PodDemand.effective(Resources.GPU, init, app));
-    int hcas = Math.toIntExact(PodDemand.effective(Resources.HCA, init, app));
+    List<ContainerDemand> init = containers(spec, "initContainers", resources);
+    List<ContainerDemand> app = containers(spec, "containers", resources);
+    int gpus = Math.toIntExact(PodDemand.effective(resources.gpu(), init, app));
+    int hcas = Math.toIntExact(PodDemand.effective(resources.hca(), init, app));
     if (gpus == 0 && hcas == 0) {
       return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null);
     }
@@ -71,7 +84,8 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
     return out;
   }
 
-  private static List<ContainerDemand> containers(JsonObject spec, String key) {
+  private static List<ContainerDemand> containers(
+      JsonObject spec, String key, ResourceNames resources) {
     Object value = spec.getValue(key);
     if (value == null) {
       return List.of();
@@ -84,21 +98,22 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
       if (!(o instanceof JsonObject c)) {
         throw new IllegalArgumentException("spec." + key + " holds a non-object");
       }
-      JsonObject resources = object(c, "resources");
+      JsonObject requirements = object(c, "resources");
       out.add(
           new ContainerDemand(
               c.getString("name", ""),
-              quantities(resources, "requests"),
-              quantities(resources, "limits"),
+              quantities(requirements, "requests", resources),
+              quantities(requirements, "limits", resources),
               "Always".equals(c.getValue("restartPolicy"))));
     }
     return out;
   }
 
-  private static Map<String, Long> quantities(JsonObject resources, String key) {
-    JsonObject q = object(resources, key);
+  private static Map<String, Long> quantities(
+      JsonObject requirements, String key, ResourceNames resources) {
+    JsonObject q = object(requirements, key);
     Map<String, Long> out = new HashMap<>(4);
-    for (String r : new String[] {Resources.GPU, Resources.HCA}) {
+    for (String r : new String[] {resources.gpu(), resources.hca()}) {
       Object v = q.getValue(r);
       if (v != null) {
         out.put(r, Quantities.units(v));

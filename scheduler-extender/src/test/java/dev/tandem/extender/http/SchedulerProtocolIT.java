@@ -118,11 +118,49 @@ class SchedulerProtocolIT {
   }
 
   @Test
-  @DisplayName("preferred pods are never filtered for alignment, only for missing devices")
+  @DisplayName(
+      "preferred pods are never filtered for alignment or a missing topology, only for missing devices")
   void preferred() {
     JsonObject r = filter("filter-preferred-names.json");
-    assertEquals(new JsonArray().add("pix-node").add("split-node"), r.getJsonArray("NodeNames"));
+    assertEquals(
+        new JsonArray().add("pix-node").add("split-node").add("unknown-node"),
+        r.getJsonArray("NodeNames"));
     assertEquals(0, r.getJsonObject("FailedNodes").size());
+    assertEquals(
+        "node has no RDMA HCAs",
+        r.getJsonObject("FailedAndUnresolvableNodes").getString("gpu-only"));
+  }
+
+  @Test
+  @DisplayName(
+      "a GPU-only pod passes the node without a NodeTopology and scores 10 there, in both cache modes")
+  void gpuOnly() {
+    for (String golden : List.of("filter-names.json", "filter-nodes.json")) {
+      JsonObject request = new JsonObject(Http.golden(golden));
+      for (String part : List.of("limits", "requests")) {
+        request
+            .getJsonObject("Pod")
+            .getJsonObject("spec")
+            .getJsonArray("containers")
+            .getJsonObject(0)
+            .getJsonObject("resources")
+            .getJsonObject(part)
+            .remove("rdma/hca");
+      }
+      HttpResponse<String> f = http.post("/scheduler/filter", request.encode());
+      JsonObject r = new JsonObject(f.body());
+      assertEquals(4, passing(r), golden + ": every node has 2 free GPUs or no topology");
+      assertTrue(r.getJsonObject("FailedAndUnresolvableNodes").isEmpty(), f.body());
+      JsonArray scores = new JsonArray(http.post("/scheduler/prioritize", request.encode()).body());
+      assertEquals(
+          new JsonObject().put("Host", "unknown-node").put("Score", 10), scores.getJsonObject(3));
+    }
+  }
+
+  private static int passing(JsonObject filterResult) {
+    return filterResult.getValue("NodeNames") != null
+        ? filterResult.getJsonArray("NodeNames").size()
+        : filterResult.getJsonObject("Nodes").getJsonArray("items").size();
   }
 
   @Test

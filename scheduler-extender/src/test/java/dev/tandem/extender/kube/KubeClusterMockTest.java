@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.Annotations;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
@@ -16,9 +17,9 @@ import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Readiness;
-import dev.tandem.extender.state.Resources;
 import dev.tandem.extender.verbs.BindResult;
 import dev.tandem.extender.verbs.BindVerb;
+import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
@@ -89,7 +90,7 @@ class KubeClusterMockTest {
         cluster.pods(),
         cluster.assumptions(),
         cluster.writer(),
-        ExtenderConfig.defaults().defaultPolicy(),
+        PodRequests.DEFAULT,
         ExtenderConfig.defaults().assumedTtl());
   }
 
@@ -363,7 +364,7 @@ class KubeClusterMockTest {
                 .withName("pix-node")
                 .endMetadata()
                 .withNewStatus()
-                .withCapacity(Map.of(Resources.HCA, new Quantity(hcas + "k")))
+                .withCapacity(Map.of(ResourceNames.HCA, new Quantity(hcas + "k")))
                 .endStatus()
                 .build())
         .create();

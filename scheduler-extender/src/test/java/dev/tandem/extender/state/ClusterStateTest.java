@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
@@ -93,8 +94,8 @@ class ClusterStateTest {
         TestMachines.pixNode(),
         1,
         List.of(
-            new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.GPU, plan.gpus()),
-            new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.HCA, plan.hcas())));
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.GPU, plan.gpus()),
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.HCA, plan.hcas())));
     assertEquals(0, assumed.count());
     assertTrue(s.node("pix-node").assumed().isEmpty());
     assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.HCA));
@@ -116,7 +117,7 @@ class ClusterStateTest {
                 "p",
                 "u",
                 "c",
-                Resources.GPU,
+                ResourceNames.GPU,
                 List.of(TestMachines.pixNode().gpus().get(0).id()))));
     assertTrue(s.node("pix-node").version() > v);
   }
@@ -136,7 +137,7 @@ class ClusterStateTest {
   }
 
   private static List<ReportedAllocation> holds(String uid, String gpu) {
-    return List.of(new ReportedAllocation("ml", "p", uid, "main", Resources.GPU, List.of(gpu)));
+    return List.of(new ReportedAllocation("ml", "p", uid, "main", ResourceNames.GPU, List.of(gpu)));
   }
 
   @Test

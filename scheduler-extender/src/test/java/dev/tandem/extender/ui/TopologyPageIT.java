@@ -61,6 +61,7 @@ class TopologyPageIT {
             null,
             null,
             d.defaultPolicy(),
+            d.resources(),
             d.assumedTtl(),
             d.bodyLimit(),
             true,

@@ -11,12 +11,10 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
-import dev.tandem.topology.policy.AlignmentPolicy;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -47,23 +45,7 @@ class AllocationBudgetTest {
   }
 
   private static PodRequest pod(int gpus, int hcas) {
-    JsonObject limits =
-        new JsonObject().put("nvidia.com/gpu", "" + gpus).put("rdma/hca", "" + hcas);
-    JsonObject meta = new JsonObject().put("name", "p").put("namespace", "ml").put("uid", "u");
-    return PodRequest.of(
-        new JsonObject()
-            .put("metadata", meta)
-            .put(
-                "spec",
-                new JsonObject()
-                    .put(
-                        "containers",
-                        new JsonArray()
-                            .add(
-                                new JsonObject()
-                                    .put("name", "main")
-                                    .put("resources", new JsonObject().put("limits", limits))))),
-        AlignmentPolicy.DEFAULT);
+    return PodRequests.DEFAULT.of(TestPods.pod("" + gpus, "" + hcas, Map.of()));
   }
 
   private FilterVerdict filter(PodRequest pod, List<String> nodes) {

@@ -9,14 +9,16 @@ import dev.tandem.extender.state.PodWriter;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @DisplayName("bind: leader only, plan annotation before Binding, errors answered not thrown")
 class BindVerbTest {
@@ -52,29 +54,10 @@ class BindVerbTest {
   }
 
   private static JsonObject pod(String gpus, String hcas, String alignment) {
-    JsonObject limits = new JsonObject();
-    if (gpus != null) {
-      limits.put("nvidia.com/gpu", gpus);
-    }
-    if (hcas != null) {
-      limits.put("rdma/hca", hcas);
-    }
-    JsonObject meta = new JsonObject().put("name", "p").put("namespace", "ml").put("uid", "u");
-    if (alignment != null) {
-      meta.put("annotations", new JsonObject().put("tandem.dev/alignment", alignment));
-    }
-    return new JsonObject()
-        .put("metadata", meta)
-        .put(
-            "spec",
-            new JsonObject()
-                .put(
-                    "containers",
-                    new JsonArray()
-                        .add(
-                            new JsonObject()
-                                .put("name", "main")
-                                .put("resources", new JsonObject().put("limits", limits)))));
+    return TestPods.pod(
+        gpus,
+        hcas,
+        alignment == null ? Map.of() : Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, alignment));
   }
 
   private BindResult bind(Cluster s, String node) throws Exception {
@@ -83,7 +66,7 @@ class BindVerbTest {
             s.pods(),
             s.assumptions(),
             s.writer(),
-            AlignmentPolicy.DEFAULT,
+            PodRequests.DEFAULT,
             Duration.ofMinutes(5))
         .bind(new PodRef("ml", "p", "u"), node)
         .toCompletionStage()
@@ -139,5 +122,53 @@ class BindVerbTest {
   void plainPod() throws Exception {
     assertEquals("bound_without_plan", bind(cluster(pod(null, null, null)), "pix-node").result());
     assertEquals(List.of("bind pix-node"), calls);
+  }
+
+  @ParameterizedTest(name = "{0} GPUs + {1} HCAs, mode {2}")
+  @CsvSource(
+      nullValues = "-",
+      value = {"1,-,-", "-,2,-", "2,1,preferred"})
+  @DisplayName(
+      "one kind, or preferred: a node without a NodeTopology is bound as it is, with no plan held")
+  void withoutTopology(String gpus, String hcas, String mode) throws Exception {
+    Cluster s =
+        cluster(
+            TestPods.pod(
+                gpus,
+                hcas,
+                mode == null ? Map.of() : Map.of(AlignmentPolicy.MODE_ANNOTATION, mode)));
+    BindResult r = bind(s, "plain-node");
+    assertEquals("bound_without_topology", r.result());
+    assertEquals("", r.error());
+    assertEquals(List.of("bind plain-node"), calls, "a Binding, and no tandem.dev/plan");
+    assertEquals(0, s.assumptions().count());
+  }
+
+  @Test
+  @DisplayName(
+      "GPUs + HCAs with required alignment on a node without a NodeTopology: Error naming node, pod and the fix")
+  void requiredWithoutTopology() throws Exception {
+    BindResult r = bind(cluster(pod("1", "1", null)), "plain-node");
+    assertEquals("unknown_node", r.result());
+    assertEquals(
+        "node plain-node has no NodeTopology, so the required GPU+HCA alignment of ml/p (uid u) cannot"
+            + " be planned there (is the tandem agent running on it?)",
+        r.error());
+    assertTrue(calls.isEmpty());
+  }
+
+  @Test
+  @DisplayName(
+      "a one-kind pod on a node with a topology holds the devices it gets: a plan of those only")
+  void oneKindPlanned() throws Exception {
+    Cluster s = cluster(pod("1", null, null));
+    assertEquals("bound", bind(s, "pix-node").result());
+    assertTrue(
+        calls
+            .get(0)
+            .matches(
+                "annotate tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\"\\],\"hcas\":\\[\\],.*"),
+        calls.get(0));
+    assertEquals(1, s.assumptions().count());
   }
 }

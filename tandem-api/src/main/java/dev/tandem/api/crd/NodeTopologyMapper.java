@@ -21,9 +21,6 @@ import java.util.Map;
  */
 public final class NodeTopologyMapper {
 
-  public static final String GPU_RESOURCE = ResourceNames.GPU;
-  public static final String HCA_RESOURCE = ResourceNames.HCA;
-
   private NodeTopologyMapper() {}
 
   /** The resource for a machine, named after its node, without status. */
@@ -42,8 +39,13 @@ public final class NodeTopologyMapper {
     return resource;
   }
 
-  /** The spec for a machine. */
+  /** The spec for a machine, its devices under the default resource names. */
   public static NodeTopologySpec toSpec(Machine machine) {
+    return toSpec(machine, ResourceNames.DEFAULT);
+  }
+
+  /** The spec for a machine, each device under the resource that hands it out. */
+  public static NodeTopologySpec toSpec(Machine machine, ResourceNames resources) {
     Map<String, PcieNode> nodes = new HashMap<>();
     machine.pcie().forEach(n -> nodes.put(n.id(), n));
     NodeTopologySpec.Summary summary =
@@ -54,7 +56,9 @@ public final class NodeTopologyMapper {
         summary,
         machine.numaNodes(),
         machine.pcie().stream().map(NodeTopologyMapper::toEntry).toList(),
-        machine.devices().stream().map(d -> toEntry(d, LocalityIndex.switchOf(d, nodes))).toList());
+        machine.devices().stream()
+            .map(d -> toEntry(d, resources.of(d.kind()), LocalityIndex.switchOf(d, nodes)))
+            .toList());
   }
 
   /**
@@ -82,11 +86,6 @@ public final class NodeTopologyMapper {
     }
   }
 
-  /** The extended resource that hands out devices of a kind. */
-  public static String resourceName(DeviceKind kind) {
-    return kind == DeviceKind.GPU ? GPU_RESOURCE : HCA_RESOURCE;
-  }
-
   private static PcieNodeEntry toEntry(PcieNode n) {
     return new PcieNodeEntry(
         n.id(),
@@ -109,12 +108,12 @@ public final class NodeTopologyMapper {
         e.numaNodes());
   }
 
-  private static DeviceEntry toEntry(Device d, String switchId) {
+  private static DeviceEntry toEntry(Device d, String resource, String switchId) {
     return new DeviceEntry(
         d.id(),
         d.kind().name(),
         d.name(),
-        resourceName(d.kind()),
+        resource,
         text(d.address()),
         d.numaNode() < 0 ? null : d.numaNode(),
         d.parentId(),
