@@ -1,0 +1,33 @@
+package dev.tandem.simulator.cluster;
+
+import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.topology.model.Machine;
+import java.nio.file.Path;
+
+/**
+ * Reads one topology file (an hwloc XML export or an NCCL topology file) through
+ * topology-discovery. The only place the simulator calls discovery.
+ */
+final class TopologyFiles {
+
+  private TopologyFiles() {}
+
+  /**
+   * @param nccl whether the file is an NCCL topology file (root element {@code <system>})
+   * @throws ClusterFileException naming the file and discovery's reason
+   */
+  static Machine read(Path file, String nodeName, boolean nccl) {
+    DiscoveryOptions options =
+        nccl
+            ? DiscoveryOptions.ncclTopo(nodeName, file)
+            : DiscoveryOptions.hwlocXml(nodeName, file);
+    try {
+      return TopologyDiscovery.discover(options).machine();
+    } catch (DiscoveryException | IllegalArgumentException e) {
+      throw new ClusterFileException(
+          file + ": not a readable hwloc XML or NCCL topology file: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.tandem.simulator.optimum;
+
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Locality;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every set of free devices on one node (one unit per HCA) that meets a pod's alignment: g GPUs and
+ * h HCAs where each GPU has a chosen HCA within the limit and each HCA a chosen GPU, the rule
+ * topology-core's allocator enforces (docs/topology.md, rule 1). Exhaustive, for small nodes.
+ */
+final class AlignedSets {
+
+  private AlignedSets() {}
+
+  /** Each set as device indexes of the node's {@link LocalityIndex}. */
+  static List<int[]> of(LocalityIndex index, boolean[] used, int g, int h, Locality limit) {
+    List<Integer> gpus = new ArrayList<>();
+    List<Integer> hcas = new ArrayList<>();
+    for (int d = 0; d < used.length; d++) {
+      if (!used[d] && index.devices().get(d).healthy()) {
+        (index.devices().get(d).kind() == DeviceKind.GPU ? gpus : hcas).add(d);
+      }
+    }
+    List<int[]> out = new ArrayList<>();
+    for (int[] gs : combinations(gpus, g)) {
+      for (int[] hs : combinations(hcas, h)) {
+        if (aligned(index, gs, hs, limit)) {
+          int[] set = new int[g + h];
+          System.arraycopy(gs, 0, set, 0, g);
+          System.arraycopy(hs, 0, set, g, h);
+          out.add(set);
+        }
+      }
+    }
+    return out;
+  }
+
+  static boolean aligned(LocalityIndex index, int[] gpus, int[] hcas, Locality limit) {
+    if (gpus.length == 0 || hcas.length == 0) {
+      return true;
+    }
+    return covered(index, gpus, hcas, limit) && covered(index, hcas, gpus, limit);
+  }
+
+  private static boolean covered(LocalityIndex index, int[] from, int[] to, Locality limit) {
+    for (int a : from) {
+      boolean near = false;
+      for (int b : to) {
+        near |= index.locality(a, b).isWithin(limit);
+      }
+      if (!near) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static List<int[]> combinations(List<Integer> items, int k) {
+    List<int[]> out = new ArrayList<>();
+    if (k <= items.size()) {
+      collect(items, k, 0, new int[k], 0, out);
+    }
+    return out;
+  }
+
+  private static void collect(
+      List<Integer> items, int k, int from, int[] current, int depth, List<int[]> out) {
+    if (depth == k) {
+      out.add(current.clone());
+      return;
+    }
+    for (int i = from; i <= items.size() - (k - depth); i++) {
+      current[depth] = items.get(i);
+      collect(items, k, i + 1, current, depth + 1, out);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package dev.tandem.simulator.policy;
+
+import dev.tandem.simulator.engine.ClusterState;
+import dev.tandem.simulator.engine.Decision;
+import dev.tandem.simulator.engine.Placement;
+import dev.tandem.simulator.engine.PlacementPolicy;
+import dev.tandem.simulator.workload.PodSpec;
+import java.util.Random;
+
+/**
+ * Tandem joint mode: the scheduler plans (filter, prioritize, bind as {@link TandemScheduler}), and
+ * Tandem's plugin serves both {@code nvidia.com/gpu} and {@code rdma/hca}, so the node gives
+ * exactly the plan (docs/joint-mode.md; measured 60/60 on the planned devices in the end-to-end
+ * harness). A pod no node can align waits.
+ */
+public final class JointMode implements PlacementPolicy {
+
+  @Override
+  public String name() {
+    return "joint";
+  }
+
+  @Override
+  public String description() {
+    return "Tandem joint mode: the scheduler plans, the node gives the plan";
+  }
+
+  @Override
+  public Decision place(PodSpec pod, ClusterState state, Random random) {
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state);
+    if (plan == null) {
+      return new Decision.Wait("no node can meet the pod's alignment now");
+    }
+    return new Decision.Placed(
+        new Placement(plan.node(), plan.allocation().gpuIds(), plan.allocation().hcaIds()));
+  }
+}

@@ -1,0 +1,28 @@
+package dev.tandem.simulator.policy;
+
+import dev.tandem.simulator.engine.PlacementPolicy;
+import java.util.List;
+
+/** The policies by name, in the order reports show them. */
+public final class Policies {
+
+  /** Every simulated policy name (the optimum is computed apart, under the name optimum). */
+  public static final List<String> NAMES = List.of("joint", "hint", "stock", "topology-manager");
+
+  private Policies() {}
+
+  /**
+   * @throws IllegalArgumentException naming the unknown policy and the known ones
+   */
+  public static PlacementPolicy byName(String name) {
+    return switch (name) {
+      case "joint" -> new JointMode();
+      case "hint" -> new HintMode();
+      case "stock" -> new StockKubernetes();
+      case "topology-manager" -> new TopologyManagerSingleNuma();
+      default ->
+          throw new IllegalArgumentException(
+              "unknown policy '" + name + "'; known: " + String.join(", ", NAMES) + ", optimum");
+    };
+  }
+}

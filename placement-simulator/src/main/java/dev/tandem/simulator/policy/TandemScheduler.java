@@ -1,0 +1,39 @@
+package dev.tandem.simulator.policy;
+
+import dev.tandem.simulator.engine.ClusterState;
+import dev.tandem.simulator.engine.NodeState;
+import dev.tandem.simulator.workload.PodSpec;
+import dev.tandem.topology.allocation.Allocation;
+import dev.tandem.topology.allocation.AllocationResult;
+
+/**
+ * kube-scheduler with Tandem's extender: filter keeps the nodes where topology-core's allocator
+ * finds a set that meets the pod's policy, prioritize ranks them by the allocator's score (0..10),
+ * and bind writes the allocator's choice on the best node as the plan. Ties go to the first node in
+ * cluster order (kube-scheduler samples ties at random; first keeps runs comparable).
+ */
+final class TandemScheduler {
+
+  private TandemScheduler() {}
+
+  /** The node and plan bind would write, or null when filter leaves no node. */
+  static Plan plan(PodSpec pod, ClusterState state) {
+    Plan best = null;
+    for (int i = 0; i < state.nodes().size(); i++) {
+      NodeState n = state.node(i);
+      AllocationResult r = n.node().allocator().allocate(pod.request(), n.free());
+      if (r instanceof Allocation a && (best == null || a.score() > best.allocation().score())) {
+        best = new Plan(i, a);
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The plan annotation's content.
+   *
+   * @param node index of the node
+   * @param allocation the devices planned
+   */
+  record Plan(int node, Allocation allocation) {}
+}

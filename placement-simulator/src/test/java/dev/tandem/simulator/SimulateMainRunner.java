@@ -1,0 +1,26 @@
+package dev.tandem.simulator;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the command in-process for tests in other packages; keeps its output. */
+public final class SimulateMainRunner {
+
+  private SimulateMainRunner() {}
+
+  /** The exit code. */
+  public static int run(String... args) {
+    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
+    return SimulateMain.run(args, out, out);
+  }
+
+  /** Standard output and error together, after the run. */
+  public static String output(String... args) {
+    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
+    SimulateMain.run(args, out, out);
+    return sink.toString(StandardCharsets.UTF_8);
+  }
+}
