@@ -59,7 +59,8 @@ record SimulateOptions(
         --mean-duration S       mean pod run time in seconds (default 3600)
         --seed N                seed of the generator and of random choices (default 1)
       options:
-        --policies LIST         joint,hint,stock,topology-manager,optimum (default all)
+        --policies LIST         joint,joint-binpack,hint,stock,topology-manager,optimum
+                                (default all)
         --max-wait S            seconds a pod may stay pending before it is turned away
                                 (default 0: placed on arrival or turned away, as the optimum)
         --max-seconds S         stop after S seconds of wall clock with the results so far
@@ -100,8 +101,7 @@ record SimulateOptions(
     int pods = 2000;
     double meanDuration = 3600;
     long seed = 1;
-    List<String> policies =
-        new ArrayList<>(List.of("joint", "hint", "stock", "topology-manager", "optimum"));
+    List<String> policies = defaultPolicies();
     double maxWait;
     double maxSeconds;
     Path json;
@@ -158,6 +158,12 @@ record SimulateOptions(
       } catch (IllegalArgumentException e) {
         throw new UsageException(e.getMessage());
       }
+    }
+
+    private static List<String> defaultPolicies() {
+      List<String> all = new ArrayList<>(Policies.NAMES);
+      all.add("optimum");
+      return all;
     }
 
     private static List<String> policies(String value) {

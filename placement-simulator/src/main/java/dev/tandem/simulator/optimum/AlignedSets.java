@@ -4,7 +4,9 @@ import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Locality;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Every set of free devices on one node (one unit per HCA) that meets a pod's alignment: g GPUs and
@@ -15,8 +17,33 @@ final class AlignedSets {
 
   private AlignedSets() {}
 
-  /** Each set as device indexes of the node's {@link LocalityIndex}. */
+  /**
+   * Each set as device indexes of the node's {@link LocalityIndex}, one per class of
+   * interchangeable sets: free devices of one kind under one switch ({@code PIX} group) share every
+   * group above it, so they are at the same locality from every other device and swapping them
+   * changes nothing a later pod can see. Sets taking the same number of each kind from each switch
+   * are one class.
+   */
   static List<int[]> of(LocalityIndex index, boolean[] used, int g, int h, Locality limit) {
+    List<int[]> out = new ArrayList<>();
+    Set<List<Integer>> classes = new HashSet<>();
+    for (int[] set : all(index, used, g, h, limit)) {
+      List<Integer> key = new ArrayList<>();
+      for (int d : set) {
+        key.add(
+            2 * index.group(Locality.PIX, d)
+                + (index.devices().get(d).kind() == DeviceKind.GPU ? 0 : 1));
+      }
+      key.sort(null);
+      if (classes.add(key)) {
+        out.add(set);
+      }
+    }
+    return out;
+  }
+
+  /** Every aligned set, without merging interchangeable ones. */
+  static List<int[]> all(LocalityIndex index, boolean[] used, int g, int h, Locality limit) {
     List<Integer> gpus = new ArrayList<>();
     List<Integer> hcas = new ArrayList<>();
     for (int d = 0; d < used.length; d++) {

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
  * on an aligned set of free devices ({@link AlignedSets}) of some node, held for its duration, or
  * left out. Maximizes the pods started aligned. Prunes with (pods started + alignable pods left ≤
  * best so far) and skips a node identical (same topology, same free devices) to one already tried.
+ * Starts from a known feasible count (a policy's result in a loss system) so that it prunes early.
  * Gives up, returning empty, past a budget of search steps or a deadline.
  */
 final class ExactOptimum {
@@ -27,7 +28,8 @@ final class ExactOptimum {
   private long steps;
   private int best;
 
-  ExactOptimum(Cluster cluster, List<PodSpec> pods, long budget, long deadlineNanos) {
+  ExactOptimum(
+      Cluster cluster, List<PodSpec> pods, int incumbent, long budget, long deadlineNanos) {
     this.nodes = cluster.nodes();
     this.pods = List.copyOf(pods);
     this.used = new boolean[nodes.size()][];
@@ -39,6 +41,7 @@ final class ExactOptimum {
       alignableAfter[i] =
           alignableAfter[i + 1] + (Alignable.anywhere(cluster, pods.get(i)) ? 1 : 0);
     }
+    this.best = incumbent;
     this.budget = budget;
     this.deadlineNanos = deadlineNanos;
   }

@@ -1,6 +1,9 @@
 package dev.tandem.simulator.optimum;
 
 import dev.tandem.simulator.cluster.Cluster;
+import dev.tandem.simulator.engine.RunLimits;
+import dev.tandem.simulator.engine.Simulation;
+import dev.tandem.simulator.policy.JointMode;
 import dev.tandem.simulator.workload.PodSpec;
 import java.util.List;
 import java.util.OptionalInt;
@@ -13,7 +16,7 @@ import java.util.OptionalInt;
 public final class Optimum {
 
   /** Traces up to this many pods are searched exactly. */
-  public static final int EXACT_POD_LIMIT = 40;
+  public static final int EXACT_POD_LIMIT = 24;
 
   /** Search steps before the exact search gives up. */
   public static final long SEARCH_BUDGET = 2_000_000;
@@ -25,7 +28,12 @@ public final class Optimum {
     long start = System.nanoTime();
     String note;
     if (pods.size() <= EXACT_POD_LIMIT) {
-      OptionalInt exact = new ExactOptimum(cluster, pods, SEARCH_BUDGET, deadlineNanos).solve();
+      int incumbent =
+          new Simulation(cluster, pods, RunLimits.of(0, 1))
+              .run(new JointMode(true), share -> {})
+              .aligned();
+      OptionalInt exact =
+          new ExactOptimum(cluster, pods, incumbent, SEARCH_BUDGET, deadlineNanos).solve();
       if (exact.isPresent()) {
         return new OptimumResult(
             "exact", pods.size(), exact.getAsInt(), "branch and bound", seconds(start));
@@ -40,7 +48,7 @@ public final class Optimum {
 
   /** The exact optimum, or empty past the budget; for tests and small studies. */
   public static OptionalInt exact(Cluster cluster, List<PodSpec> pods, long budget) {
-    return new ExactOptimum(cluster, pods, budget, Long.MAX_VALUE).solve();
+    return new ExactOptimum(cluster, pods, 0, budget, Long.MAX_VALUE).solve();
   }
 
   private static double seconds(long start) {

@@ -15,19 +15,35 @@ import java.util.Random;
  */
 public final class JointMode implements PlacementPolicy {
 
+  private final boolean binPack;
+
+  /** Joint mode as shipped: ties between equally scored nodes go to the first. */
+  public JointMode() {
+    this(false);
+  }
+
+  /**
+   * @param binPack whether kube-scheduler also runs MostAllocated over {@code nvidia.com/gpu}, so
+   *     ties go to the fullest node and whole nodes stay free for large pods
+   */
+  public JointMode(boolean binPack) {
+    this.binPack = binPack;
+  }
+
   @Override
   public String name() {
-    return "joint";
+    return binPack ? "joint-binpack" : "joint";
   }
 
   @Override
   public String description() {
-    return "Tandem joint mode: the scheduler plans, the node gives the plan";
+    return "Tandem joint mode: the scheduler plans, the node gives the plan"
+        + (binPack ? "; kube-scheduler also packs GPUs (MostAllocated on nvidia.com/gpu)" : "");
   }
 
   @Override
   public Decision place(PodSpec pod, ClusterState state, Random random) {
-    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state);
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, binPack);
     if (plan == null) {
       return new Decision.Wait("no node can meet the pod's alignment now");
     }

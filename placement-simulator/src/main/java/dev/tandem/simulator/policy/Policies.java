@@ -7,7 +7,8 @@ import java.util.List;
 public final class Policies {
 
   /** Every simulated policy name (the optimum is computed apart, under the name optimum). */
-  public static final List<String> NAMES = List.of("joint", "hint", "stock", "topology-manager");
+  public static final List<String> NAMES =
+      List.of("joint", "joint-binpack", "hint", "stock", "topology-manager");
 
   private Policies() {}
 
@@ -17,6 +18,7 @@ public final class Policies {
   public static PlacementPolicy byName(String name) {
     return switch (name) {
       case "joint" -> new JointMode();
+      case "joint-binpack" -> new JointMode(true);
       case "hint" -> new HintMode();
       case "stock" -> new StockKubernetes();
       case "topology-manager" -> new TopologyManagerSingleNuma();

@@ -5,6 +5,7 @@ import dev.tandem.simulator.engine.NodeState;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.model.DeviceKind;
 
 /**
  * kube-scheduler with Tandem's extender: filter keeps the nodes where topology-core's allocator
@@ -17,13 +18,20 @@ final class TandemScheduler {
   private TandemScheduler() {}
 
   /** The node and plan bind would write, or null when filter leaves no node. */
-  static Plan plan(PodSpec pod, ClusterState state) {
+  static Plan plan(PodSpec pod, ClusterState state, boolean binPack) {
     Plan best = null;
+    int bestFree = Integer.MAX_VALUE;
     for (int i = 0; i < state.nodes().size(); i++) {
       NodeState n = state.node(i);
       AllocationResult r = n.node().allocator().allocate(pod.request(), n.free());
-      if (r instanceof Allocation a && (best == null || a.score() > best.allocation().score())) {
-        best = new Plan(i, a);
+      if (r instanceof Allocation a) {
+        int free = binPack ? n.free().freeUnits(DeviceKind.GPU) : 0;
+        if (best == null
+            || a.score() > best.allocation().score()
+            || (a.score() == best.allocation().score() && free < bestFree)) {
+          best = new Plan(i, a);
+          bestFree = free;
+        }
       }
     }
     return best;

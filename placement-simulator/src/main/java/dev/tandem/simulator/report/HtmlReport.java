@@ -40,6 +40,7 @@ public final class HtmlReport {
         .append(escape(r.command()))
         .append("</code></p>\n")
         .append(table(r))
+        .append("<h2>Pods placed aligned (% of the trace)</h2>\n")
         .append(SvgChart.bars("Pods placed aligned (% of the trace)", labels(r), percents(r), "%"))
         .append(series(r, "Aligned 1 GPU + 1 HCA pairs free over time", Sample::alignedSetsFree))
         .append(series(r, "Idle GPUs over time", Sample::idleGpus))
@@ -112,7 +113,10 @@ public final class HtmlReport {
       double[] ys = p.samples().stream().mapToDouble(value).toArray();
       out.add(new SvgChart.Series(p.policy(), xs, ys));
     }
-    return SvgChart.lines(title, out, "s", title.startsWith("Idle") ? "GPUs" : "pairs");
+    return "<h2>"
+        + escape(title)
+        + "</h2>\n"
+        + SvgChart.lines(title, out, "s", title.startsWith("Idle") ? "GPUs" : "pairs");
   }
 
   static String escape(String text) {

@@ -26,7 +26,8 @@ import net.jqwik.api.Property;
 
 /**
  * The branch and bound equals a brute force over every placement (aligned or not) of small random
- * traces on small random clusters; the LP dual bound is never below it, and joint mode never above.
+ * traces on small random clusters, also when seeded with joint mode's count; the LP dual bound is
+ * never below it, and joint mode never above.
  */
 class OptimumPropertyTest {
 
@@ -55,6 +56,9 @@ class OptimumPropertyTest {
     }
     int exact = Optimum.exact(cluster, pods, Long.MAX_VALUE).getAsInt();
     assertEquals(new BruteForce(cluster, pods).best(), exact, () -> describe(cluster, pods));
+    OptimumResult seeded = Optimum.of(cluster, pods, Long.MAX_VALUE);
+    assertTrue(seeded.exact(), "small instance not solved exactly");
+    assertEquals(exact, seeded.aligned(), "search seeded with joint mode's count differs");
     assertTrue(OptimumBound.of(cluster, pods) >= exact, "bound below the optimum");
     PolicyResult joint =
         new Simulation(cluster, pods, RunLimits.of(0, seed)).run(new JointMode(), share -> {});

@@ -50,12 +50,13 @@ class HtmlReportIT {
     String dom = HeadlessDom.of(html, dir);
     assertEquals(3, count(dom, "<svg"));
     assertTrue(dom.contains("<table id=\"results\">"));
-    for (String policy : new String[] {"joint", "hint", "stock", "topology-manager", "optimum"}) {
+    for (String policy :
+        new String[] {"joint", "joint-binpack", "hint", "stock", "topology-manager", "optimum"}) {
       assertTrue(dom.contains(">" + policy), policy + " missing from the rendered table");
     }
-    assertTrue(count(dom, "<polyline") >= 8, "time series missing");
+    assertEquals(10, count(dom, "<polyline"), "two time series per policy");
     JsonNode report = new ObjectMapper().readTree(json.toFile());
-    assertEquals(4, report.get("results").size());
+    assertEquals(5, report.get("results").size());
     assertEquals(150, report.get("pods").asInt());
     assertFalse(report.get("partial").asBoolean());
   }
