@@ -29,6 +29,16 @@ public final class SmallClusters {
     return s.build();
   }
 
+  /** One socket, eight switches, each with one GPU and one HCA. */
+  public static Machine eightPairs(String name) {
+    Sketch s = new Sketch(name);
+    String d0 = s.domain("numa:0", 0);
+    for (int i = 0; i < 8; i++) {
+      s.switchWith(d0, 0, "GPU-" + i, "mlx5_" + i);
+    }
+    return s.build();
+  }
+
   /** A cluster of {@code count} copies of one machine, sharing its allocator. */
   public static Cluster of(Machine machine, int count) {
     Allocator allocator = new Allocator(LocalityIndex.of(machine));

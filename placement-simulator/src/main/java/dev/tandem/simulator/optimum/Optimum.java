@@ -4,6 +4,7 @@ import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.engine.RunLimits;
 import dev.tandem.simulator.engine.Simulation;
 import dev.tandem.simulator.policy.JointMode;
+import dev.tandem.simulator.policy.NodeRanking;
 import dev.tandem.simulator.workload.PodSpec;
 import java.util.List;
 import java.util.OptionalInt;
@@ -28,10 +29,15 @@ public final class Optimum {
     long start = System.nanoTime();
     String note;
     if (pods.size() <= EXACT_POD_LIMIT) {
-      int incumbent =
-          new Simulation(cluster, pods, RunLimits.of(0, 1))
-              .run(new JointMode(true), share -> {})
-              .aligned();
+      int incumbent = 0;
+      for (NodeRanking ranking : NodeRanking.values()) {
+        incumbent =
+            Math.max(
+                incumbent,
+                new Simulation(cluster, pods, RunLimits.of(0, 1))
+                    .run(new JointMode(ranking), share -> {})
+                    .aligned());
+      }
       OptionalInt exact =
           new ExactOptimum(cluster, pods, incumbent, SEARCH_BUDGET, deadlineNanos).solve();
       if (exact.isPresent()) {

@@ -15,35 +15,41 @@ import java.util.Random;
  */
 public final class JointMode implements PlacementPolicy {
 
-  private final boolean binPack;
+  private final NodeRanking ranking;
 
-  /** Joint mode as shipped: ties between equally scored nodes go to the first. */
+  /** Joint mode as shipped: nodes ranked by the allocator's score. */
   public JointMode() {
-    this(false);
+    this(NodeRanking.SCORE);
   }
 
-  /**
-   * @param binPack whether kube-scheduler also runs MostAllocated over {@code nvidia.com/gpu}, so
-   *     ties go to the fullest node and whole nodes stay free for large pods
-   */
-  public JointMode(boolean binPack) {
-    this.binPack = binPack;
+  /** Joint mode with another node ranking, for what-if runs. */
+  public JointMode(NodeRanking ranking) {
+    this.ranking = ranking;
   }
 
   @Override
   public String name() {
-    return binPack ? "joint-binpack" : "joint";
+    return switch (ranking) {
+      case SCORE -> "joint";
+      case SCORE_THEN_MOST_ALLOCATED -> "joint-binpack";
+      case SMALLEST_NODE_FIRST -> "joint-smallest-first";
+    };
   }
 
   @Override
   public String description() {
     return "Tandem joint mode: the scheduler plans, the node gives the plan"
-        + (binPack ? "; kube-scheduler also packs GPUs (MostAllocated on nvidia.com/gpu)" : "");
+        + switch (ranking) {
+          case SCORE -> "";
+          case SCORE_THEN_MOST_ALLOCATED ->
+              "; ties to the fullest node (MostAllocated on nvidia.com/gpu)";
+          case SMALLEST_NODE_FIRST -> "; what-if: smallest nodes first, then the fullest";
+        };
   }
 
   @Override
   public Decision place(PodSpec pod, ClusterState state, Random random) {
-    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, binPack);
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, ranking);
     if (plan == null) {
       return new Decision.Wait("no node can meet the pod's alignment now");
     }

@@ -8,7 +8,8 @@ public final class Policies {
 
   /** Every simulated policy name (the optimum is computed apart, under the name optimum). */
   public static final List<String> NAMES =
-      List.of("joint", "joint-binpack", "hint", "stock", "topology-manager");
+      List.of(
+          "joint", "joint-binpack", "joint-smallest-first", "hint", "stock", "topology-manager");
 
   private Policies() {}
 
@@ -18,7 +19,8 @@ public final class Policies {
   public static PlacementPolicy byName(String name) {
     return switch (name) {
       case "joint" -> new JointMode();
-      case "joint-binpack" -> new JointMode(true);
+      case "joint-binpack" -> new JointMode(NodeRanking.SCORE_THEN_MOST_ALLOCATED);
+      case "joint-smallest-first" -> new JointMode(NodeRanking.SMALLEST_NODE_FIRST);
       case "hint" -> new HintMode();
       case "stock" -> new StockKubernetes();
       case "topology-manager" -> new TopologyManagerSingleNuma();

@@ -5,32 +5,30 @@ import dev.tandem.simulator.engine.NodeState;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationResult;
-import dev.tandem.topology.model.DeviceKind;
 
 /**
  * kube-scheduler with Tandem's extender: filter keeps the nodes where topology-core's allocator
- * finds a set that meets the pod's policy, prioritize ranks them by the allocator's score (0..10),
- * and bind writes the allocator's choice on the best node as the plan. Ties go to the first node in
- * cluster order (kube-scheduler samples ties at random; first keeps runs comparable).
+ * finds a set that meets the pod's policy, the nodes are ranked ({@link NodeRanking}: as shipped,
+ * by the allocator's score, 0..10), and bind writes the allocator's choice on the best node as the
+ * plan. Ties go to the first node in cluster order (kube-scheduler samples ties at random; first
+ * keeps runs comparable).
  */
 final class TandemScheduler {
 
   private TandemScheduler() {}
 
   /** The node and plan bind would write, or null when filter leaves no node. */
-  static Plan plan(PodSpec pod, ClusterState state, boolean binPack) {
+  static Plan plan(PodSpec pod, ClusterState state, NodeRanking ranking) {
     Plan best = null;
-    int bestFree = Integer.MAX_VALUE;
+    long bestKey = Long.MAX_VALUE;
     for (int i = 0; i < state.nodes().size(); i++) {
       NodeState n = state.node(i);
       AllocationResult r = n.node().allocator().allocate(pod.request(), n.free());
       if (r instanceof Allocation a) {
-        int free = binPack ? n.free().freeUnits(DeviceKind.GPU) : 0;
-        if (best == null
-            || a.score() > best.allocation().score()
-            || (a.score() == best.allocation().score() && free < bestFree)) {
+        long key = ranking.key(n, a);
+        if (key < bestKey) {
           best = new Plan(i, a);
-          bestFree = free;
+          bestKey = key;
         }
       }
     }

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.simulator.SmallClusters;
 import dev.tandem.simulator.cluster.Cluster;
+import dev.tandem.simulator.cluster.SimNode;
 import dev.tandem.simulator.policy.HintMode;
 import dev.tandem.simulator.policy.JointMode;
+import dev.tandem.simulator.policy.NodeRanking;
 import dev.tandem.simulator.policy.StockKubernetes;
 import dev.tandem.simulator.policy.TopologyManagerSingleNuma;
 import dev.tandem.simulator.workload.PodSpec;
@@ -80,6 +82,23 @@ class SimulationTest {
     }
     PolicyResult r = run(new HintMode(), pods, 0);
     assertEquals(0.6875, r.aligned() / 4000.0, 0.03);
+  }
+
+  @Test
+  @DisplayName("smallest-first keeps the 8-pair node whole for an 8+8 pod; score ranking does not")
+  void smallestFirst() {
+    List<SimNode> nodes =
+        new ArrayList<>(SmallClusters.of(SmallClusters.eightPairs("big"), 1).nodes());
+    nodes.addAll(NODE.nodes());
+    Cluster mixed = new Cluster(nodes);
+    List<PodSpec> pods = List.of(pod(0, 0, 1, 1, 100), pod(1, 1, 8, 8, 10));
+    PolicyResult smallest =
+        new Simulation(mixed, pods, RunLimits.of(0, 1))
+            .run(new JointMode(NodeRanking.SMALLEST_NODE_FIRST), share -> {});
+    PolicyResult shipped =
+        new Simulation(mixed, pods, RunLimits.of(0, 1)).run(new JointMode(), share -> {});
+    assertEquals(2, smallest.aligned());
+    assertEquals(1, shipped.aligned());
   }
 
   @Test

@@ -51,12 +51,20 @@ class HtmlReportIT {
     assertEquals(3, count(dom, "<svg"));
     assertTrue(dom.contains("<table id=\"results\">"));
     for (String policy :
-        new String[] {"joint", "joint-binpack", "hint", "stock", "topology-manager", "optimum"}) {
+        new String[] {
+          "joint",
+          "joint-binpack",
+          "joint-smallest-first",
+          "hint",
+          "stock",
+          "topology-manager",
+          "optimum"
+        }) {
       assertTrue(dom.contains(">" + policy), policy + " missing from the rendered table");
     }
-    assertEquals(10, count(dom, "<polyline"), "two time series per policy");
+    assertEquals(12, count(dom, "<polyline"), "two time series per policy");
     JsonNode report = new ObjectMapper().readTree(json.toFile());
-    assertEquals(5, report.get("results").size());
+    assertEquals(6, report.get("results").size());
     assertEquals(150, report.get("pods").asInt());
     assertFalse(report.get("partial").asBoolean());
   }
