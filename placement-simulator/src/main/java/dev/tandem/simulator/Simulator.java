@@ -10,6 +10,7 @@ import dev.tandem.simulator.optimum.OptimumResult;
 import dev.tandem.simulator.policy.Policies;
 import dev.tandem.simulator.report.Report;
 import dev.tandem.simulator.workload.PodSpec;
+import dev.tandem.simulator.workload.Shape;
 import dev.tandem.simulator.workload.TraceReader;
 import dev.tandem.simulator.workload.WorkloadGenerator;
 import dev.tandem.topology.model.DeviceKind;
@@ -41,9 +42,7 @@ final class Simulator {
               "generated: Poisson arrivals at %.0f %% GPU load, shapes %s, mean duration %.0f s,"
                   + " seed %d",
               100 * o.load(),
-              SimulateOptions.DEFAULT_SHAPES.equals(shapeText(o))
-                  ? SimulateOptions.DEFAULT_SHAPES
-                  : shapeText(o),
+              String.join(",", o.shapes().stream().map(Shape::text).toList()),
               o.meanDuration(),
               o.seed());
     }
@@ -86,21 +85,5 @@ final class Simulator {
         optimum,
         partial,
         message);
-  }
-
-  private static String shapeText(SimulateOptions o) {
-    return String.join(
-        ",",
-        o.shapes().stream()
-            .map(
-                s ->
-                    s.gpus()
-                        + "+"
-                        + s.hcas()
-                        + ":"
-                        + (s.weight() == Math.rint(s.weight())
-                            ? String.valueOf((long) s.weight())
-                            : String.valueOf(s.weight())))
-            .toList());
   }
 }

@@ -37,6 +37,12 @@ public record Shape(int gpus, int hcas, double weight) {
     return List.copyOf(out);
   }
 
+  /** As {@link #parseMix} reads it, e.g. {@code 2+2:3}. */
+  public String text() {
+    String w = weight == Math.rint(weight) ? String.valueOf((long) weight) : String.valueOf(weight);
+    return gpus + "+" + hcas + ":" + w;
+  }
+
   private static Shape parse(String item) {
     String[] weighted = item.split(":");
     String[] counts = weighted[0].split("\\+");
