@@ -70,12 +70,22 @@ class ClusterSpecIT {
             .getMessage()
             .contains("field 'kind' is 'Pod', expected NodeTopology"));
     Path xml = dir.resolve("broken.xml");
-    Files.writeString(xml, "<topology><object type=\"Machine\">");
-    assertTrue(
+    Files.writeString(xml, "<topology>\n <object type=\"Machine\"\n</topology>\n");
+    String xmlError =
         assertThrows(
                 ClusterFileException.class,
                 () -> ClusterSpec.load(List.of(ClusterSpec.parse(xml.toString()))))
-            .getMessage()
-            .startsWith(xml + ": not a readable hwloc XML or NCCL topology file"));
+            .getMessage();
+    assertTrue(xmlError.startsWith(xml + ":3:"), xmlError);
+    Path notHwloc = dir.resolve("other.xml");
+    Files.writeString(notHwloc, "<topology><nothing/></topology>");
+    String hwlocError =
+        assertThrows(
+                ClusterFileException.class,
+                () -> ClusterSpec.load(List.of(ClusterSpec.parse(notHwloc.toString()))))
+            .getMessage();
+    assertTrue(
+        hwlocError.startsWith(notHwloc + ": not a readable hwloc XML or NCCL topology file"),
+        hwlocError);
   }
 }
