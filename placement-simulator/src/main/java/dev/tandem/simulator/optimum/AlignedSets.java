@@ -4,6 +4,7 @@ import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Locality;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,18 +27,26 @@ final class AlignedSets {
    */
   static List<int[]> of(LocalityIndex index, boolean[] used, int g, int h, Locality limit) {
     List<int[]> out = new ArrayList<>();
-    Set<List<Integer>> classes = new HashSet<>();
+    Set<List<List<Integer>>> classes = new HashSet<>();
     for (int[] set : all(index, used, g, h, limit)) {
-      List<Integer> key = new ArrayList<>();
+      List<List<Integer>> key = new ArrayList<>();
       for (int d : set) {
-        key.add(
-            2 * index.group(Locality.PIX, d)
-                + (index.devices().get(d).kind() == DeviceKind.GPU ? 0 : 1));
+        key.add(groups(index, d));
       }
-      key.sort(null);
+      key.sort(Comparator.comparing(List::toString));
       if (classes.add(key)) {
         out.add(set);
       }
+    }
+    return out;
+  }
+
+  /** A device's kind and its group at every level: devices alike in all are interchangeable. */
+  private static List<Integer> groups(LocalityIndex index, int d) {
+    List<Integer> out = new ArrayList<>();
+    out.add(index.devices().get(d).kind().ordinal());
+    for (Locality level : LocalityIndex.GROUPED_LEVELS) {
+      out.add(index.group(level, d));
     }
     return out;
   }
