@@ -36,6 +36,7 @@ type cluster struct {
 	env       *harness.Env
 	c         *harness.Clients
 	schedName string
+	installed []harness.Doc    // what was installed: the manifests/ documents, or the chart's release
 	service   *harness.Service // the extender Service (routes to the ready replica)
 
 	mu        sync.Mutex
@@ -185,7 +186,7 @@ func (k *cluster) startExtender(name string) error {
 		k.extPorts[name] = port
 	}
 	k.mu.Unlock()
-	args, err := deploymentArgs(k.env, "tandem-scheduler-extender")
+	args, err := deploymentArgs(k.installed, "tandem-scheduler-extender")
 	if err != nil {
 		return err
 	}
@@ -246,10 +247,7 @@ func (k *cluster) waitServiceReady(ctx context.Context) error {
 
 // startScheduler runs kube-scheduler with the shipped configuration, its URL pointed at the Service.
 func (k *cluster) startScheduler(ctx context.Context) error {
-	docs, err := harness.ReadManifests(k.env.Path("manifests"))
-	if err != nil {
-		return err
-	}
+	docs := k.installed
 	sc, err := harness.FindSchedulerConfig(docs)
 	if err != nil {
 		return err
@@ -276,7 +274,7 @@ func (k *cluster) startScheduler(ctx context.Context) error {
 // schedulerServiceAccount is the ServiceAccount the shipped second-scheduler runs as.
 func schedulerServiceAccount(docs []harness.Doc) string {
 	for _, d := range docs {
-		if d.Kind == "ServiceAccount" && strings.Contains(d.File, "second-scheduler") {
+		if d.Kind == "ServiceAccount" && (strings.Contains(d.File, "second-scheduler") || d.Name == "tandem-scheduler") {
 			return d.Name
 		}
 	}
@@ -313,12 +311,9 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 	return fmt.Errorf("%s not ready at %s within 60 s; see %s", what, url, p.Log)
 }
 
-// deploymentArgs reads the first container's args of a Deployment under manifests/.
-func deploymentArgs(env *harness.Env, name string) ([]string, error) {
-	docs, err := harness.ReadManifests(env.Path("manifests"))
-	if err != nil {
-		return nil, err
-	}
+// deploymentArgs reads the first container's args of a Deployment of what was installed (manifests/
+// or the chart's release).
+func deploymentArgs(docs []harness.Doc, name string) ([]string, error) {
 	for _, d := range docs {
 		if d.Kind != "Deployment" || d.Name != name {
 			continue
@@ -339,5 +334,5 @@ func deploymentArgs(env *harness.Env, name string) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("no Deployment %s under manifests/", name)
+	return nil, fmt.Errorf("no Deployment %s in what was installed", name)
 }

@@ -77,3 +77,8 @@ func testOperatorDocCommands(t *testing.T, node, pod string) {
 		"label", "node", node, "tandem.dev/rdma-")
 	must(out, "unlabeled", "remove the label")
 }
+
+func readDoc(k *cluster, doc string) (string, error) {
+	b, err := os.ReadFile(k.env.Path("docs", doc))
+	return string(b), err
+}

@@ -1,30 +1,32 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.deviceplugin.cli.ConfigFile;
 import dev.tandem.deviceplugin.cli.PluginFlags;
-import dev.tandem.deviceplugin.cli.UsageException;
 import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
-import dev.tandem.deviceplugin.preferred.ApiServerPlans;
-import dev.tandem.deviceplugin.preferred.KubeletPodResources;
+import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
+import dev.tandem.deviceplugin.pods.ApiServerPlans;
+import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
-import io.fabric8.kubernetes.client.Config;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Settings;
+import dev.tandem.kit.kube.KubeConnection;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,16 +41,20 @@ public final class DevicePluginMain {
   private DevicePluginMain() {}
 
   public static void main(String[] args) {
+    if (Settings.wantsHelp(List.of(args))) {
+      System.out.print(PluginFlags.SETTINGS.usage());
+      System.exit(0);
+      return;
+    }
+    Map<String, String> env = System.getenv();
     PluginFlags flags;
     PluginConfig config;
     try {
-      flags = PluginFlags.parse(args, System.getenv());
-      if (flags.help()) {
-        System.out.print(PluginFlags.USAGE);
-        System.exit(0);
-      }
+      Resolved resolved = PluginFlags.SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys);
+      flags = PluginFlags.from(resolved, env);
       config = config(flags);
-    } catch (UsageException | ConfigException e) {
+      LOG.info("device-plugin: {}", resolved.describe());
+    } catch (InvalidConfigurationException | ConfigException e) {
       System.err.println("device-plugin: " + e.getMessage());
       System.exit(2);
       return;
@@ -56,7 +62,7 @@ public final class DevicePluginMain {
     Discovery discovery;
     try {
       discovery =
-          TopologyDiscovery.discover(
+          TopologySources.discoverOnce(
               new DiscoveryOptions(
                   flags.nodeName(),
                   flags.hwlocXml(),
@@ -72,22 +78,13 @@ public final class DevicePluginMain {
     run(flags, config, discovery);
   }
 
+  /** The file's configuration with the two settings flags and environment may override. */
   private static PluginConfig config(PluginFlags flags) {
-    PluginConfig c = PluginConfig.DEFAULT;
-    if (flags.config() != null) {
-      try {
-        c = PluginConfig.parse(Files.readString(flags.config()), flags.config().toString());
-      } catch (IOException e) {
-        throw new ConfigException("cannot read config file " + flags.config() + ": " + e);
-      }
-    }
-    if (flags.resourceName() != null) {
-      c = c.withResourceName(flags.resourceName());
-    }
-    if (flags.healthIntervalSeconds() != null) {
-      c = c.withHealthInterval(Duration.ofSeconds(flags.healthIntervalSeconds()));
-    }
-    return c;
+    PluginConfig c =
+        flags.config() == null
+            ? PluginConfig.DEFAULT
+            : PluginConfig.parse(ConfigFile.read(flags.config()), flags.config().toString());
+    return c.withResourceName(flags.resourceName()).withHealthInterval(flags.healthInterval());
   }
 
   private static void run(PluginFlags flags, PluginConfig config, Discovery discovery) {
@@ -98,7 +95,7 @@ public final class DevicePluginMain {
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
-    Path sysfs = flags.sysfsRoot() == null ? DiscoveryOptions.HOST_ROOT : flags.sysfsRoot();
+    Path sysfs = flags.sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
     PendingPlans plans =
         kube == null
@@ -118,23 +115,23 @@ public final class DevicePluginMain {
             plans,
             podResources,
             flags.lookupTimeoutMs(),
-            Backoff.DEFAULT,
+            PluginLifecycle.DEFAULT_BACKOFF,
             flags.pluginDir().resolve(flags.gpuEndpoint()),
             Clock.systemUTC());
-    RdmaDevicePlugin plugin = new RdmaDevicePlugin(vertx, settings);
+    DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
         flags.nodeName(),
         config.mode().value(),
-        plugin.table().inventory().hcas().size(),
-        plugin.table().inventory().devices().size(),
+        plugin.inventory().hcas().size(),
+        plugin.inventory().devices().size(),
         config.resourceName(),
         discovery.source());
     if (plugin.gpu() != null) {
       LOG.info(
           "node {}: joint mode, also {} GPUs as {} on {}",
           flags.nodeName(),
-          plugin.gpu().table().gpus().size(),
+          plugin.gpu().table().ids().size(),
           config.gpu().resourceName(),
           flags.gpuEndpoint());
     }
@@ -170,30 +167,16 @@ public final class DevicePluginMain {
           "API-server lookup disabled (--no-kube): preferred allocations follow GPUs only through the allocator");
       return null;
     }
-    Map<String, String> env = System.getenv();
-    Path kubeconfig =
-        flags.kubeconfig() != null
-            ? flags.kubeconfig()
-            : env.containsKey("KUBECONFIG")
-                ? Path.of(env.get("KUBECONFIG"))
-                : Path.of(System.getProperty("user.home"), ".kube", "config");
-    boolean inCluster = env.containsKey("KUBERNETES_SERVICE_HOST");
-    if (!inCluster && !Files.isReadable(kubeconfig)) {
-      LOG.info("API-server lookup disabled: not in a cluster and no kubeconfig at {}", kubeconfig);
+    Optional<KubeConnection> connection =
+        KubeConnection.find(
+            flags.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
+    if (connection.isEmpty()) {
+      LOG.info(
+          "API-server lookup disabled: not in a cluster and no readable kubeconfig ({}, else"
+              + " ~/.kube/config)",
+          flags.kubeconfig() == null ? "--kubeconfig or KUBECONFIG" : flags.kubeconfig());
       return null;
     }
-    Config cfg =
-        !inCluster || flags.kubeconfig() != null
-            ? Config.fromKubeconfig(null, readQuietly(kubeconfig), kubeconfig.toString())
-            : Config.autoConfigure(null);
-    return new KubernetesClientBuilder().withConfig(cfg).build();
-  }
-
-  private static String readQuietly(Path p) {
-    try {
-      return Files.readString(p);
-    } catch (IOException e) {
-      throw new ConfigException("cannot read kubeconfig " + p + ": " + e);
-    }
+    return connection.get().client();
   }
 }

@@ -2,9 +2,9 @@ package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -22,6 +25,7 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -37,14 +41,14 @@ class DevicePluginIT {
   @TempDir Path sysfs;
   Vertx vertx;
   KubeletStandIn kubelet;
-  RdmaDevicePlugin plugin;
+  DevicePlugin plugin;
   Machine machine;
 
   @BeforeEach
   void setUp() throws Exception {
     vertx = Vertx.vertx();
-    machine = TestMachines.twoSwitches("n1");
-    TestMachines.sysfs(sysfs, machine);
+    machine = TestMachines.twoSockets("n1");
+    FakeSysfs.write(sysfs, machine);
     kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
   }
@@ -61,7 +65,7 @@ class DevicePluginIT {
     PluginSettings s =
         new PluginSettings(
             machine,
-            PluginConfig.DEFAULT.withHealthInterval(java.time.Duration.ofSeconds(1)),
+            PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
             dir.resolve("tandem-rdma.sock"),
             kubelet.socket(),
             sysfs,
@@ -69,8 +73,8 @@ class DevicePluginIT {
             null,
             null,
             500,
-            new Backoff(100, 400, 5));
-    plugin = new RdmaDevicePlugin(vertx, s);
+            new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5));
+    plugin = new DevicePlugin(vertx, s);
     plugin.start().await();
   }
 
@@ -111,12 +115,12 @@ class DevicePluginIT {
   void healthFlips() throws Exception {
     startPlugin();
     firstList();
-    TestMachines.portState(sysfs, "mlx5_1", "1: DOWN");
+    FakeSysfs.portState(sysfs, "mlx5_1", "1: DOWN");
     ListAndWatchResponse down = kubelet.nextList(5000);
     assertNotNull(down, "health change not streamed");
     assertEquals("Unhealthy", health(down, "mlx5_1"));
     assertEquals("Healthy", health(down, "mlx5_0"));
-    TestMachines.portState(sysfs, "mlx5_1", "4: ACTIVE");
+    FakeSysfs.portState(sysfs, "mlx5_1", "4: ACTIVE");
     ListAndWatchResponse up = kubelet.nextList(5000);
     assertNotNull(up, "recovery not streamed");
     assertEquals("Healthy", health(up, "mlx5_1"));
@@ -172,8 +176,12 @@ class DevicePluginIT {
   void waitsForKubelet() throws Exception {
     kubelet.stop().await();
     startPlugin();
-    Thread.sleep(600);
+    // seen looking twice and finding no socket: it is waiting, not registered, not failed
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> plugin.hca().lifecycle().kubeletAbsentChecks() >= 2);
     assertEquals(0, kubelet.registrations().size());
+    assertFalse(plugin.hca().lifecycle().failed().isComplete(), "gave up waiting for the kubelet");
     kubelet.start().await();
     assertNotNull(kubelet.nextList(3000), "did not register after kubelet.sock appeared");
   }
@@ -240,6 +248,7 @@ class DevicePluginIT {
     startPlugin();
     Throwable e =
         plugin
+            .hca()
             .lifecycle()
             .failed()
             .transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))

@@ -8,14 +8,15 @@ import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -64,7 +65,7 @@ class JointModeIT {
   @TempDir Path dir;
   @TempDir Path sysfs;
   final Vertx vertx = Vertx.vertx();
-  final List<RdmaDevicePlugin> plugins = new ArrayList<>();
+  final List<DevicePlugin> plugins = new ArrayList<>();
   final AtomicReference<List<PlannedPod>> pending = new AtomicReference<>(List.of());
   final MutableClock clock = new MutableClock();
   static final Machine XE8640 = xe8640();
@@ -72,7 +73,7 @@ class JointModeIT {
   final LocalityIndex index = LocalityIndex.of(machine);
 
   static Machine xe8640() {
-    return TopologyDiscovery.discover(
+    return TopologySources.discoverOnce(
             DiscoveryOptions.hwlocXml("n1", Topologies.path("dell-poweredge-xe8640-h100x4.xml")))
         .machine();
   }
@@ -86,17 +87,17 @@ class JointModeIT {
   /**
    * A node: the kubelet stand-in, the plugin (joint or hint mode) and the device manager stand-in.
    */
-  record Node(KubeletStandIn kubelet, RdmaDevicePlugin plugin, DeviceManagerStandIn manager) {}
+  record Node(KubeletStandIn kubelet, DevicePlugin plugin, DeviceManagerStandIn manager) {}
 
   Node node(Path where, PluginConfig config, boolean kube, long seed) throws Exception {
     Files.createDirectories(where);
-    TestMachines.sysfs(sysfs, machine);
+    FakeSysfs.write(sysfs, machine);
     KubeletStandIn kubelet = new KubeletStandIn(vertx, where);
     kubelet.start().await();
     DeviceManagerStandIn manager = new DeviceManagerStandIn(kubelet, seed);
     PendingPlans plans = kube ? n -> Future.succeededFuture(pending.get()) : null;
-    RdmaDevicePlugin plugin =
-        new RdmaDevicePlugin(
+    DevicePlugin plugin =
+        new DevicePlugin(
             vertx,
             new PluginSettings(
                 machine,
@@ -108,7 +109,7 @@ class JointModeIT {
                 plans,
                 manager.podResources(),
                 500,
-                new Backoff(100, 400, 5),
+                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
                 where.resolve("tandem-gpu.sock"),
                 clock));
     plugins.add(plugin);
@@ -181,7 +182,7 @@ class JointModeIT {
         gpus.getDevicesList().stream()
             .allMatch(
                 d -> d.getHealth().equals("Healthy") && d.getTopology().getNodesCount() == 1));
-    assertTrue(n.plugin().gpu().nvmlNote().contains("nvidia-ml"), n.plugin().gpu().nvmlNote());
+    assertTrue(n.plugin().nvmlNote().contains("nvidia-ml"), n.plugin().nvmlNote());
     n.kubelet().restart().await();
     assertNotNull(
         n.kubelet().nextList(HCA, 5000), "rdma/hca not re-registered after the kubelet restart");
@@ -232,7 +233,7 @@ class JointModeIT {
       n.manager().release("team", name);
     }
     assertEquals(
-        0, n.plugin().gpu().joint().reservations(), "both Allocate calls consume the reservation");
+        0, n.plugin().joint().reservations(), "both Allocate calls consume the reservation");
   }
 
   @Test
@@ -261,7 +262,7 @@ class JointModeIT {
       "a reservation is consumed by the second Allocate, and expires after its TTL (the late second call then decides afresh)")
   void reservationConsumedAndExpired() throws Exception {
     Node n = node(dir.resolve("k"), JOINT, false, 4);
-    var joint = n.plugin().gpu().joint();
+    var joint = n.plugin().joint();
     List<String> gpus = machine.gpus().stream().map(Device::id).toList();
     n.kubelet().preferred(GPU, request(gpus, 1));
     assertEquals(1, joint.reservations());
@@ -468,7 +469,7 @@ class JointModeIT {
       assertTrue(aligned(got.get(GPU), got.get(HCA)), "admission " + i + ": " + got);
       n.manager().release("team", "r" + i);
     }
-    assertEquals(0, n.plugin().gpu().joint().reservations());
+    assertEquals(0, n.plugin().joint().reservations());
   }
 
   static PreferredAllocationRequest request(List<String> available, int size) {

@@ -47,7 +47,8 @@ class MainIT {
     assertEquals(0, exit(log, "--help"));
     assertTrue(Files.readString(log).contains("usage: java -jar device-plugin.jar"));
     assertEquals(2, exit(log, "--plugin-dri", "/x"));
-    assertTrue(Files.readString(log).contains("unknown flag --plugin-dri"), Files.readString(log));
+    assertTrue(
+        Files.readString(log).contains("unknown flag '--plugin-dri'"), Files.readString(log));
     Path cfg = Files.writeString(dir.resolve("bad.json"), "{\"mode\":\"hca\",\"slots\":4}");
     assertEquals(2, exit(log, "--config", cfg.toString()));
     assertTrue(Files.readString(log).contains(cfg + ": unknown key slots"), Files.readString(log));

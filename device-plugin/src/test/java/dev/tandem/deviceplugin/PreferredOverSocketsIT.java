@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
-import dev.tandem.deviceplugin.lifecycle.Backoff;
-import dev.tandem.deviceplugin.preferred.KubeletPodResources;
+import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
+import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
@@ -33,7 +35,7 @@ class PreferredOverSocketsIT {
   @TempDir Path dir;
   @TempDir Path sysfs;
   final Vertx vertx = Vertx.vertx();
-  RdmaDevicePlugin plugin;
+  DevicePlugin plugin;
 
   @AfterEach
   void tearDown() {
@@ -48,7 +50,7 @@ class PreferredOverSocketsIT {
       "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch; PodResources sees :authority localhost")
   void followsHeldGpus() throws Exception {
     Machine m = TestMachines.dgxA100("n1");
-    TestMachines.sysfs(sysfs, m);
+    FakeSysfs.write(sysfs, m);
     KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
     PodResourcesStandIn pr = new PodResourcesStandIn(vertx, dir.resolve("pod-resources.sock"));
@@ -64,7 +66,7 @@ class PreferredOverSocketsIT {
             Instant.parse("2026-11-22T03:00:00Z"));
     PlannedPod pod = new PlannedPod("team", "p", plan, Map.of("train", 2));
     plugin =
-        new RdmaDevicePlugin(
+        new DevicePlugin(
             vertx,
             new PluginSettings(
                 m,
@@ -77,7 +79,7 @@ class PreferredOverSocketsIT {
                 new KubeletPodResources(
                     vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)),
                 1000,
-                Backoff.DEFAULT));
+                PluginLifecycle.DEFAULT_BACKOFF));
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000));
     List<String> all =

@@ -1,20 +1,22 @@
 package dev.tandem.extender;
 
 import dev.tandem.extender.config.ConfigException;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
-import dev.tandem.extender.config.UsageException;
+import dev.tandem.extender.config.ExtenderSettings;
+import dev.tandem.extender.config.YamlFile;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.ExtenderServer;
 import dev.tandem.extender.kube.KubeCluster;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,24 +29,24 @@ public final class ExtenderMain {
   private ExtenderMain() {}
 
   public static void main(String[] args) {
+    List<String> flags = List.of(args);
+    if (Settings.wantsHelp(flags)) {
+      System.out.print(ExtenderSettings.SETTINGS.usage());
+      System.exit(0);
+      return;
+    }
+    Map<String, String> env = System.getenv();
+    Resolved resolved;
     ExtenderConfig config;
     try {
-      config = ConfigLoader.load(Arrays.asList(args));
-    } catch (UsageException e) {
-      System.err.println("scheduler-extender: " + e.getMessage());
-      System.exit(2);
-      return;
-    } catch (ConfigException e) {
+      resolved = ExtenderSettings.SETTINGS.resolve(flags, env, YamlFile::read);
+      config = ExtenderConfig.from(resolved, env);
+    } catch (InvalidConfigurationException | ConfigException e) {
       System.err.println("scheduler-extender: invalid configuration: " + e.getMessage());
       System.exit(2);
       return;
     }
-    if (config == null) {
-      System.out.print(ConfigLoader.USAGE);
-      System.exit(0);
-      return;
-    }
-    LOG.info("scheduler extender: {}", config.describe());
+    LOG.info("scheduler extender: {}", resolved.describe());
     Vertx vertx = Vertx.vertx();
     Future<HttpServer> started = config.demo() ? demo(vertx, config) : cluster(vertx, config);
     started.onFailure(
@@ -63,9 +65,9 @@ public final class ExtenderMain {
                     ? DemoCluster.fromDirectory(config.demoTopologies())
                     : DemoCluster.fromBundledFixtures())
         .compose(
-            state ->
-                ExtenderServer.start(vertx, config, state)
-                    .onSuccess(server -> greet(config, state, server)));
+            cluster ->
+                Extender.start(vertx, config, cluster)
+                    .onSuccess(server -> greet(config, cluster.state(), server)));
   }
 
   private static Future<HttpServer> cluster(Vertx vertx, ExtenderConfig config) {
@@ -73,8 +75,8 @@ public final class ExtenderMain {
         .executeBlocking(() -> KubeCluster.connect(vertx, config))
         .compose(
             kube -> {
-              ExtenderMetrics metrics = new ExtenderMetrics(kube.state());
-              return ExtenderServer.start(vertx, config, kube.state(), metrics)
+              ExtenderMetrics metrics = new ExtenderMetrics(kube.cluster());
+              return Extender.start(vertx, config, kube.cluster(), metrics)
                   .onSuccess(s -> kube.start(metrics));
             });
   }

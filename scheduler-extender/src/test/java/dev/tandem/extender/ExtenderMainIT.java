@@ -1,11 +1,13 @@
 package dev.tandem.extender;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,18 +52,29 @@ class ExtenderMainIT {
   }
 
   @Test
+  @DisplayName(
+      "--demo-topologies DIR without --demo exits 2 naming both flags instead of starting in cluster mode")
+  void demoTopologiesWithoutDemo() throws Exception {
+    Path out = dir.resolve("demo-topologies.txt");
+    assertEquals(2, exit(out, "--demo-topologies", dir.toString()));
+    String text = Files.readString(out);
+    assertTrue(text.contains("--demo-topologies") && text.contains("needs --demo "), text);
+  }
+
+  @Test
   @DisplayName("--demo on a free port prints the page URL and a filter curl")
   void demo() throws Exception {
     Path log = dir.resolve("demo.txt");
     Process demo = java(log, "--demo", "--port", "0");
     try {
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-      String out = "";
-      while (!out.contains("curl") && demo.isAlive() && System.nanoTime() < end) {
-        Thread.sleep(200);
-        out = Files.readString(log, StandardCharsets.UTF_8);
-      }
-      out = Files.readString(log, StandardCharsets.UTF_8);
+      await("the demo's curl line, or its exit")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  !demo.isAlive()
+                      || Files.readString(log, StandardCharsets.UTF_8).contains("curl"));
+      String out = Files.readString(log, StandardCharsets.UTF_8);
       assertTrue(out.contains("page:  http://localhost:") && out.contains("/ui/"), out);
       assertTrue(
           out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""),

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * What to discover and from where.
+ * What to discover and from where: the input of the factory, {@link TopologySources#create}.
  *
  * <p>Exactly one source is used when a file is named: {@code hwlocXml} (loaded through libhwloc),
  * else {@code ncclTopo}. Without a file, the live machine is read: through libhwloc (and libibverbs

@@ -7,11 +7,12 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * libhwloc 2.x through JNA, the layout-free way: load a topology (this machine, an XML file or an
- * XML buffer) with every I/O object kept, export it as XML, and let {@link HwlocXmlReader} parse
- * it.
+ * libhwloc 2.x through JNA, the layout-free way: load a topology (this machine or an XML file) with
+ * every I/O object kept, export it as XML, and let {@link HwlocXmlReader} parse it. The library is
+ * loaded on first use and held by this instance.
  */
 final class Hwloc {
 
@@ -20,27 +21,30 @@ final class Hwloc {
 
   static final String PACKAGE = "libhwloc15";
 
-  private static volatile HwlocLibrary library;
+  private final List<String> names;
+  private HwlocLibrary library;
 
-  private Hwloc() {}
+  /** The system's libhwloc 2.x. */
+  Hwloc() {
+    this("hwloc", "libhwloc.so.15");
+  }
+
+  /** The first of these library names that loads. */
+  Hwloc(String... names) {
+    this.names = List.of(names);
+  }
 
   /**
-   * Loads libhwloc once and checks its API version; throws a {@link DiscoveryException} that says
-   * what to install.
+   * Loads libhwloc on first use and checks its API version; throws a {@link DiscoveryException}
+   * that says what to install.
    */
-  static HwlocLibrary library() {
-    HwlocLibrary lib = library;
-    if (lib != null) {
-      return lib;
+  synchronized HwlocLibrary library() {
+    if (library == null) {
+      HwlocLibrary loaded = load(names);
+      checkVersion(loaded.hwloc_get_api_version());
+      library = loaded;
     }
-    synchronized (Hwloc.class) {
-      if (library == null) {
-        HwlocLibrary loaded = load();
-        checkVersion(loaded.hwloc_get_api_version());
-        library = loaded;
-      }
-      return library;
-    }
+    return library;
   }
 
   static void checkVersion(int apiVersion) {
@@ -54,11 +58,7 @@ final class Hwloc {
     }
   }
 
-  private static HwlocLibrary load() {
-    return load("hwloc", "libhwloc.so.15");
-  }
-
-  static HwlocLibrary load(String... names) {
+  private static HwlocLibrary load(List<String> names) {
     UnsatisfiedLinkError first = null;
     for (String name : names) {
       try {
@@ -76,16 +76,16 @@ final class Hwloc {
   }
 
   /** Loads this machine and returns hwloc's XML export of it. */
-  static String exportThisMachine() {
+  String exportThisMachine() {
     return export(null, "this machine");
   }
 
   /** Loads an hwloc XML file (v1 or v2 format) and returns libhwloc's v2 export of it. */
-  static String exportFile(Path file) {
+  String exportFile(Path file) {
     return export(file.toString(), file.toString());
   }
 
-  private static String export(String file, String what) {
+  private String export(String file, String what) {
     HwlocLibrary lib = library();
     PointerByReference ref = new PointerByReference();
     if (lib.hwloc_topology_init(ref) != 0) {

@@ -31,12 +31,11 @@ final class HwlocXmlReader {
 
   private static final Set<String> IO_TYPES = Set.of("Bridge", "PCIDev", "OSDev");
 
-  /** hwloc 2.x {@code hwloc_obj_osdev_type_e}. */
-  static final int OSDEV_GPU = 1;
-
+  /** hwloc 2.x {@code hwloc_obj_osdev_type_e}: a network interface. */
   static final int OSDEV_NETWORK = 2;
+
+  /** hwloc 2.x {@code hwloc_obj_osdev_type_e}: an OpenFabrics (ibverbs) device. */
   static final int OSDEV_OPENFABRICS = 3;
-  static final int OSDEV_COPROC = 5;
 
   private final TopologyBuilder builder;
   private final Set<String> domains = new HashSet<>();

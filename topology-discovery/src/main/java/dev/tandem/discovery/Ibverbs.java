@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Port states from libibverbs, for HCAs on real hardware. A machine without RDMA devices ({@code
  * ibv_get_device_list} returns NULL with errno ENOSYS, or an empty list) reports none; a missing
- * library is a note, never an error.
+ * library is a note, never an error. The library is loaded on first use and held by this instance.
  */
 final class Ibverbs {
 
@@ -26,18 +26,34 @@ final class Ibverbs {
   private static final int LINK_LAYER_OFFSET = 46;
   private static final int ENOSYS = 38;
 
-  private Ibverbs() {}
+  private final String libraryName;
+  private IbverbsLibrary library;
 
-  /** Reads port 1 of every ibverbs device; {@code notes} says what happened. */
-  static Map<String, Port> ports(List<String> notes) {
-    return ports(notes, "ibverbs");
+  /** The system's libibverbs. */
+  Ibverbs() {
+    this("ibverbs");
   }
 
-  static Map<String, Port> ports(List<String> notes, String libraryName) {
-    IbverbsLibrary lib;
-    try {
-      lib = Native.load(libraryName, IbverbsLibrary.class);
-    } catch (UnsatisfiedLinkError e) {
+  Ibverbs(String libraryName) {
+    this.libraryName = libraryName;
+  }
+
+  /** Loads libibverbs on first use; null while it cannot be loaded (tried again next time). */
+  private synchronized IbverbsLibrary library() {
+    if (library == null) {
+      try {
+        library = Native.load(libraryName, IbverbsLibrary.class);
+      } catch (UnsatisfiedLinkError e) {
+        return null;
+      }
+    }
+    return library;
+  }
+
+  /** Reads port 1 of every ibverbs device; {@code notes} says what happened. */
+  Map<String, Port> ports(List<String> notes) {
+    IbverbsLibrary lib = library();
+    if (lib == null) {
       notes.add(
           "ibverbs: libibverbs is not installed (Debian package libibverbs1); port states from sysfs/hwloc only");
       return Map.of();
@@ -88,7 +104,7 @@ final class Ibverbs {
   }
 
   /** Overlays libibverbs port states onto the HCAs of a discovery. */
-  static Discovery enrich(Discovery d) {
+  Discovery enrich(Discovery d) {
     List<String> notes = new ArrayList<>(d.notes());
     Map<String, Port> ports = ports(notes);
     if (ports.isEmpty() || d.machine().hcas().isEmpty()) {

@@ -31,7 +31,7 @@ public final class DiscoveryTiming {
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-    Path dir = Topologies.path("PROVENANCE.md").getParent();
+    Path dir = Topologies.directory();
     List<Path> files = new ArrayList<>();
     try (Stream<Path> s = Files.list(dir)) {
       s.filter(p -> p.toString().endsWith(".xml")).sorted().forEach(files::add);
@@ -73,7 +73,7 @@ public final class DiscoveryTiming {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long cpu = mx.getCurrentThreadCpuTime();
     long start = System.nanoTime();
-    TopologyDiscovery.discover(o);
+    TopologySources.discoverOnce(o);
     return new long[] {System.nanoTime() - start, mx.getCurrentThreadCpuTime() - cpu};
   }
 }

@@ -20,7 +20,7 @@ class HwlocErrorsIT {
   private DiscoveryException fail(Path file) {
     return assertThrows(
         DiscoveryException.class,
-        () -> TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", file)));
+        () -> TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", file)));
   }
 
   @Test
@@ -90,7 +90,7 @@ class HwlocErrorsIT {
         </topology>
         """);
 
-    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", file));
+    Discovery d = TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", file));
 
     assertTrue(d.machine().devices().isEmpty() && d.machine().pcie().isEmpty());
   }
@@ -105,14 +105,14 @@ class HwlocErrorsIT {
             && e.getMessage().contains("needs API 2.x")
             && e.getMessage().contains("libhwloc15"),
         e.getMessage());
-    Hwloc.checkVersion(Hwloc.library().hwloc_get_api_version());
+    Hwloc.checkVersion(new Hwloc().library().hwloc_get_api_version());
   }
 
   @Test
   @DisplayName("the hwloc v1 XML (S822LC, hwloc 1.11) loads through libhwloc 2.x")
   void v1Format() {
     Discovery d =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
             DiscoveryOptions.hwlocXml(
                 "node-a", Topologies.path("ibm-s822lc-coral-ea-p100x4.hwloc1.xml")));
     assertEquals(4, d.machine().gpus().size());

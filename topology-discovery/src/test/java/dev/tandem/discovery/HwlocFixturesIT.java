@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.model.Machine;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -116,7 +117,7 @@ class HwlocFixturesIT {
   @DisplayName("GPU/HCA counts and closest GPU↔HCA pairs equal the README's table")
   void closestPairsMatchReadme(String file, int gpus, int hcas, List<String> closest) {
     Machine m =
-        TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", Topologies.path(file)))
+        TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", Topologies.path(file)))
             .machine();
 
     assertEquals(gpus, m.gpus().size(), "GPUs in " + file);
@@ -127,7 +128,7 @@ class HwlocFixturesIT {
   @Test
   @DisplayName("every hwloc XML in the shared set is covered by the table above")
   void everyFixtureIsCovered() throws Exception {
-    try (var files = java.nio.file.Files.list(Topologies.path("PROVENANCE.md").getParent())) {
+    try (var files = Files.list(Topologies.directory())) {
       List<String> xml =
           files
               .map(p -> p.getFileName().toString())
@@ -144,7 +145,7 @@ class HwlocFixturesIT {
       "XE8640's scrubbed all-zero GPU UUIDs fall back to PCI addresses, with a warning per GPU")
   void duplicateUuidsFallBackToAddresses() {
     Discovery d =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
             DiscoveryOptions.hwlocXml(
                 "node-a", Topologies.path("dell-poweredge-xe8640-h100x4.xml")));
 
@@ -161,7 +162,7 @@ class HwlocFixturesIT {
         d.warnings().stream().allMatch(w -> w.contains("GPU-00000000") && d.notes().contains(w)),
         "each warning is also a published note");
     assertTrue(
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml(
                     "node-b", Topologies.path("penguin-relion-x1904gt-p100x2.xml")))
             .warnings()
@@ -173,7 +174,7 @@ class HwlocFixturesIT {
       "GPUs with an NVML UUID get it as id; HCAs carry ibverbs name, GUID, port state and netdevs")
   void idsAndHcaAttributes() {
     Machine m =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml(
                     "node-a", Topologies.path("penguin-relion-x1904gt-p100x2.xml")))
             .machine();
@@ -192,7 +193,7 @@ class HwlocFixturesIT {
       "the SL390s' onboard ATI ES1000 VGA (1002:515e) is not a GPU; mlx4 ConnectX-2 (class 0c06) is an HCA")
   void vgaIsNotGpu() {
     Machine m =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml(
                     "node-a", Topologies.path("hp-proliant-sl390s-g7-m2070x3.xml")))
             .machine();
@@ -205,7 +206,7 @@ class HwlocFixturesIT {
   @DisplayName("MI50's own 1002:14a0/14a1 bridges fold into the GPU: no PCIe switch is reported")
   void onCardBridgesFolded() {
     Machine m =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml(
                     "node-a", Topologies.path("supermicro-as4124gs-mi50x8.xml")))
             .machine();
@@ -225,7 +226,7 @@ class HwlocFixturesIT {
       "DGX-2H: 16 GPUs in pairs under 8 level-2 switches (PIX pairs), NVSwitches are not GPUs")
   void dgx2Pairs() {
     Machine m =
-        TopologyDiscovery.discover(
+        TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml("node-a", Topologies.path("nvidia-dgx-2h.xml")))
             .machine();
     var index = dev.tandem.topology.locality.LocalityIndex.of(m);

@@ -18,14 +18,16 @@ class LibrariesIT {
   @Test
   @DisplayName("libhwloc here is API 2.x and accepted")
   void hwlocVersion() {
-    int version = Hwloc.library().hwloc_get_api_version();
+    int version = new Hwloc().library().hwloc_get_api_version();
     assertEquals(2, version >>> 16);
   }
 
   @Test
   @DisplayName("an absent libhwloc is an error naming the Debian package libhwloc15")
   void hwlocAbsent() {
-    var e = assertThrows(DiscoveryException.class, () -> Hwloc.load("hwloc-not-installed-here"));
+    var e =
+        assertThrows(
+            DiscoveryException.class, () -> new Hwloc("hwloc-not-installed-here").library());
     assertTrue(
         e.getMessage()
             .startsWith("libhwloc is not installed (install the Debian package libhwloc15)"),
@@ -36,7 +38,7 @@ class LibrariesIT {
   @DisplayName("libibverbs on a machine without RDMA devices reports none, as a note")
   void ibverbsNoDevices() {
     List<String> notes = new ArrayList<>();
-    assertTrue(Ibverbs.ports(notes).isEmpty());
+    assertTrue(new Ibverbs().ports(notes).isEmpty());
     assertTrue(notes.get(0).startsWith("ibverbs: no RDMA devices"), notes.toString());
   }
 
@@ -44,7 +46,7 @@ class LibrariesIT {
   @DisplayName("an absent libibverbs is a note, not an error")
   void ibverbsAbsent() {
     List<String> notes = new ArrayList<>();
-    assertTrue(Ibverbs.ports(notes, "ibverbs-not-installed-here").isEmpty());
+    assertTrue(new Ibverbs("ibverbs-not-installed-here").ports(notes).isEmpty());
     assertTrue(
         notes
             .get(0)

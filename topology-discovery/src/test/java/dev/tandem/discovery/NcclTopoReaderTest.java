@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class NcclTopoReaderTest {
 
   private static Machine load(String file) {
-    return TopologyDiscovery.discover(
+    return TopologySources.discoverOnce(
             DiscoveryOptions.ncclTopo("vm-1", Topologies.path("nccl-topo/" + file)))
         .machine();
   }
@@ -105,7 +105,7 @@ class NcclTopoReaderTest {
         assertThrows(
             DiscoveryException.class,
             () ->
-                TopologyDiscovery.discover(
+                TopologySources.discoverOnce(
                     DiscoveryOptions.ncclTopo(
                         "vm-1", Topologies.path("penguin-relion-x1904gt-p100x2.xml"))));
 

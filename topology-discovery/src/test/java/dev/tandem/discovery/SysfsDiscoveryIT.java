@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @DisplayName("sysfs discovery gives the same model as hwloc for the same machine")
 class SysfsDiscoveryIT {
 
+  private final Hwloc libhwloc = new Hwloc();
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(
       strings = {
@@ -35,10 +37,11 @@ class SysfsDiscoveryIT {
   @DisplayName("same PCIe nodes, devices, parents, NUMA nodes, HCA attributes and localities")
   void sameModel(String file, @TempDir Path root) {
     Path xml = Topologies.path(file);
-    Machine hwloc = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
-    SysfsTree.render(Hwloc.exportFile(xml), root);
+    Machine hwloc =
+        TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
+    SysfsTree.render(libhwloc.exportFile(xml), root);
 
-    Discovery sysfs = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root));
+    Discovery sysfs = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
 
     assertEquals("sysfs", sysfs.source());
     assertEquals(sorted(hwloc), sorted(sysfs.machine()));
@@ -50,9 +53,10 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("the rendered tree also carries what only sysfs knows: uverbs devices")
   void uverbsFromSysfs(@TempDir Path root) {
-    SysfsTree.render(Hwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(
+        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
 
-    Machine m = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root)).machine();
+    Machine m = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root)).machine();
 
     assertEquals("uverbs0", m.device("mlx5_0").orElseThrow().hca().uverbs());
     assertEquals("GPU-affad486-897e-9778-18e8-26a7127927a8", m.gpus().get(0).id());
@@ -62,11 +66,12 @@ class SysfsDiscoveryIT {
   @DisplayName("HCAs found by hwloc get uverbs device and port state from sysfs (live nodes)")
   void hcaDetailsFromSysfs(@TempDir Path root) throws Exception {
     Path xml = Topologies.path("penguin-relion-x1904gt-p100x2.xml");
-    SysfsTree.render(Hwloc.exportFile(xml), root);
+    SysfsTree.render(libhwloc.exportFile(xml), root);
     Path port = root.resolve("sys/class/infiniband/mlx5_0/ports/1");
     java.nio.file.Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
     java.nio.file.Files.writeString(port.resolve("rate"), "100 Gb/sec (4X EDR)\n");
-    Machine hwloc = TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
+    Machine hwloc =
+        TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
     List<String> notes = new ArrayList<>();
 
     Machine m = SysfsReader.withHcaDetails(hwloc, root, notes);
@@ -82,12 +87,13 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("an HCA function with a physfn link is a virtual function of that PF")
   void virtualFunction(@TempDir Path root) throws Exception {
-    SysfsTree.render(Hwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(
+        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     Path function = root.resolve("sys/bus/pci/devices/0000:08:00.0").toRealPath();
     java.nio.file.Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
 
     var hca =
-        TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root))
+        TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root))
             .machine()
             .device("mlx5_0")
             .orElseThrow()
@@ -101,10 +107,11 @@ class SysfsDiscoveryIT {
   @DisplayName(
       "an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
   void unreadableBridge(@TempDir Path root) throws Exception {
-    SysfsTree.render(Hwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(
+        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     java.nio.file.Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
 
-    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root));
+    Discovery d = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
 
     assertEquals("pci:0000:02:00.0", d.machine().gpus().get(0).parentId());
     assertTrue(
@@ -115,7 +122,7 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("this machine's real sysfs (no GPU, no HCA) gives the empty topology without error")
   void realSysfsIsEmpty() {
-    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", Path.of("/")));
+    Discovery d = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", Path.of("/")));
 
     assertEquals(Machine.empty("node-a", "sysfs"), d.machine());
     assertTrue(d.notes().stream().anyMatch(n -> n.startsWith("sysfs: /")), d.notes().toString());
@@ -125,7 +132,7 @@ class SysfsDiscoveryIT {
   @DisplayName(
       "this machine through libhwloc then sysfs then libibverbs: empty topology, notes say why")
   void liveIsEmptyWithNotes() {
-    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.live("node-a"));
+    Discovery d = TopologySources.discoverOnce(DiscoveryOptions.live("node-a"));
 
     assertTrue(d.machine().devices().isEmpty());
     assertTrue(d.machine().pcie().isEmpty());
@@ -138,7 +145,7 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("an empty directory as sysfs root is a machine without PCI devices, not an error")
   void emptyRoot(@TempDir Path root) {
-    Discovery d = TopologyDiscovery.discover(DiscoveryOptions.sysfs("node-a", root));
+    Discovery d = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
 
     assertTrue(d.machine().devices().isEmpty());
     assertTrue(d.notes().get(0).contains("does not exist"), d.notes().toString());

@@ -1,9 +1,9 @@
 package dev.tandem.benchmarks.extender;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.config.ExtenderConfig;
-import dev.tandem.extender.http.ExtenderServer;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -91,12 +91,12 @@ public final class ExtenderLoad {
 
   private void measureSize(int size, ResultTable table) throws Exception {
     long t0 = System.nanoTime();
-    ClusterState state = LoadCluster.build(size, options.seed(), options.names());
+    Cluster cluster = LoadCluster.build(size, options.seed(), options.names());
     long heap = usedHeapMiB();
     System.out.printf(
         "%,d nodes: cluster built in %d ms, heap in use %d MiB, load average %.1f%n",
         size, (System.nanoTime() - t0) / 1_000_000, heap, loadAverage());
-    SchedulerRequests requests = new SchedulerRequests(LoadCluster.names(state));
+    SchedulerRequests requests = new SchedulerRequests(LoadCluster.names(cluster.state()));
     byte[] typical = SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL);
     List<byte[]> mixed =
         SchedulerRequests.Shape.all().stream().map(SchedulerRequests::head).toList();
@@ -106,7 +106,7 @@ public final class ExtenderLoad {
         "  request body %,d bytes (pod %,d bytes)%n",
         requests.body(typical).length(), typical.length);
 
-    HttpServer server = await(start(state));
+    HttpServer server = await(start(cluster));
     int port = server.actualPort();
     List<Run> runs =
         List.of(
@@ -168,7 +168,7 @@ public final class ExtenderLoad {
     }
   }
 
-  private Future<HttpServer> start(ClusterState state) {
+  private Future<HttpServer> start(Cluster cluster) {
     ExtenderConfig d = ExtenderConfig.defaults();
     ExtenderConfig config =
         new ExtenderConfig(
@@ -188,7 +188,7 @@ public final class ExtenderLoad {
             d.leaseName(),
             "extender-load",
             d.cacheSize());
-    Router router = ExtenderServer.router(servers, config, state, new ExtenderMetrics(state));
+    Router router = Extender.router(servers, config, cluster, new ExtenderMetrics(cluster));
     FloorVerb.mount(router, config.bodyLimit());
     // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts
     // gzip);

@@ -1,10 +1,13 @@
 package dev.tandem.benchmarks.extender;
 
-import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.NodeEvaluator;
-import dev.tandem.extender.scheduling.PodRequest;
-import dev.tandem.extender.scheduling.Scheduling;
+import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.NodeEvaluator;
+import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,15 +44,19 @@ public class FilterPathBenchmark {
   @Param({"1000", "5000", "15000"})
   int nodes;
 
-  private Scheduling scheduling;
+  private ClusterState state;
+  private FilterVerb filter;
+  private PrioritizeVerb prioritize;
   private PodRequest pod;
   private List<String> names;
   private List<String> fresh;
 
   @Setup
   public void cluster() {
-    ClusterState state = LoadCluster.build(nodes, 42);
-    scheduling = new Scheduling(state, new NodeEvaluator(1_000_000));
+    state = LoadCluster.build(nodes, 42).state();
+    NodeEvaluator evaluator = new NodeEvaluator(1_000_000);
+    filter = new FilterVerb(evaluator);
+    prioritize = new PrioritizeVerb(evaluator);
     pod =
         PodRequest.of(
             SchedulerRequests.pod(SchedulerRequests.Shape.TYPICAL), AlignmentPolicy.DEFAULT);
@@ -66,11 +73,13 @@ public class FilterPathBenchmark {
 
   @Benchmark
   public FilterVerdict filter() {
-    return scheduling.filter(pod, fresh);
+    return filter.verdict(
+        pod, CandidateNodes.of(state.directory(), fresh), AllocationBudget.UNLIMITED);
   }
 
   @Benchmark
   public int[] prioritize() {
-    return scheduling.prioritize(pod, fresh);
+    return prioritize.scores(
+        pod, CandidateNodes.of(state.directory(), fresh), AllocationBudget.UNLIMITED);
   }
 }

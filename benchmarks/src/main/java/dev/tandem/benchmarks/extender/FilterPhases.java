@@ -2,13 +2,14 @@ package dev.tandem.benchmarks.extender;
 
 import dev.tandem.extender.http.ExtenderArgs;
 import dev.tandem.extender.http.Replies;
-import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.NodeEvaluator;
-import dev.tandem.extender.scheduling.Outcome;
-import dev.tandem.extender.scheduling.PodRequest;
-import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeDirectory;
+import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.NodeEvaluator;
+import dev.tandem.extender.verbs.Outcome;
+import dev.tandem.extender.verbs.PodRequest;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.buffer.Buffer;
 import java.util.Arrays;
@@ -26,8 +27,11 @@ public final class FilterPhases {
   public static void main(String[] args) {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
-    ClusterState state = LoadCluster.build(nodes, 42);
-    Scheduling scheduling = new Scheduling(state, new NodeEvaluator(1_000_000));
+    ClusterState state = LoadCluster.build(nodes, 42).state();
+    FilterVerb filter = new FilterVerb(new NodeEvaluator(1_000_000));
+    // one writer each, as on the load harness's server: each keeps its own directory's names
+    Replies filterReplies = new Replies();
+    Replies floorReplies = new Replies();
     Buffer body =
         new SchedulerRequests(LoadCluster.names(state))
             .body(SchedulerRequests.head(SchedulerRequests.Shape.TYPICAL));
@@ -38,14 +42,16 @@ public final class FilterPhases {
       ExtenderArgs filterArgs = ExtenderArgs.decode(body, state.directory());
       PodRequest pod = PodRequest.of(filterArgs.pod(), AlignmentPolicy.DEFAULT);
       long t1 = System.nanoTime();
-      FilterVerdict verdict = scheduling.filter(pod, filterArgs.candidates(), Integer.MAX_VALUE);
+      FilterVerdict verdict =
+          filter.verdict(pod, filterArgs.candidates(), AllocationBudget.UNLIMITED);
       long t2 = System.nanoTime();
-      bytes += Replies.filter(filterArgs, verdict).length();
+      bytes += filterReplies.filter(filterArgs, verdict).length();
       long t3 = System.nanoTime();
       ExtenderArgs floorArgs = ExtenderArgs.decode(body, NodeDirectory.empty());
       long t4 = System.nanoTime();
       bytes +=
-          Replies.filter(
+          floorReplies
+              .filter(
                   floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size(), Outcome.PASSED))
               .length();
       long t5 = System.nanoTime();

@@ -1,6 +1,7 @@
 package dev.tandem.benchmarks.extender;
 
 import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.ReportedAllocation;
@@ -46,20 +47,21 @@ final class LoadCluster {
   }
 
   /** A ready cluster state of {@code nodes} nodes named after the fixtures. */
-  static ClusterState build(int nodes, long seed) {
+  static Cluster build(int nodes, long seed) {
     return build(nodes, seed, Naming.FIXTURE);
   }
 
   /** A ready cluster state of {@code nodes} nodes; the same seed gives the same cluster. */
-  static ClusterState build(int nodes, long seed, Naming naming) {
-    ClusterState demo = DemoCluster.fromBundledFixtures(nodes);
-    ClusterState state = naming == Naming.FIXTURE ? demo : DemoCluster.of(renamed(demo));
+  static Cluster build(int nodes, long seed, Naming naming) {
+    Cluster demo = DemoCluster.fromBundledFixtures(nodes);
+    Cluster cluster = naming == Naming.FIXTURE ? demo : DemoCluster.of(renamed(demo.state()));
+    ClusterState state = cluster.state();
     Random random = new Random(seed);
     int index = 0;
     for (NodeEntry e : state.nodes()) {
       state.putTopology(e.machine(), e.slotsPerHca(), taken(e.machine(), index++, random));
     }
-    return state;
+    return cluster;
   }
 
   private static List<Machine> renamed(ClusterState demo) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.scheduling.PodRequest;
+import dev.tandem.extender.verbs.PodRequest;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;

@@ -1,33 +1,44 @@
 package dev.tandem.deviceplugin.allocate;
 
-import dev.tandem.deviceplugin.inventory.DeviceTable;
-import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
-import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Answers Allocate: per container request, in order, the character devices its HCAs need ({@code
- * /dev/infiniband/uverbsN} of each HCA and {@code /dev/infiniband/rdma_cm}, mode {@code rw}) and
- * the environment of {@link RdmaEnvironment}. Pure; reads the table's snapshot.
+ * Answers Allocate for one resource: per container request, in order, the resource's {@link
+ * ContainerAnswer}, after checking that the plugin offers every id asked for. Pure.
  */
 public final class AllocateResponder {
 
-  public static final String DEV_DIR = "/dev/infiniband/";
-  public static final String RDMA_CM = DEV_DIR + "rdma_cm";
+  private final String node;
+  private final String idNoun;
+  private final List<String> offered;
+  private final Set<String> known;
+  private final int listedAtMost;
+  private final ContainerAnswer answer;
 
-  private final DeviceTable table;
-
-  public AllocateResponder(DeviceTable table) {
-    this.table = table;
+  /**
+   * @param idNoun what an id is called in an error, e.g. {@code GPU id}
+   * @param offered the ids the plugin offers, in order
+   * @param listedAtMost how many offered ids an error lists before it abbreviates them
+   */
+  public AllocateResponder(
+      String node, String idNoun, List<String> offered, int listedAtMost, ContainerAnswer answer) {
+    this.node = node;
+    this.idNoun = idNoun;
+    this.offered = List.copyOf(offered);
+    this.known = Set.copyOf(offered);
+    this.listedAtMost = listedAtMost;
+    this.answer = answer;
   }
 
+  /**
+   * @throws AllocationException naming unknown devices or what is missing
+   */
   public AllocateResponse allocate(AllocateRequest request) {
     AllocateResponse.Builder out = AllocateResponse.newBuilder();
     for (ContainerAllocateRequest c : request.getContainerRequestsList()) {
@@ -37,57 +48,29 @@ public final class AllocateResponder {
   }
 
   private ContainerAllocateResponse container(List<String> ids) {
-    List<PluginDevice> devices = resolve(ids);
-    Set<String> paths = new LinkedHashSet<>();
-    List<String> missing = new ArrayList<>();
-    for (PluginDevice d : devices) {
-      table
-          .uverbs(d.ibDevice())
-          .ifPresentOrElse(u -> paths.add(DEV_DIR + u), () -> missing.add(d.ibDevice()));
-    }
-    if (!missing.isEmpty()) {
-      throw new AllocationException(
-          "no uverbs character device known for HCA "
-              + String.join(", ", missing.stream().distinct().toList())
-              + " on node "
-              + table.inventory().machine().nodeName()
-              + " (sysfs has no infiniband_verbs entry; "
-              + "is the ib_uverbs module loaded, and does --sysfs-root point at the host's /sys parent?)");
-    }
-    paths.add(RDMA_CM);
-    ContainerAllocateResponse.Builder b =
-        ContainerAllocateResponse.newBuilder().putAllEnvs(RdmaEnvironment.of(devices));
-    for (String p : paths) {
-      b.addDevices(DeviceSpec.newBuilder().setContainerPath(p).setHostPath(p).setPermissions("rw"));
-    }
-    return b.build();
-  }
-
-  private List<PluginDevice> resolve(List<String> ids) {
-    List<PluginDevice> out = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (String id : ids) {
-      table.inventory().device(id).ifPresentOrElse(out::add, () -> unknown.add(id));
+      if (!known.contains(id)) {
+        unknown.add(id);
+      }
     }
     if (!unknown.isEmpty()) {
       throw new AllocationException(
           "unknown "
-              + table.inventory().config().resourceName()
-              + " device id"
+              + idNoun
               + (unknown.size() == 1 ? " " : "s ")
               + String.join(", ", unknown)
               + " on node "
-              + table.inventory().machine().nodeName()
+              + node
               + "; this plugin offers "
-              + describe());
+              + describeOffered());
     }
-    return out;
+    return answer.answer(ids);
   }
 
-  private String describe() {
-    List<String> ids = table.inventory().devices().stream().map(PluginDevice::id).toList();
-    return ids.size() <= 8
-        ? String.join(", ", ids)
-        : ids.size() + " devices such as " + String.join(", ", ids.subList(0, 4));
+  private String describeOffered() {
+    return offered.size() <= listedAtMost
+        ? String.join(", ", offered)
+        : offered.size() + " devices such as " + String.join(", ", offered.subList(0, 4));
   }
 }

@@ -1,15 +1,38 @@
 package dev.tandem.deviceplugin.cli;
 
+import dev.tandem.kit.config.Parser;
+import dev.tandem.kit.config.Parsers;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Rule;
+import dev.tandem.kit.config.Setting;
+import dev.tandem.kit.config.Settings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The device plugin's command line. Every flag takes {@code --flag value} or {@code --flag=value};
- * {@code --no-kube} and {@code --help} take none.
+ * The device plugin's settings, declared once in the kit (flag, environment variable, the JSON
+ * file's key where it has one), and their values resolved flags over environment over file over
+ * defaults. The file's other keys (mode, selectors, gpu, …) are {@code PluginConfig}'s.
+ *
+ * @param pluginDir the kubelet's device-plugin directory
+ * @param kubeletSocket the kubelet's registration socket
+ * @param endpoint this plugin's socket file name in {@code pluginDir}
+ * @param gpuEndpoint joint mode: the GPU plugin's socket file name in {@code pluginDir}
+ * @param resourceName the extended resource registered
+ * @param config the JSON configuration file, or null
+ * @param nodeName this node's name
+ * @param hwlocXml an hwloc XML export to read instead of this machine, or null
+ * @param sysfsRoot the host root {@code /sys} and {@code /proc} resolve against
+ * @param ncclTopo an NCCL topology file, or null
+ * @param noKube no API-server lookup of pending pods' plans
+ * @param kubeconfig the kubeconfig file, or null
+ * @param podResourcesSocket the kubelet's PodResources socket
+ * @param lookupTimeoutMs bound on each API-server and PodResources call
+ * @param healthInterval port-state re-check interval
  */
 public record PluginFlags(
     Path pluginDir,
@@ -26,120 +49,156 @@ public record PluginFlags(
     Path kubeconfig,
     Path podResourcesSocket,
     long lookupTimeoutMs,
-    Integer healthIntervalSeconds,
-    boolean help) {
+    Duration healthInterval) {
 
-  public static final Path DEFAULT_PLUGIN_DIR = Path.of("/var/lib/kubelet/device-plugins");
-  public static final Path DEFAULT_POD_RESOURCES =
-      Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
-  public static final String DEFAULT_ENDPOINT = "tandem-rdma.sock";
-  public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
+  private static final Parser<String> EXTENDED_RESOURCE =
+      text -> {
+        if (!text.contains("/")) {
+          throw new IllegalArgumentException(
+              "is not an extended resource name (it needs a domain, e.g. rdma/hca)");
+        }
+        return text;
+      };
 
-  private static final Set<String> VALUED =
-      Set.of(
-          "--plugin-dir",
-          "--kubelet-socket",
-          "--endpoint",
-          "--gpu-endpoint",
-          "--resource-name",
-          "--config",
-          "--node-name",
-          "--hwloc-xml",
-          "--sysfs-root",
-          "--nccl-topo",
-          "--kubeconfig",
-          "--pod-resources-socket",
-          "--lookup-timeout-ms",
-          "--health-interval-seconds");
-  private static final Set<String> SWITCHES = Set.of("--no-kube", "--help", "-h");
+  public static final Setting<Path> PLUGIN_DIR =
+      Setting.of("--plugin-dir", "DIR", Parsers.path())
+          .env("TANDEM_PLUGIN_DIR")
+          .defaultValue("/var/lib/kubelet/device-plugins")
+          .help("kubelet device-plugin directory");
+  public static final Setting<Path> KUBELET_SOCKET =
+      Setting.of("--kubelet-socket", "PATH", Parsers.path())
+          .env("TANDEM_PLUGIN_KUBELET_SOCKET")
+          .defaultText("`<plugin-dir>/kubelet.sock`")
+          .help("kubelet registration socket");
+  public static final Setting<String> ENDPOINT =
+      Setting.of("--endpoint", "NAME", Parsers.text())
+          .env("TANDEM_PLUGIN_ENDPOINT")
+          .defaultValue("tandem-rdma.sock")
+          .help("this plugin's socket file name in `<plugin-dir>`");
+  public static final Setting<String> GPU_ENDPOINT =
+      Setting.of("--gpu-endpoint", "NAME", Parsers.text())
+          .env("TANDEM_PLUGIN_GPU_ENDPOINT")
+          .defaultValue("tandem-gpu.sock")
+          .help("joint mode: the `nvidia.com/gpu` plugin's socket file name in `<plugin-dir>`");
+  public static final Setting<String> RESOURCE_NAME =
+      Setting.of("--resource-name", "NAME", EXTENDED_RESOURCE)
+          .env("TANDEM_PLUGIN_RESOURCE_NAME")
+          .fileKey("resourceName")
+          .defaultValue("rdma/hca")
+          .help("extended resource to register");
+  public static final Setting<Path> CONFIG =
+      Setting.of("--config", "FILE", Parsers.path())
+          .env("TANDEM_PLUGIN_CONFIG")
+          .defaultText("none (mode `hca`)")
+          .help("JSON configuration, below");
+  public static final Setting<String> NODE_NAME =
+      Setting.of("--node-name", "NAME", Parsers.text())
+          .env("NODE_NAME")
+          .defaultText("`$HOSTNAME`, else the host name")
+          .help("this node's name");
+  public static final Setting<Path> HWLOC_XML =
+      Setting.of("--hwloc-xml", "FILE", Parsers.path())
+          .env("TANDEM_HWLOC_XML")
+          .defaultText("this machine")
+          .help("read the topology from an hwloc XML export");
+  public static final Setting<Path> SYSFS_ROOT =
+      Setting.of("--sysfs-root", "DIR", Parsers.existingDirectory())
+          .env("TANDEM_SYSFS_ROOT")
+          .defaultValue("/")
+          .help(
+              "the host root `/sys` and `/proc` resolve against (uverbs devices, port states,"
+                  + " sysfs discovery; joint mode: `/proc/driver/nvidia`)");
+  public static final Setting<Path> NCCL_TOPO =
+      Setting.of("--nccl-topo", "FILE", Parsers.path())
+          .env("TANDEM_NCCL_TOPO")
+          .help("read the topology from an NCCL topology file");
+  public static final Setting<Boolean> NO_KUBE =
+      Setting.toggle("--no-kube", true)
+          .env("TANDEM_PLUGIN_NO_KUBE")
+          .defaultValue("false")
+          .defaultText("off")
+          .help("no API-server lookup of pending pods' plans");
+  public static final Setting<Path> KUBECONFIG =
+      Setting.of("--kubeconfig", "FILE", Parsers.path())
+          .env("KUBECONFIG")
+          .defaultText("in-cluster, else `~/.kube/config`")
+          .help("kubeconfig for the API server");
+  public static final Setting<Path> POD_RESOURCES_SOCKET =
+      Setting.of("--pod-resources-socket", "PATH", Parsers.path())
+          .env("TANDEM_POD_RESOURCES_SOCKET")
+          .defaultValue("/var/lib/kubelet/pod-resources/kubelet.sock")
+          .help("kubelet PodResources socket");
+  public static final Setting<Long> LOOKUP_TIMEOUT_MS =
+      Setting.of("--lookup-timeout-ms", "N", Parsers.longRange(1, 600_000))
+          .env("TANDEM_PLUGIN_LOOKUP_TIMEOUT_MS")
+          .defaultValue("1000")
+          .help("bound on each API-server and PodResources call, in milliseconds");
+  public static final Setting<Duration> HEALTH_INTERVAL =
+      Setting.of("--health-interval-seconds", "N", Parsers.seconds(1, 86_400))
+          .env("TANDEM_PLUGIN_HEALTH_INTERVAL_SECONDS")
+          .fileKey("healthCheckSeconds")
+          .defaultValue("10")
+          .help("port-state re-check interval");
 
-  public static final String USAGE =
-      """
-      usage: java -jar device-plugin.jar [flags]
+  /** The plugin's settings; the file {@code --config} names gives two of them. */
+  public static final Settings SETTINGS =
+      Settings.of(
+              """
+              usage: java -jar device-plugin.jar [flags]
 
-      Kubelet device plugin for RDMA HCAs (resource rdma/hca by default).
-
-        --plugin-dir DIR            kubelet device-plugin directory (default /var/lib/kubelet/device-plugins)
-        --kubelet-socket PATH       kubelet registration socket (default <plugin-dir>/kubelet.sock)
-        --endpoint NAME             this plugin's socket file name in <plugin-dir> (default tandem-rdma.sock)
-        --gpu-endpoint NAME         joint mode: the GPU plugin's socket file name in <plugin-dir> (default tandem-gpu.sock)
-        --resource-name NAME        extended resource to register (default: the config's, else rdma/hca)
-        --config FILE               JSON config, e.g. {"mode":"hca"}; modes hca, sriov, shared;
-                                    {"gpu":{"enabled":true}} also serves nvidia.com/gpu (joint mode)
-        --node-name NAME            this node's name (default $NODE_NAME, else the host name)
-        --hwloc-xml FILE            read the topology from an hwloc XML export instead of this machine
-        --sysfs-root DIR            directory /sys and /proc resolve against (default /)
-        --nccl-topo FILE            read the topology from an NCCL topology file
-        --no-kube                   no API-server lookup of pending pods' plans
-        --kubeconfig FILE           kubeconfig for the API server (default: in-cluster, $KUBECONFIG, ~/.kube/config)
-        --pod-resources-socket PATH kubelet PodResources socket (default /var/lib/kubelet/pod-resources/kubelet.sock)
-        --lookup-timeout-ms N       bound on each API-server and PodResources call (default 1000)
-        --health-interval-seconds N port-state re-check interval (default: the config's, else 10)
-        --help                      this text
-      """;
+              Kubelet device plugin for RDMA HCAs (resource rdma/hca by default). Every flag can also be
+              set through the environment variable in brackets; flags win over the environment, which
+              wins over the --config file.
+              """,
+              List.of(
+                  PLUGIN_DIR,
+                  KUBELET_SOCKET,
+                  ENDPOINT,
+                  GPU_ENDPOINT,
+                  RESOURCE_NAME,
+                  CONFIG,
+                  NODE_NAME,
+                  HWLOC_XML,
+                  SYSFS_ROOT,
+                  NCCL_TOPO,
+                  NO_KUBE,
+                  KUBECONFIG,
+                  POD_RESOURCES_SOCKET,
+                  LOOKUP_TIMEOUT_MS,
+                  HEALTH_INTERVAL))
+          .configFile(CONFIG)
+          .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
 
   /**
-   * @throws UsageException naming an unknown flag, a missing value or a bad number
+   * Resolves and builds, reading the file through {@link ConfigFile}.
+   *
+   * @throws dev.tandem.kit.config.InvalidConfigurationException naming the flag, the variable and
+   *     the bad value
+   * @throws dev.tandem.deviceplugin.config.ConfigException for a bad configuration file
    */
   public static PluginFlags parse(String[] args, Map<String, String> env) {
-    Map<String, String> v = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-      if (SWITCHES.contains(arg)) {
-        v.put(arg.equals("-h") ? "--help" : arg, "true");
-      } else if (VALUED.contains(name)) {
-        if (arg.contains("=")) {
-          v.put(name, arg.substring(arg.indexOf('=') + 1));
-        } else if (i + 1 < args.length) {
-          v.put(name, args[++i]);
-        } else {
-          throw new UsageException("flag " + name + " needs a value");
-        }
-      } else {
-        throw new UsageException("unknown flag " + arg + " (see --help)");
-      }
-    }
-    Path dir = Path.of(v.getOrDefault("--plugin-dir", DEFAULT_PLUGIN_DIR.toString()));
+    return from(SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys), env);
+  }
+
+  /** From resolved settings; {@code env} gives the node name's fallback, {@code HOSTNAME}. */
+  public static PluginFlags from(Resolved v, Map<String, String> env) {
+    Path dir = v.get(PLUGIN_DIR);
     return new PluginFlags(
         dir,
-        Path.of(v.getOrDefault("--kubelet-socket", dir.resolve("kubelet.sock").toString())),
-        v.getOrDefault("--endpoint", DEFAULT_ENDPOINT),
-        v.getOrDefault("--gpu-endpoint", DEFAULT_GPU_ENDPOINT),
-        v.get("--resource-name"),
-        path(v, "--config"),
-        v.getOrDefault("--node-name", env.getOrDefault("NODE_NAME", hostName(env))),
-        path(v, "--hwloc-xml"),
-        path(v, "--sysfs-root"),
-        path(v, "--nccl-topo"),
-        v.containsKey("--no-kube"),
-        path(v, "--kubeconfig"),
-        Path.of(v.getOrDefault("--pod-resources-socket", DEFAULT_POD_RESOURCES.toString())),
-        number(v, "--lookup-timeout-ms", 1000),
-        v.containsKey("--health-interval-seconds")
-            ? (int) number(v, "--health-interval-seconds", 10)
-            : null,
-        v.containsKey("--help"));
-  }
-
-  private static Path path(Map<String, String> v, String flag) {
-    return v.containsKey(flag) ? Path.of(v.get(flag)) : null;
-  }
-
-  private static long number(Map<String, String> v, String flag, long dflt) {
-    String s = v.get(flag);
-    if (s == null) {
-      return dflt;
-    }
-    try {
-      long n = Long.parseLong(s);
-      if (n < 1) {
-        throw new UsageException(flag + " must be at least 1, got " + s);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new UsageException(flag + " needs a whole number, got '" + s + "'");
-    }
+        v.get(KUBELET_SOCKET, dir.resolve("kubelet.sock")),
+        v.get(ENDPOINT),
+        v.get(GPU_ENDPOINT),
+        v.get(RESOURCE_NAME),
+        v.get(CONFIG),
+        v.get(NODE_NAME) != null ? v.get(NODE_NAME) : hostName(env),
+        v.get(HWLOC_XML),
+        v.get(SYSFS_ROOT),
+        v.get(NCCL_TOPO),
+        v.get(NO_KUBE),
+        v.get(KUBECONFIG),
+        v.get(POD_RESOURCES_SOCKET),
+        v.get(LOOKUP_TIMEOUT_MS),
+        v.get(HEALTH_INTERVAL));
   }
 
   private static String hostName(Map<String, String> env) {

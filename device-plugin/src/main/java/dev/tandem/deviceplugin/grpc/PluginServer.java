@@ -57,10 +57,6 @@ public final class PluginServer {
     return socket;
   }
 
-  public int openStreams() {
-    return streams.size();
-  }
-
   /** Deletes a stale socket file, then listens. */
   public Future<Void> start() {
     GrpcServer grpc = GrpcServer.server(vertx);

@@ -32,9 +32,5 @@ public interface ServedResource {
   AllocateResponse allocate(AllocateRequest request);
 
   /** For the log: how many devices, how many healthy. */
-  default String describe() {
-    long healthy =
-        list().getDevicesList().stream().filter(d -> "Healthy".equals(d.getHealth())).count();
-    return list().getDevicesCount() + " devices, " + healthy + " healthy";
-  }
+  String describe();
 }

@@ -27,14 +27,6 @@ public final class UverbsLocator {
     return direct.isPresent() ? direct : byIbdevFile(ibDevice);
   }
 
-  /** Where the locator looks, for error messages. */
-  public String searched(String ibDevice) {
-    return root.resolve("sys/class/infiniband").resolve(ibDevice).resolve("device/infiniband_verbs")
-        + " and "
-        + root.resolve("sys/class/infiniband_verbs")
-        + "/uverbs*/ibdev";
-  }
-
   private Optional<String> firstUverbs(Path dir) {
     if (!Files.isDirectory(dir)) {
       return Optional.empty();

@@ -3,11 +3,13 @@ package dev.tandem.deviceplugin.lifecycle;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.PluginServer;
 import dev.tandem.deviceplugin.grpc.ServedResource;
+import dev.tandem.kit.retry.Backoff;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -30,6 +32,10 @@ public final class PluginLifecycle {
   private static final long WAIT_LOG_MS = 30_000;
   private static final long STORM_WINDOW_MS = 10_000;
 
+  /** Registration retries: 500 ms doubling to 8 s, giving up after 10 failures in a row. */
+  public static final Backoff DEFAULT_BACKOFF =
+      new Backoff(Duration.ofMillis(500), Duration.ofSeconds(8), 10);
+
   private final Vertx vertx;
   private final Context context;
   private final Path pluginSocket;
@@ -37,7 +43,7 @@ public final class PluginLifecycle {
   private final ServedResource resource;
   private final Backoff backoff;
   private final Promise<Void> failed = Promise.promise();
-  private final AtomicInteger registrations = new AtomicInteger();
+  private final AtomicInteger kubeletAbsent = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
   private PluginServer server;
   private String registeredKubelet;
@@ -76,9 +82,9 @@ public final class PluginLifecycle {
     return failed.future();
   }
 
-  /** How many times the plugin has registered so far. */
-  public int registrations() {
-    return registrations.get();
+  /** How many times the plugin looked for the kubelet's socket and found none. */
+  public int kubeletAbsentChecks() {
+    return kubeletAbsent.get();
   }
 
   /** Stops watching, ends the streams, removes the socket. */
@@ -138,7 +144,8 @@ public final class PluginLifecycle {
     while (now - recentRestarts.peekFirst() > STORM_WINDOW_MS) {
       recentRestarts.removeFirst();
     }
-    long delay = recentRestarts.size() > 3 ? backoff.delayAfter(recentRestarts.size() - 3) : 0;
+    long delay =
+        recentRestarts.size() > 3 ? backoff.delay(recentRestarts.size() - 3).toMillis() : 0;
     LOG.info(
         "re-registering{}: {}",
         delay > 0 ? " in " + delay + " ms (" + recentRestarts.size() + " restarts in 10 s)" : "",
@@ -186,6 +193,7 @@ public final class PluginLifecycle {
   }
 
   private void waitForKubelet() {
+    kubeletAbsent.incrementAndGet();
     long now = System.currentTimeMillis();
     if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
       LOG.info(
@@ -200,7 +208,6 @@ public final class PluginLifecycle {
     registeredKubelet = kubelet;
     failures = 0;
     busy = false;
-    registrations.incrementAndGet();
     LOG.info(
         "registered {} ({}) with the kubelet at {} as {}",
         resource.resourceName(),
@@ -232,7 +239,7 @@ public final class PluginLifecycle {
                         e));
                 return;
               }
-              vertx.setTimer(backoff.delayAfter(failures), id -> cycle());
+              vertx.setTimer(backoff.delay(failures).toMillis(), id -> cycle());
             });
   }
 

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.DeviceTable;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -17,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 class AllocateResponderTest {
 
   @TempDir Path sysfs;
+
+  static AllocateResponder hcas(Inventory inventory, Map<String, String> uverbs) {
+    return RdmaAnswer.responder(inventory, ib -> Optional.ofNullable(uverbs.get(ib)));
+  }
 
   static AllocateRequest request(List<String>... containers) {
     AllocateRequest.Builder b = AllocateRequest.newBuilder();
@@ -38,14 +42,12 @@ class AllocateResponderTest {
   @DisplayName(
       "shared slots of one HCA give that HCA once; every container gets exactly one response")
   void sharedSlots() {
-    DeviceTable t =
-        new DeviceTable(
-            Inventory.of(
-                TestMachines.twoSwitches("n1"),
-                PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t")));
-    t.update(Map.of(), Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"));
+    Inventory inv =
+        Inventory.of(
+            TestMachines.twoSockets("n1"),
+            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t"));
     var r =
-        new AllocateResponder(t)
+        hcas(inv, Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"))
             .allocate(
                 request(
                     List.of("mlx5_0-slot-2", "mlx5_0-slot-1"),
@@ -75,13 +77,13 @@ class AllocateResponderTest {
   @DisplayName(
       "a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
   void missingSysfs() {
-    DeviceTable t =
-        new DeviceTable(Inventory.of(TestMachines.twoSwitches("n1"), PluginConfig.DEFAULT));
-    t.update(Map.of(), Map.of("mlx5_0", "uverbs0"));
+    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
     AllocationException e =
         assertThrows(
             AllocationException.class,
-            () -> new AllocateResponder(t).allocate(request(List.of("mlx5_0", "mlx5_1"))));
+            () ->
+                hcas(inv, Map.of("mlx5_0", "uverbs0"))
+                    .allocate(request(List.of("mlx5_0", "mlx5_1"))));
     assertTrue(
         e.getMessage().startsWith("no uverbs character device known for HCA mlx5_1 on node n1"),
         e.getMessage());

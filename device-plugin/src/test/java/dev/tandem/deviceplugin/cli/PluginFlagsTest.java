@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.deviceplugin.config.ConfigException;
+import dev.tandem.kit.config.InvalidConfigurationException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("command line: defaults and errors naming the flag")
+@DisplayName("command line: defaults, precedence and errors naming the flag")
 class PluginFlagsTest {
+
+  @TempDir Path dir;
 
   @Test
   @DisplayName(
@@ -22,6 +29,10 @@ class PluginFlagsTest {
     assertEquals(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"), f.podResourcesSocket());
     assertEquals("gpu-7", f.nodeName());
     assertEquals(1000, f.lookupTimeoutMs());
+    assertEquals(Path.of("/"), f.sysfsRoot());
+    assertEquals("rdma/hca", f.resourceName());
+    assertEquals(Duration.ofSeconds(10), f.healthInterval());
+    assertEquals("h", PluginFlags.parse(new String[0], Map.of("HOSTNAME", "h")).nodeName());
   }
 
   @Test
@@ -37,8 +48,6 @@ class PluginFlagsTest {
               "--no-kube",
               "--node-name",
               "n1",
-              "--config",
-              "c.json",
               "--pod-resources-socket",
               "/tmp/pr.sock"
             },
@@ -50,24 +59,74 @@ class PluginFlagsTest {
   }
 
   @Test
-  @DisplayName("an unknown flag, a missing value or a bad number is a usage error naming the flag")
-  void errors() {
+  @DisplayName(
+      "resourceName and healthCheckSeconds: flag over environment over the JSON file over the default")
+  void precedence() throws Exception {
+    Path cfg =
+        Files.writeString(
+            dir.resolve("c.json"),
+            "{\"mode\":\"hca\",\"resourceName\":\"file/hca\",\"healthCheckSeconds\":30}");
+    String[] file = {"--config", cfg.toString()};
+    assertEquals("file/hca", PluginFlags.parse(file, Map.of()).resourceName());
+    assertEquals(Duration.ofSeconds(30), PluginFlags.parse(file, Map.of()).healthInterval());
+    Map<String, String> env = Map.of("TANDEM_PLUGIN_RESOURCE_NAME", "env/hca");
+    assertEquals("env/hca", PluginFlags.parse(file, env).resourceName());
+    String[] flag = {"--config", cfg.toString(), "--resource-name", "flag/hca"};
+    assertEquals("flag/hca", PluginFlags.parse(flag, env).resourceName());
+  }
+
+  @Test
+  @DisplayName(
+      "an unknown flag, a missing value, a bad number or two topology files is an error naming the flag")
+  void errors() throws Exception {
     assertEquals(
-        "unknown flag --plugin-directory (see --help)",
+        "unknown flag '--plugin-directory' (see --help)",
         assertThrows(
-                UsageException.class,
+                InvalidConfigurationException.class,
                 () -> PluginFlags.parse(new String[] {"--plugin-directory", "/x"}, Map.of()))
             .getMessage());
     assertTrue(
         assertThrows(
-                UsageException.class, () -> PluginFlags.parse(new String[] {"--config"}, Map.of()))
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[] {"--config"}, Map.of()))
             .getMessage()
             .contains("--config needs a value"));
+    assertEquals(
+        "--lookup-timeout-ms (TANDEM_PLUGIN_LOOKUP_TIMEOUT_MS): 'soon' is not a whole number",
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of()))
+            .getMessage());
     assertTrue(
         assertThrows(
-                UsageException.class,
-                () -> PluginFlags.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of()))
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[] {"--resource-name", "hca"}, Map.of()))
             .getMessage()
-            .contains("soon"));
+            .startsWith("--resource-name (TANDEM_PLUGIN_RESOURCE_NAME, file key resourceName):"));
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () ->
+                    PluginFlags.parse(
+                        new String[] {"--hwloc-xml", "a.xml"}, Map.of("TANDEM_NCCL_TOPO", "b")))
+            .getMessage()
+            .endsWith("(got --hwloc-xml and --nccl-topo)"));
+    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"mode\":\"hca\",\"slots\":4}");
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginFlags.parse(new String[] {"--config", bad.toString()}, Map.of()))
+            .getMessage()
+            .contains(bad + ": unknown key slots"));
+  }
+
+  @Test
+  @DisplayName("docs/configuration.md carries exactly the table the declarations render")
+  void documented() throws Exception {
+    String doc = Files.readString(Path.of("../docs/configuration.md"));
+    String table = PluginFlags.SETTINGS.markdownTable();
+    assertTrue(
+        doc.contains("\n\n" + table + "\n"),
+        "docs/configuration.md, device-plugin, should carry exactly this table:\n" + table);
   }
 }

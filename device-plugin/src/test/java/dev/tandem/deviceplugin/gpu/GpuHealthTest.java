@@ -3,14 +3,12 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.TestMachines;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,14 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GpuHealthTest {
 
   @TempDir Path root;
-  final Machine machine = TestMachines.twoSwitches("n1");
-
-  private void driverSees(Device gpu) throws Exception {
-    Path d = root.resolve("proc/driver/nvidia/gpus").resolve(gpu.address().toString());
-    Files.createDirectories(d);
-    Files.writeString(d.resolve("information"), "Model: A100\n");
-    Files.createDirectories(root.resolve("sys/bus/pci/devices").resolve(gpu.address().toString()));
-  }
+  final Machine machine = TestMachines.twoSockets("n1");
 
   @Test
   @DisplayName("no /proc/driver/nvidia/gpus: the probe cannot tell, discovery's health is kept")
@@ -39,7 +30,7 @@ class GpuHealthTest {
   @DisplayName(
       "driver directory with information and PCI device present → healthy; GPU missing from the driver → unhealthy")
   void driverView() throws Exception {
-    driverSees(machine.gpus().get(0));
+    FakeSysfs.nvidiaGpu(root, machine.gpus().get(0));
     DriverProcfs p = new DriverProcfs(root);
     assertEquals(Optional.of(true), p.healthy(machine.gpus().get(0)));
     assertEquals(Optional.of(false), p.healthy(machine.gpus().get(1)));
@@ -49,49 +40,9 @@ class GpuHealthTest {
   @DisplayName("a GPU that fell off the PCI bus is unhealthy even while procfs still lists it")
   void offTheBus() throws Exception {
     Device g = machine.gpus().get(0);
-    driverSees(g);
+    FakeSysfs.nvidiaGpu(root, g);
     Files.delete(root.resolve("sys/bus/pci/devices").resolve(g.address().toString()));
     assertEquals(Optional.of(false), new DriverProcfs(root).healthy(g));
-  }
-
-  @Test
-  @DisplayName(
-      "a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
-  void checkUpdatesTable() throws Exception {
-    machine
-        .gpus()
-        .forEach(
-            g -> {
-              try {
-                driverSees(g);
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    Files.delete(
-        root.resolve("proc/driver/nvidia/gpus")
-            .resolve(machine.gpus().get(1).address().toString())
-            .resolve("information"));
-    Vertx vertx = Vertx.vertx();
-    try {
-      GpuTable table = new GpuTable(machine);
-      List<Object> told = new java.util.concurrent.CopyOnWriteArrayList<>();
-      table.onChange(told::add);
-      List<String> changed =
-          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await();
-      assertEquals(List.of("GPU-1"), changed);
-      assertEquals(
-          Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"),
-          Map.of(
-              table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
-              table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
-      assertEquals(1, told.size());
-      assertEquals(
-          List.of(),
-          new GpuHealthCheck(vertx, table, List.of(new DriverProcfs(root))).run().await());
-    } finally {
-      vertx.close().await();
-    }
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.tandem.deviceplugin.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.TestMachines;
 import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
@@ -112,7 +112,7 @@ class InventoryTest {
   void sharedMode() {
     Inventory i =
         Inventory.of(
-            TestMachines.twoSwitches("n1"),
+            TestMachines.twoSockets("n1"),
             PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
     assertEquals(
         List.of(

@@ -6,7 +6,9 @@ import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Settings;
 import dev.tandem.topology.model.InvalidTopologyException;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -24,48 +26,29 @@ import java.util.Map;
  */
 public final class DumpCommand {
 
-  static final String USAGE =
-      """
-      usage: java -jar node-topology-agent.jar dump [--hwloc-xml FILE | --sysfs-root DIR | --nccl-topo FILE]
-                                                   [--node-name NAME] [--format json|yaml|matrix]
-
-      Discovers the node's GPUs, HCAs and PCIe/NUMA tree and prints the NodeTopology object as it
-      would be published (json, the default, or yaml), or the nvidia-smi-style matrix (matrix).
-
-        --hwloc-xml FILE   load an hwloc XML export through libhwloc instead of this machine
-        --sysfs-root DIR   read a captured sysfs/procfs tree under DIR (DIR/sys, DIR/proc), no libraries
-        --nccl-topo FILE   read an NCCL topology file (a cloud vendor's GPU/NIC grouping)
-        --node-name NAME   node name (default: $NODE_NAME, else the host name)
-        --format FORMAT    json, yaml or matrix (default json)
-        --help             print this help
-
-      Without a file, this machine is read through libhwloc (Debian libhwloc15), falling back to
-      sysfs under /, and libibverbs adds HCA port states. Exit 0 on success, 1 when discovery fails
-      (the message names the file and the reason), 2 on a bad command line.
-      """;
-
   private DumpCommand() {}
 
-  public static int run(String[] args) {
-    return run(args, System.out, System.err, System.getenv());
+  /** Runs {@code dump} with {@code env} as its environment (for {@code NODE_NAME}). */
+  public static int run(String[] args, Map<String, String> env) {
+    return run(args, System.out, System.err, env);
   }
 
   static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
-    DumpFlags flags;
-    try {
-      flags = DumpFlags.parse(args);
-    } catch (IllegalArgumentException e) {
-      err.println("node-topology-agent dump: " + e.getMessage() + " (see dump --help)");
-      return 2;
-    }
-    if (flags.help()) {
-      out.print(USAGE);
+    if (Settings.wantsHelp(List.of(args))) {
+      out.print(DumpFlags.SETTINGS.usage());
       return 0;
     }
-    String node = flags.nodeName() != null ? flags.nodeName() : defaultNodeName(env);
+    DumpFlags flags;
+    try {
+      flags = DumpFlags.parse(args, env);
+    } catch (InvalidConfigurationException e) {
+      err.println("node-topology-agent dump: " + e.getMessage());
+      return 2;
+    }
+    String node = flags.nodeName() != null ? flags.nodeName() : hostName();
     DiscoveryOptions options = flags.options(node);
     try {
-      Discovery d = TopologyDiscovery.discover(options);
+      Discovery d = TopologySources.discoverOnce(options);
       out.print(render(d, flags.format()));
       out.flush();
       return 0;
@@ -98,11 +81,7 @@ public final class DumpCommand {
         : serialization.asJson(resource) + "\n";
   }
 
-  static String defaultNodeName(Map<String, String> env) {
-    String fromEnv = env.get("NODE_NAME");
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv.trim();
-    }
+  static String hostName() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (Exception e) {

@@ -1,73 +1,86 @@
 package dev.tandem.agent.cli;
 
+import dev.tandem.agent.run.RunConfig;
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.kit.config.Parsers;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Rule;
+import dev.tandem.kit.config.Setting;
+import dev.tandem.kit.config.Settings;
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.List;
+import java.util.Map;
 
-/** The parsed flags of {@code dump}; {@link #parse} throws with a message naming the bad flag. */
+/**
+ * The parsed flags of {@code dump}, declared like {@code run}'s ({@code --sysfs-root} means the
+ * same in both). Files are checked by discovery, which exits 1 naming them; {@link #parse} throws
+ * naming a bad flag.
+ */
 record DumpFlags(
-    Path hwlocXml, Path sysfsRoot, Path ncclTopo, String nodeName, String format, boolean help) {
+    Path hwlocXml,
+    Path ncclTopo,
+    Path sysfsRoot,
+    boolean sysfsOnly,
+    String nodeName,
+    String format) {
 
-  static final Set<String> FORMATS = Set.of("json", "yaml", "matrix");
+  static final Setting<Path> HWLOC_XML =
+      Setting.of("--hwloc-xml", "FILE", Parsers.path())
+          .defaultText("this machine")
+          .help("load an hwloc XML export through libhwloc instead of this machine");
+  static final Setting<Path> NCCL_TOPO =
+      Setting.of("--nccl-topo", "FILE", Parsers.path())
+          .help("read an NCCL topology file (a cloud vendor's GPU/NIC grouping)");
+  static final Setting<Path> SYSFS_ROOT =
+      Setting.of("--sysfs-root", "DIR", Parsers.path())
+          .defaultValue("/")
+          .help(
+              "the host root /sys and /proc resolve against (a captured tree: DIR/sys, DIR/proc)");
+  static final Setting<Boolean> SYSFS_ONLY =
+      Setting.toggle("--sysfs-only", true)
+          .defaultValue("false")
+          .defaultText("off")
+          .help("read sysfs under --sysfs-root only, without libhwloc/libibverbs");
+  static final Setting<String> NODE_NAME =
+      Setting.of("--node-name", "NAME", Parsers.text())
+          .env("NODE_NAME")
+          .defaultText("the host name")
+          .help("node name");
+  static final Setting<String> FORMAT =
+      Setting.of("--format", "FORMAT", Parsers.oneOf("json", "yaml", "matrix"))
+          .defaultValue("json")
+          .help("json, yaml or matrix");
 
-  static DumpFlags parse(String[] args) {
-    Path hwloc = null;
-    Path sysfs = null;
-    Path nccl = null;
-    String node = null;
-    String format = "json";
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      String name = arg;
-      String value = null;
-      int eq = arg.indexOf('=');
-      if (arg.startsWith("--") && eq > 0) {
-        name = arg.substring(0, eq);
-        value = arg.substring(eq + 1);
-      }
-      if (name.equals("--help") || name.equals("-h")) {
-        return new DumpFlags(null, null, null, null, format, true);
-      }
-      if (!Set.of("--hwloc-xml", "--sysfs-root", "--nccl-topo", "--node-name", "--format")
-          .contains(name)) {
-        throw new IllegalArgumentException("unknown flag '" + arg + "'");
-      }
-      if (value == null) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("flag " + name + " needs a value");
-        }
-        value = args[++i];
-      }
-      switch (name) {
-        case "--hwloc-xml" -> hwloc = Path.of(value);
-        case "--sysfs-root" -> sysfs = Path.of(value);
-        case "--nccl-topo" -> nccl = Path.of(value);
-        case "--node-name" -> node = value;
-        default -> format = value;
-      }
-    }
-    if (!FORMATS.contains(format)) {
-      throw new IllegalArgumentException(
-          "--format " + format + " is not one of json, yaml, matrix");
-    }
-    int sources = (hwloc != null ? 1 : 0) + (sysfs != null ? 1 : 0) + (nccl != null ? 1 : 0);
-    if (sources > 1) {
-      throw new IllegalArgumentException(
-          "give at most one of --hwloc-xml, --sysfs-root, --nccl-topo");
-    }
-    return new DumpFlags(hwloc, sysfs, nccl, node, format, false);
+  static final Settings SETTINGS =
+      Settings.of(
+              """
+              usage: java -jar node-topology-agent.jar dump [--hwloc-xml FILE | --nccl-topo FILE | --sysfs-only]
+                                                           [--sysfs-root DIR] [--node-name NAME] [--format json|yaml|matrix]
+
+              Discovers the node's GPUs, HCAs and PCIe/NUMA tree and prints the NodeTopology object as it
+              would be published (json, the default, or yaml), or the nvidia-smi-style matrix (matrix).
+              Without a file, this machine is read through libhwloc (Debian libhwloc15), falling back to
+              sysfs under --sysfs-root, and libibverbs adds HCA port states. Exit 0 on success, 1 when
+              discovery fails (the message names the file and the reason), 2 on a bad command line.
+              """,
+              List.of(HWLOC_XML, NCCL_TOPO, SYSFS_ROOT, SYSFS_ONLY, NODE_NAME, FORMAT))
+          .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY));
+
+  /**
+   * @throws dev.tandem.kit.config.InvalidConfigurationException naming the bad flag
+   */
+  static DumpFlags parse(String[] args, Map<String, String> env) {
+    Resolved v = SETTINGS.resolve(List.of(args), env);
+    return new DumpFlags(
+        v.get(HWLOC_XML),
+        v.get(NCCL_TOPO),
+        v.get(SYSFS_ROOT),
+        v.get(SYSFS_ONLY),
+        v.get(NODE_NAME),
+        v.get(FORMAT));
   }
 
   DiscoveryOptions options(String node) {
-    if (hwlocXml != null) {
-      return DiscoveryOptions.hwlocXml(node, hwlocXml);
-    }
-    if (ncclTopo != null) {
-      return DiscoveryOptions.ncclTopo(node, ncclTopo);
-    }
-    if (sysfsRoot != null) {
-      return DiscoveryOptions.sysfs(node, sysfsRoot);
-    }
-    return DiscoveryOptions.live(node);
+    return RunConfig.discovery(node, hwlocXml, ncclTopo, sysfsRoot, sysfsOnly);
   }
 }

@@ -5,6 +5,8 @@ import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologySpec;
 import dev.tandem.api.crd.NodeTopologyStatus;
+import dev.tandem.discovery.TopologySource;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -7,17 +7,14 @@ import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.NodePods;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.ops.OpsServer;
-import dev.tandem.agent.publish.Backoff;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
-import dev.tandem.agent.publish.TopologySource;
-import dev.tandem.discovery.Discovery;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.policy.AlignmentPolicy;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -39,17 +36,18 @@ public final class Agent {
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   private static final Duration API_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Publish retries: 1 s, doubling, at most a minute apart. */
+  static final Backoff PUBLISH_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));
+
   private final Vertx vertx;
   private final KubernetesClient client;
   private final PodResourcesClient podResources;
   private final PublishLoop publish;
   private final AuditLoop audit;
   private final OpsServer ops;
-  private final RunConfig config;
   private int boundPort;
 
   private Agent(RunConfig config, KubernetesClient client) {
-    this.config = config;
     this.client = client;
     this.vertx =
         Vertx.vertx(
@@ -59,18 +57,13 @@ public final class Agent {
                 .setInternalBlockingPoolSize(2));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TopologySource source =
-        () -> {
-          Discovery d = TopologyDiscovery.discover(config.discovery());
-          return new TopologySource.Observed(d.machine(), d.notes());
-        };
     publish =
         new PublishLoop(
             vertx,
-            source,
+            TopologySources.create(config.discovery()),
             new NodeTopologyPublisher(client, config.nodeName()),
             config.resync(),
-            Backoff.DEFAULT,
+            PUBLISH_BACKOFF,
             clock);
     AlignmentMetrics metrics = new AlignmentMetrics(registry);
     podResources =
@@ -109,7 +102,7 @@ public final class Agent {
 
   /** Starts everything; fails only when the health/metrics port cannot be bound. */
   public static Future<Agent> start(RunConfig config) {
-    return start(config, new KubernetesClientBuilder().withConfig(kubernetes(config)).build());
+    return start(config, kubernetes(config).client());
   }
 
   /** Starts with the given client (closed by {@link #stop}). */
@@ -151,17 +144,7 @@ public final class Agent {
     return boundPort;
   }
 
-  public RunConfig config() {
-    return config;
-  }
-
-  static Config kubernetes(RunConfig config) {
-    Config c =
-        config.kubeconfig() == null
-            ? Config.autoConfigure(null)
-            : Config.fromKubeconfig(config.kubeconfig().toFile());
-    c.setRequestTimeout((int) API_TIMEOUT.toMillis());
-    c.setRequestRetryBackoffLimit(1);
-    return c;
+  static KubeConnection kubernetes(RunConfig config) {
+    return KubeConnection.of(config.kubeconfig()).bounded(API_TIMEOUT, 1);
   }
 }

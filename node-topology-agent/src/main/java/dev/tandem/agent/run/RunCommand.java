@@ -1,6 +1,10 @@
 package dev.tandem.agent.run;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Settings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,27 +18,25 @@ public final class RunCommand {
 
   private RunCommand() {}
 
-  public static int run(String[] args) {
-    return run(args, System.getenv());
-  }
-
   /**
    * Parses and validates; returns 0 for help, 2 for bad flags or values, otherwise runs until
    * stopped.
    */
-  static int run(String[] args, Map<String, String> env) {
-    if (RunArgs.wantsHelp(args)) {
-      System.out.print(RunArgs.usage());
+  public static int run(String[] args, Map<String, String> env) {
+    if (Settings.wantsHelp(List.of(args))) {
+      System.out.print(RunSettings.SETTINGS.usage());
       return 0;
     }
+    Resolved resolved;
     RunConfig config;
     try {
-      config = RunConfig.fromMap(RunArgs.settings(args, env));
-    } catch (InvalidConfigurationException | RunArgs.UnknownFlagException e) {
+      resolved = RunSettings.SETTINGS.resolve(List.of(args), env);
+      config = RunConfig.from(resolved);
+    } catch (InvalidConfigurationException e) {
       System.err.println("node-topology-agent run: " + e.getMessage());
       return 2;
     }
-    LOG.info("Starting node-topology-agent: {}", config.describe());
+    LOG.info("Starting node-topology-agent: {}", resolved.describe());
     Agent agent;
     try {
       agent = Agent.start(config).await(30, TimeUnit.SECONDS);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
-import dev.tandem.api.crd.TestMachines;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
@@ -21,7 +21,7 @@ class AllocationAuditTest {
   static final String GPU = "nvidia.com/gpu";
   static final String HCA = "rdma/hca";
 
-  private final Machine machine = TestMachines.twoSwitches("gpu-1");
+  private final Machine machine = TestMachines.twoSwitchesAndLoneHca("gpu-1");
   private final AllocationAudit audit = new AllocationAudit(AlignmentPolicy.DEFAULT);
 
   static PodFacts facts(String name, Map<String, String> annotations, long gpus, long hcas) {

@@ -6,7 +6,7 @@ import static dev.tandem.kubelet.podresources.FakeKubelet.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.api.crd.TestMachines;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.FakeKubelet;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.kubelet.podresources.v1.ContainerDevices;
@@ -43,7 +43,7 @@ class AuditLoopIT {
 
   @TempDir Path dir;
 
-  private final Machine machine = TestMachines.twoSwitches("gpu-1");
+  private final Machine machine = TestMachines.twoSwitchesAndLoneHca("gpu-1");
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicReference<AuditReport> last = new AtomicReference<>();

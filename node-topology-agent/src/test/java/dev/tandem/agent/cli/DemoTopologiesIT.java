@@ -3,7 +3,7 @@ package dev.tandem.agent.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.DemoFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +42,7 @@ class DemoTopologiesIT {
               : DiscoveryOptions.ncclTopo(f.name(), source);
       // notes name the file read: the fixture's name, not where this machine keeps it
       String json =
-          DumpCommand.render(TopologyDiscovery.discover(options), "json")
+          DumpCommand.render(TopologySources.discoverOnce(options), "json")
               .replace(source.toString(), source.getFileName().toString());
       Path file = DEMO.resolve(f.name() + ".json");
       if (regenerate) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +54,7 @@ class DumpCommandIT {
     assertEquals("tandem.dev/v1alpha1", resource.getApiVersion());
     assertEquals("gpu-7", resource.getMetadata().getName());
     assertEquals(
-        TopologyDiscovery.discover(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
+        TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("gpu-7", RELION)).machine(),
         NodeTopologyMapper.toMachine(resource));
   }
 
@@ -96,9 +96,9 @@ class DumpCommandIT {
   }
 
   @Test
-  @DisplayName("a sysfs root that is not a directory exits 1")
+  @DisplayName("a sysfs root that is not a directory exits 1 when only sysfs is read")
   void badSysfsRoot() {
-    Run run = dump("--sysfs-root", "/nonexistent-root");
+    Run run = dump("--sysfs-root", "/nonexistent-root", "--sysfs-only");
 
     assertEquals(1, run.code());
     assertTrue(run.err().contains("/nonexistent-root is not a directory"), run.err());
@@ -115,8 +115,12 @@ class DumpCommandIT {
     assertTrue(unknown.err().contains("unknown flag '--hwloc'"), unknown.err());
     assertEquals(2, dump("--node-name").code());
     assertTrue(
-        dump("--format", "xml").err().contains("--format xml is not one of json, yaml, matrix"));
+        dump("--format", "xml").err().contains("--format: 'xml' is not one of json, yaml, matrix"));
     assertEquals(2, dump("--hwloc-xml", "a", "--nccl-topo", "b").code());
+    assertTrue(
+        dump("--sysfs-only", "--hwloc-xml", "a")
+            .err()
+            .contains("(got --hwloc-xml and --sysfs-only)"));
   }
 
   @Test

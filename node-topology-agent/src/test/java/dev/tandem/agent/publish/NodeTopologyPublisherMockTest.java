@@ -10,8 +10,8 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologySpec;
 import dev.tandem.api.crd.NodeTopologyStatus;
-import dev.tandem.api.crd.TestMachines;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.fixtures.TestMachines;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,7 +32,7 @@ class NodeTopologyPublisherMockTest {
   static KubernetesMockServer server;
 
   private final NodeTopologySpec spec =
-      NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
+      NodeTopologyMapper.toSpec(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
   private final NodeTopologyStatus status =
       new NodeTopologyStatus(
           "2026-11-22T03:00:00Z",
@@ -88,7 +88,7 @@ class NodeTopologyPublisherMockTest {
     labelled.getMetadata().setLabels(labels);
     client.resource(labelled).update();
 
-    NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-1"));
+    NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnRootPorts("gpu-1"));
     NodeTopologyStatus later =
         new NodeTopologyStatus("2026-11-22T03:01:00Z", List.of(), List.of(), List.of("n"));
     assertEquals(NodeTopologyPublisher.Outcome.UPDATED, publisher.publish(smaller, later));
@@ -123,7 +123,7 @@ class NodeTopologyPublisherMockTest {
         .once();
     drainRequests();
 
-    NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-1"));
+    NodeTopologySpec smaller = NodeTopologyMapper.toSpec(TestMachines.gpusOnRootPorts("gpu-1"));
     assertEquals(NodeTopologyPublisher.Outcome.UPDATED, publisher.publish(smaller, status));
     assertEquals(smaller, read("gpu-1").getSpec());
     long puts =
@@ -148,7 +148,7 @@ class NodeTopologyPublisherMockTest {
     node("gpu-1");
     node("gpu-2");
     new NodeTopologyPublisher(client, "gpu-2")
-        .publish(NodeTopologyMapper.toSpec(TestMachines.gpusOnly("gpu-2")), status);
+        .publish(NodeTopologyMapper.toSpec(TestMachines.gpusOnRootPorts("gpu-2")), status);
     NodeTopology before = read("gpu-2");
 
     new NodeTopologyPublisher(client, "gpu-1").publish(spec, status);

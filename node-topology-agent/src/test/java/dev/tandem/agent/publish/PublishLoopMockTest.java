@@ -1,5 +1,6 @@
 package dev.tandem.agent.publish;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,8 +8,11 @@ import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
-import dev.tandem.api.crd.TestMachines;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.discovery.Discovery;
+import dev.tandem.discovery.TopologySource;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -43,7 +47,7 @@ class PublishLoopMockTest {
         if (m == null) {
           throw new IllegalStateException("libhwloc crashed");
         }
-        return new TopologySource.Observed(m, List.of("read by test"));
+        return new Discovery(m, "test", List.of("read by test"));
       };
 
   @BeforeEach
@@ -82,17 +86,18 @@ class PublishLoopMockTest {
       "publishes at start, then at once when allocations change, without waiting for the resync")
   void publishesOnStartAndOnChange() {
     TestNodes.create(client, "gpu-1");
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofHours(1));
-    Eventually.await(WAIT, "first publish", () -> read() != null && read().getStatus() != null);
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    await("first publish").atMost(WAIT).until(() -> read() != null && read().getStatus() != null);
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(read()));
     assertTrue(read().getStatus().notes().contains("read by test"));
 
     AllocationEntry a =
         new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
     loop.allocations(List.of(a), List.of(), List.of());
-    Eventually.await(
-        WAIT, "allocation published", () -> read().getStatus().allocations().equals(List.of(a)));
+    await("allocation published")
+        .atMost(WAIT)
+        .until(() -> read().getStatus().allocations().equals(List.of(a)));
     assertEquals(1, discoveries.get());
   }
 
@@ -100,30 +105,30 @@ class PublishLoopMockTest {
   @DisplayName("a failed discovery keeps the last good topology and says so in status.notes")
   void discoveryFailureKeepsLastGood() {
     TestNodes.create(client, "gpu-1");
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofMillis(300));
-    Eventually.await(WAIT, "first publish", () -> read() != null);
+    await("first publish").atMost(WAIT).until(() -> read() != null);
 
     discovered.set(null);
-    Eventually.await(
-        WAIT,
-        "failure noted",
-        () ->
-            read().getStatus() != null
-                && read().getStatus().notes().stream()
-                    .anyMatch(n -> n.contains("discovery failed")));
+    await("failure noted")
+        .atMost(WAIT)
+        .until(
+            () ->
+                read().getStatus() != null
+                    && read().getStatus().notes().stream()
+                        .anyMatch(n -> n.contains("discovery failed")));
     NodeTopology t = read();
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(t));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(t));
     assertTrue(t.getStatus().notes().stream().anyMatch(n -> n.contains("libhwloc crashed")));
 
-    discovered.set(TestMachines.gpusOnly("gpu-1"));
-    Eventually.await(
-        WAIT,
-        "recovered",
-        () ->
-            read().getSpec().summary().hcas() == 0
-                && read().getStatus().notes().stream()
-                    .noneMatch(n -> n.contains("discovery failed")));
+    discovered.set(TestMachines.gpusOnRootPorts("gpu-1"));
+    await("recovered")
+        .atMost(WAIT)
+        .until(
+            () ->
+                read().getSpec().summary().hcas() == 0
+                    && read().getStatus().notes().stream()
+                        .noneMatch(n -> n.contains("discovery failed")));
   }
 
   @Test
@@ -132,33 +137,35 @@ class PublishLoopMockTest {
   void restartWithFailingDiscoveryKeepsPublished() {
     TestNodes.create(client, "gpu-1");
     new NodeTopologyPublisher(client, "gpu-1")
-        .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1")), null);
+        .publish(NodeTopologyMapper.toSpec(TestMachines.twoSwitchesAndLoneHca("gpu-1")), null);
 
     start(Duration.ofHours(1));
-    Eventually.await(
-        WAIT,
-        "failure noted",
-        () ->
-            read().getStatus() != null
-                && read().getStatus().notes().stream()
-                    .anyMatch(n -> n.contains("discovery failed")));
-    assertEquals(TestMachines.twoSwitches("gpu-1"), NodeTopologyMapper.toMachine(read()));
-    assertEquals(TestMachines.twoSwitches("gpu-1"), loop.machine().orElseThrow());
+    await("failure noted")
+        .atMost(WAIT)
+        .until(
+            () ->
+                read().getStatus() != null
+                    && read().getStatus().notes().stream()
+                        .anyMatch(n -> n.contains("discovery failed")));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), NodeTopologyMapper.toMachine(read()));
+    assertEquals(TestMachines.twoSwitchesAndLoneHca("gpu-1"), loop.machine().orElseThrow());
   }
 
   @Test
   @DisplayName("API errors are retried with backoff until the object is published")
   void retriesWithBackoff() {
-    discovered.set(TestMachines.twoSwitches("gpu-1"));
+    discovered.set(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     start(Duration.ofHours(1));
-    Eventually.await(WAIT, "first failure", () -> loop.lastError() != null);
+    await("first failure").atMost(WAIT).until(() -> loop.lastError() != null);
     assertTrue(loop.lastError().contains("gpu-1"), loop.lastError());
     assertEquals(null, read());
 
     TestNodes.create(client, "gpu-1");
-    Eventually.await(
-        WAIT, "published after retries", () -> read() != null && read().getStatus() != null);
-    Eventually.await(
-        WAIT, "success recorded", () -> loop.lastError() == null && loop.lastSuccess() != null);
+    await("published after retries")
+        .atMost(WAIT)
+        .until(() -> read() != null && read().getStatus() != null);
+    await("success recorded")
+        .atMost(WAIT)
+        .until(() -> loop.lastError() == null && loop.lastSuccess() != null);
   }
 }

@@ -1,9 +1,9 @@
 package dev.tandem.agent.run;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.agent.publish.Eventually;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
@@ -65,16 +65,16 @@ class AgentIT {
         new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
     Agent agent = Agent.start(config, own).await(30, TimeUnit.SECONDS);
     try {
-      Eventually.await(
-          Duration.ofSeconds(30),
-          "NodeTopology with audit note",
-          () -> {
-            NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
-            return t != null
-                && t.getStatus() != null
-                && t.getStatus().notes().stream()
-                    .anyMatch(n -> n.contains("waiting for the kubelet"));
-          });
+      await("NodeTopology with audit note")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
+                return t != null
+                    && t.getStatus() != null
+                    && t.getStatus().notes().stream()
+                        .anyMatch(n -> n.contains("waiting for the kubelet"));
+              });
       NodeTopology t = client.resources(NodeTopology.class).withName("xe8640-1").get();
       assertEquals(4, t.getSpec().summary().gpus());
       assertTrue(t.getSpec().summary().hcas() > 0, t.getSpec().summary().toString());

@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Setting;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,7 @@ class RunConfigTest {
   @TempDir Path dir;
 
   private static RunConfig config(Map<String, String> env, String... args) {
-    return RunConfig.fromMap(RunArgs.settings(args, env));
+    return RunConfig.parse(List.of(args), env);
   }
 
   @Test
@@ -77,7 +80,24 @@ class RunConfigTest {
   }
 
   @Test
-  @DisplayName("the node name is required, two discovery sources are refused")
+  @DisplayName(
+      "--sysfs-root is the host root: with the libraries by default, sysfs only with --sysfs-only (the old --sysfs-root)")
+  void sysfsRoot() {
+    Path root = dir;
+    assertEquals(
+        new DiscoveryOptions("n", null, root, null, true),
+        config(Map.of("NODE_NAME", "n"), "--sysfs-root", root.toString()).discovery());
+    assertEquals(
+        DiscoveryOptions.sysfs("n", root),
+        config(
+                Map.of("NODE_NAME", "n", "TANDEM_SYSFS_ONLY", "true"),
+                "--sysfs-root",
+                root.toString())
+            .discovery());
+  }
+
+  @Test
+  @DisplayName("the node name is required, two discovery sources are refused naming both")
   void required() {
     assertTrue(
         assertThrows(InvalidConfigurationException.class, () -> config(Map.of()))
@@ -88,13 +108,9 @@ class RunConfigTest {
                 InvalidConfigurationException.class,
                 () ->
                     config(
-                        Map.of("NODE_NAME", "n"),
-                        "--sysfs-root",
-                        "/",
-                        "--nccl-topo",
-                        "/etc/hostname"))
+                        Map.of("NODE_NAME", "n"), "--sysfs-only", "--nccl-topo", "/etc/hostname"))
             .getMessage()
-            .contains("at most one"));
+            .matches("give at most one of .*\\(got --nccl-topo and --sysfs-only\\)"));
   }
 
   @Test
@@ -108,9 +124,9 @@ class RunConfigTest {
       System.setOut(new PrintStream(text));
       System.setErr(new PrintStream(text));
       assertEquals(0, RunCommand.run(new String[] {"--help"}, Map.of()));
-      for (Setting s : Setting.values()) {
+      for (Setting<?> s : RunSettings.SETTINGS.all()) {
         assertTrue(
-            text.toString().contains(s.flag()) && text.toString().contains(s.env()), s.name());
+            text.toString().contains(s.flag()) && text.toString().contains(s.env()), s.flag());
       }
       assertEquals(2, RunCommand.run(new String[] {"--frobnicate"}, Map.of("NODE_NAME", "n")));
       assertTrue(text.toString().contains("unknown flag '--frobnicate'"));

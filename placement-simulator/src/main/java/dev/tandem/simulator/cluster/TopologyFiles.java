@@ -2,7 +2,7 @@ package dev.tandem.simulator.cluster;
 
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.TopologyDiscovery;
+import dev.tandem.discovery.TopologySources;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
 
@@ -24,7 +24,7 @@ final class TopologyFiles {
             ? DiscoveryOptions.ncclTopo(nodeName, file)
             : DiscoveryOptions.hwlocXml(nodeName, file);
     try {
-      return TopologyDiscovery.discover(options).machine();
+      return TopologySources.discoverOnce(options).machine();
     } catch (DiscoveryException | IllegalArgumentException e) {
       throw new ClusterFileException(
           file + ": not a readable hwloc XML or NCCL topology file: " + e.getMessage(), e);

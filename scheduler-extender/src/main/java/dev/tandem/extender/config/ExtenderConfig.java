@@ -1,12 +1,17 @@
 package dev.tandem.extender.config;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Resolved;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The extender's settings, validated: see {@link ConfigLoader} for the flags and file keys.
+ * The extender's settings, validated: see {@link ExtenderSettings} for the flags, variables and
+ * file keys.
  *
  * @param host listen address
  * @param port listen port
@@ -79,23 +84,39 @@ public record ExtenderConfig(
 
   /** The defaults: port 8888, prefix /scheduler, switch/required, 5 min TTL, 64 MiB bodies. */
   public static ExtenderConfig defaults() {
+    return load(List.of(), Map.of());
+  }
+
+  /**
+   * Flags over environment over the {@code --config} file over defaults ({@link ExtenderSettings}).
+   *
+   * @throws InvalidConfigurationException naming the flag, the variable and the bad value
+   * @throws ConfigException for values that are each fine but wrong together
+   */
+  public static ExtenderConfig load(List<String> args, Map<String, String> env) {
+    return from(ExtenderSettings.SETTINGS.resolve(args, env, YamlFile::read), env);
+  }
+
+  /** From resolved settings; {@code env} gives the identity's fallback, {@code HOSTNAME}. */
+  public static ExtenderConfig from(Resolved v, Map<String, String> env) {
     return new ExtenderConfig(
-        "0.0.0.0",
-        DEFAULT_PORT,
-        "/scheduler",
-        null,
-        null,
-        null,
-        AlignmentPolicy.DEFAULT,
-        Duration.ofMinutes(5),
-        64L << 20,
-        false,
-        null,
-        true,
-        "kube-system",
-        "tandem-scheduler-extender",
-        hostname(),
-        200_000);
+        v.get(ExtenderSettings.HOST),
+        v.get(ExtenderSettings.PORT),
+        v.get(ExtenderSettings.PREFIX),
+        v.get(ExtenderSettings.TLS_CERT),
+        v.get(ExtenderSettings.TLS_KEY),
+        v.get(ExtenderSettings.CLIENT_CA),
+        new AlignmentPolicy(
+            v.get(ExtenderSettings.DEFAULT_ALIGNMENT), v.get(ExtenderSettings.DEFAULT_MODE)),
+        v.get(ExtenderSettings.ASSUMED_TTL),
+        v.get(ExtenderSettings.BODY_LIMIT),
+        v.get(ExtenderSettings.DEMO),
+        v.get(ExtenderSettings.DEMO_TOPOLOGIES),
+        v.get(ExtenderSettings.LEADER_ELECTION),
+        v.get(ExtenderSettings.LEASE_NAMESPACE),
+        v.get(ExtenderSettings.LEASE_NAME),
+        v.get(ExtenderSettings.IDENTITY, hostname(env)),
+        v.get(ExtenderSettings.CACHE_SIZE));
   }
 
   public ExtenderConfig withPort(int value) {
@@ -212,11 +233,8 @@ public record ExtenderConfig(
                 : ", no leader election");
   }
 
-  private static String hostname() {
-    String h = System.getenv("POD_NAME");
-    if (h == null || h.isBlank()) {
-      h = System.getenv("HOSTNAME");
-    }
+  private static String hostname(Map<String, String> env) {
+    String h = env.get("HOSTNAME");
     return h == null || h.isBlank() ? "tandem-extender-" + ProcessHandle.current().pid() : h;
   }
 }

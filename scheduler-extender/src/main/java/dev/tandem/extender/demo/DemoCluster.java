@@ -3,8 +3,8 @@ package dev.tandem.extender.demo;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.extender.kube.NodeTopologies;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
-import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -33,7 +33,7 @@ public final class DemoCluster {
   static final String BUNDLED = "demo/";
 
   /** One node per bundled topology (real servers' hwloc and NCCL exports), named after the file. */
-  public static ClusterState fromBundledFixtures() {
+  public static Cluster fromBundledFixtures() {
     return of(bundledMachines());
   }
 
@@ -41,7 +41,7 @@ public final class DemoCluster {
    * {@code nodes} nodes cycling through the bundled topologies, named {@code <fixture>-<i>}: a
    * large cluster for load tests.
    */
-  public static ClusterState fromBundledFixtures(int nodes) {
+  public static Cluster fromBundledFixtures(int nodes) {
     List<Machine> base = bundledMachines();
     List<Machine> out = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
@@ -58,8 +58,9 @@ public final class DemoCluster {
    * @throws IllegalArgumentException naming the file that cannot be read, an hwloc XML file (with
    *     the command that converts it), or a directory without any topology
    */
-  public static ClusterState fromDirectory(Path dir) {
-    ClusterState state = empty();
+  public static Cluster fromDirectory(Path dir) {
+    Cluster cluster = empty();
+    ClusterState state = cluster.state();
     KubernetesSerialization serialization = new KubernetesSerialization();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.sorted().toList()) {
@@ -86,31 +87,23 @@ public final class DemoCluster {
     if (state.size() == 0) {
       throw new IllegalArgumentException("no *.json or *.yaml NodeTopology in " + dir);
     }
-    return state;
+    return cluster;
   }
 
   /** A demo cluster of the given machines, no allocations. */
-  public static ClusterState of(List<Machine> machines) {
-    ClusterState state = empty();
-    machines.forEach(m -> state.putTopology(m, 1, List.of()));
-    return state;
+  public static Cluster of(List<Machine> machines) {
+    Cluster cluster = empty();
+    machines.forEach(m -> cluster.state().putTopology(m, 1, List.of()));
+    return cluster;
   }
 
-  /** Frees every device: allocations and assumed plans are dropped. */
-  public static void reset(ClusterState state) {
-    for (NodeEntry e : state.nodes()) {
-      e.assumed().keySet().forEach(state::release);
-      state.putTopology(e.machine(), e.slotsPerHca(), List.of());
-    }
-  }
-
-  private static ClusterState empty() {
+  private static Cluster empty() {
     DemoWriter writer = new DemoWriter(ADMIT_MILLIS);
-    ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), writer, true);
-    writer.attach(state);
-    state.synced(true);
-    state.leader(true);
-    return state;
+    Cluster cluster = Cluster.empty(Clock.systemUTC(), RecentPods.none(), writer);
+    writer.attach(cluster.state());
+    cluster.readiness().synced(true);
+    cluster.readiness().leader(true);
+    return cluster;
   }
 
   private static List<Machine> bundledMachines() {

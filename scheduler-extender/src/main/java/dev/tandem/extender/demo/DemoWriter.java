@@ -10,20 +10,17 @@ import dev.tandem.extender.state.Resources;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo's API: annotations are kept in memory, and a bound pod's plan is reported back as the
- * node's allocation after a short delay, as the agent would once the kubelet admitted the pod.
- * Until then the plan shows as assumed.
+ * The demo's API: annotations are accepted (nothing reads them back), and a bound pod's plan is
+ * reported back as the node's allocation after a short delay, as the agent would once the kubelet
+ * admitted the pod. Until then the plan shows as assumed.
  */
 final class DemoWriter implements PodWriter {
 
-  private final Map<String, String> annotations = new ConcurrentHashMap<>();
   private final ScheduledExecutorService kubelet =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -44,7 +41,6 @@ final class DemoWriter implements PodWriter {
 
   @Override
   public Future<Void> annotate(PodRef pod, String key, String value) {
-    annotations.put(pod.uid() + "/" + key, value);
     return Future.succeededFuture();
   }
 
@@ -52,10 +48,6 @@ final class DemoWriter implements PodWriter {
   public Future<Void> bind(PodRef pod, String node) {
     kubelet.schedule(() -> admit(pod, node), admitMillis, TimeUnit.MILLISECONDS);
     return Future.succeededFuture();
-  }
-
-  String annotation(String uid, String key) {
-    return annotations.get(uid + "/" + key);
   }
 
   private void admit(PodRef pod, String node) {

@@ -4,6 +4,7 @@ import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -17,22 +18,28 @@ import java.util.concurrent.Callable;
  * are built and encoded on a worker thread ({@code /topology/nodes} at 15,000 nodes is megabytes),
  * so the event loop keeps serving the scheduler verbs meanwhile.
  */
-final class InspectionRoutes {
+public final class InspectionRoutes {
 
   private final Vertx vertx;
   private final ClusterState state;
+  private final Readiness readiness;
   private final Inspection inspection;
   private final ExtenderMetrics metrics;
 
-  InspectionRoutes(
-      Vertx vertx, ClusterState state, Inspection inspection, ExtenderMetrics metrics) {
+  public InspectionRoutes(
+      Vertx vertx,
+      ClusterState state,
+      Readiness readiness,
+      Inspection inspection,
+      ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
+    this.readiness = readiness;
     this.inspection = inspection;
     this.metrics = metrics;
   }
 
-  void mount(Router router) {
+  public void mount(Router router) {
     router
         .get("/topology/nodes")
         .handler(ctx -> offLoop(ctx, () -> answer(200, inspection.nodes())));
@@ -101,11 +108,11 @@ final class InspectionRoutes {
   private void ready(RoutingContext ctx) {
     JsonObject body =
         new JsonObject()
-            .put("ready", state.ready())
-            .put("synced", state.synced())
-            .put("leader", state.leader())
+            .put("ready", readiness.ready())
+            .put("synced", readiness.synced())
+            .put("leader", readiness.leader())
             .put("nodes", state.size());
-    json(ctx, state.ready() ? 200 : 503, body);
+    json(ctx, readiness.ready() ? 200 : 503, body);
   }
 
   private static JsonObject unknown(String name) {

@@ -2,21 +2,29 @@ package dev.tandem.extender.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.NodeDirectory;
+import dev.tandem.extender.verbs.FilterVerdict;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** Encodes the extender's answers with the Go field names kube-scheduler decodes. */
+/**
+ * Encodes the extender's answers with the Go field names kube-scheduler decodes. Filter and
+ * prioritize answers copy each known node's name from the {@link EncodedNames} of the directory it
+ * was resolved against, kept for as long as that directory is the current one.
+ */
 public final class Replies {
 
   private static final JsonFactory JSON = new JsonFactory();
 
-  private Replies() {}
+  /**
+   * The names of the directory the last answer named: a directory is rebuilt only when nodes come
+   * or go, so nearly every answer finds its names here.
+   */
+  private volatile EncodedNames encoded = EncodedNames.of(NodeDirectory.empty());
 
   private interface Body {
     void write(JsonGenerator g) throws IOException;
@@ -36,15 +44,16 @@ public final class Replies {
    * ExtenderFilterResult; answers in the mode of the request (names or Node objects). Written by
    * {@link JsonText}: the same bytes Jackson writes, with each distinct reason escaped once.
    */
-  public static Buffer filter(ExtenderArgs args, FilterVerdict v) {
+  public Buffer filter(ExtenderArgs args, FilterVerdict v) {
     CandidateNodes names = args.candidates();
+    EncodedNames encoded = encoded(names.directory());
     JsonText out = new JsonText(filterBytes(names, v));
     if (args.nodes() == null) {
       out.raw("{\"Nodes\":null,\"NodeNames\":[");
       boolean first = true;
       for (int i = 0; i < names.size(); i++) {
         if (v.passed()[i]) {
-          name(first ? out : out.raw(','), names, i);
+          name(first ? out : out.raw(','), encoded, names, i);
           first = false;
         }
       }
@@ -60,8 +69,8 @@ public final class Replies {
       }
       out.raw("]},\"NodeNames\":null");
     }
-    reasons(out.raw(",\"FailedNodes\":"), names, v, false);
-    reasons(out.raw(",\"FailedAndUnresolvableNodes\":"), names, v, true);
+    reasons(out.raw(",\"FailedNodes\":"), encoded, names, v, false);
+    reasons(out.raw(",\"FailedAndUnresolvableNodes\":"), encoded, names, v, true);
     return out.raw(",\"Error\":\"\"}").toBuffer();
   }
 
@@ -81,10 +90,11 @@ public final class Replies {
   }
 
   /** HostPriorityList: a bare array of {Host, Score}. */
-  static Buffer priorities(CandidateNodes hosts, int[] scores) {
+  Buffer priorities(CandidateNodes hosts, int[] scores) {
+    EncodedNames encoded = encoded(hosts.directory());
     JsonText out = new JsonText((int) (16 + hosts.nameChars() + hosts.size() * 24L)).raw('[');
     for (int i = 0; i < scores.length; i++) {
-      name((i == 0 ? out : out.raw(',')).raw("{\"Host\":"), hosts, i)
+      name((i == 0 ? out : out.raw(',')).raw("{\"Host\":"), encoded, hosts, i)
           .raw(",\"Score\":")
           .number(scores[i])
           .raw('}');
@@ -109,25 +119,38 @@ public final class Replies {
 
   /** One map of FailedNodes or FailedAndUnresolvableNodes, in input order. */
   private static void reasons(
-      JsonText out, CandidateNodes names, FilterVerdict v, boolean unresolvable) {
+      JsonText out,
+      EncodedNames encoded,
+      CandidateNodes names,
+      FilterVerdict v,
+      boolean unresolvable) {
     out.raw('{');
     boolean first = true;
     for (int i = 0; i < names.size(); i++) {
       if (v.failedIn(i, unresolvable)) {
-        name(first ? out : out.raw(','), names, i).raw(':').cachedString(v.reasons()[i]);
+        name(first ? out : out.raw(','), encoded, names, i).raw(':').cachedString(v.reasons()[i]);
         first = false;
       }
     }
     out.raw('}');
   }
 
-  /** The i-th name: copied from the directory when it holds it as plain bytes, else escaped. */
-  private static JsonText name(JsonText out, CandidateNodes names, int i) {
+  /** The i-th name: copied as plain bytes when the directory holds it, else escaped. */
+  private static JsonText name(JsonText out, EncodedNames encoded, CandidateNodes names, int i) {
     int slot = names.slot(i);
-    NodeDirectory d = names.directory();
-    return slot >= 0 && d.plainName(slot)
-        ? out.quoted(d.asciiNames(), d.nameStart(slot), d.nameEnd(slot))
+    return slot >= 0 && encoded.plain(slot)
+        ? out.quoted(encoded.bytes(), encoded.start(slot), encoded.end(slot))
         : out.string(names.name(i));
+  }
+
+  /** The names of the directory, encoded now if the last answer named another directory's. */
+  private EncodedNames encoded(NodeDirectory directory) {
+    EncodedNames e = encoded;
+    if (!e.encodes(directory)) {
+      e = EncodedNames.of(directory);
+      encoded = e;
+    }
+    return e;
   }
 
   /**

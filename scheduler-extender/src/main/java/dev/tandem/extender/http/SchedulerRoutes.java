@@ -1,11 +1,14 @@
 package dev.tandem.extender.http;
 
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.Binder;
-import dev.tandem.extender.scheduling.PodRequest;
-import dev.tandem.extender.scheduling.Scheduling;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.RecentPods;
+import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.BindVerb;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -25,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@code POST <prefix>/filter|prioritize|bind}: kube-scheduler's extender protocol. Every request
  * kube-scheduler could send gets 200 (errors go in {@code Error}); garbage gets 400.
  */
-final class SchedulerRoutes {
+public final class SchedulerRoutes {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerRoutes.class);
 
@@ -34,27 +37,34 @@ final class SchedulerRoutes {
 
   private final Vertx vertx;
   private final ClusterState state;
-  private final Scheduling scheduling;
-  private final Binder binder;
+  private final RecentPods pods;
+  private final FilterVerb filterVerb;
+  private final PrioritizeVerb prioritizeVerb;
+  private final BindVerb bindVerb;
   private final AlignmentPolicy defaults;
   private final ExtenderMetrics metrics;
+  private final Replies replies = new Replies();
 
-  SchedulerRoutes(
+  public SchedulerRoutes(
       Vertx vertx,
       ClusterState state,
-      Scheduling scheduling,
-      Binder binder,
+      RecentPods pods,
+      FilterVerb filterVerb,
+      PrioritizeVerb prioritizeVerb,
+      BindVerb bindVerb,
       AlignmentPolicy defaults,
       ExtenderMetrics metrics) {
     this.vertx = vertx;
     this.state = state;
-    this.scheduling = scheduling;
-    this.binder = binder;
+    this.pods = pods;
+    this.filterVerb = filterVerb;
+    this.prioritizeVerb = prioritizeVerb;
+    this.bindVerb = bindVerb;
     this.defaults = defaults;
     this.metrics = metrics;
   }
 
-  void mount(Router router, String prefix, long bodyLimit) {
+  public void mount(Router router, String prefix, long bodyLimit) {
     String base = prefix.equals("/") ? "" : prefix;
     BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
     router.post(base + "/filter").handler(body).handler(this::filter);
@@ -92,25 +102,25 @@ final class SchedulerRoutes {
         .onFailure(
             e -> {
               LOG.warn("prioritize of {} failed", pod.pod(), e);
-              reply(ctx, Replies.priorities(args.candidates(), new int[args.candidates().size()]));
+              reply(ctx, replies.priorities(args.candidates(), new int[args.candidates().size()]));
             });
   }
 
   private Future<Buffer> filterAnswer(PodRequest pod, ExtenderArgs args) {
     return decide(
         "filter",
-        budget -> scheduling.filter(pod, args.candidates(), budget),
+        budget -> filterVerb.verdict(pod, args.candidates(), budget),
         verdict -> {
           metrics.filtered(verdict);
-          return Replies.filter(args, verdict);
+          return replies.filter(args, verdict);
         });
   }
 
   private Future<Buffer> prioritizeAnswer(PodRequest pod, ExtenderArgs args) {
     return decide(
         "prioritize",
-        budget -> scheduling.prioritize(pod, args.candidates(), budget),
-        scores -> Replies.priorities(args.candidates(), scores));
+        budget -> prioritizeVerb.scores(pod, args.candidates(), budget),
+        scores -> replies.priorities(args.candidates(), scores));
   }
 
   /**
@@ -122,7 +132,7 @@ final class SchedulerRoutes {
   private <T> Future<Buffer> decide(
       String verb, IntFunction<T> decision, Function<T, Buffer> reply) {
     try {
-      T quick = decision.apply(Scheduling.EVENT_LOOP_ALLOCATIONS);
+      T quick = decision.apply(AllocationBudget.EVENT_LOOP);
       metrics.decided(verb, quick != null);
       if (quick != null) {
         return Future.succeededFuture(reply.apply(quick));
@@ -130,7 +140,8 @@ final class SchedulerRoutes {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    return vertx.executeBlocking(() -> reply.apply(decision.apply(Integer.MAX_VALUE)), false);
+    return vertx.executeBlocking(
+        () -> reply.apply(decision.apply(AllocationBudget.UNLIMITED)), false);
   }
 
   private void bind(RoutingContext ctx) {
@@ -139,7 +150,7 @@ final class SchedulerRoutes {
     PodRef ref =
         new PodRef(field(args, "PodNamespace"), field(args, "PodName"), field(args, "PodUID"));
     String node = field(args, "Node");
-    binder
+    bindVerb
         .bind(ref, node)
         .onComplete(
             done -> {
@@ -161,7 +172,7 @@ final class SchedulerRoutes {
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
     }
-    state.pods().remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
+    pods.remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
     return pod;
   }
 

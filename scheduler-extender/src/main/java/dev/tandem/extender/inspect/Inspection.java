@@ -1,10 +1,10 @@
 package dev.tandem.extender.inspect;
 
-import dev.tandem.extender.scheduling.NodeEvaluator;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.ReportedAllocation;
+import dev.tandem.extender.verbs.NodeEvaluator;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Availability;

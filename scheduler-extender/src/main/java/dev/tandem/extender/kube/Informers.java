@@ -7,6 +7,7 @@ import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.AssumedPlan;
+import dev.tandem.extender.state.Assumptions;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Resources;
@@ -19,7 +20,10 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The informer handlers: they translate watch events into {@link ClusterState} changes. */
+/**
+ * The informer handlers: they translate watch events into {@link ClusterState} changes, and plans
+ * found on pods into {@link Assumptions}.
+ */
 final class Informers {
 
   private static final Logger LOG = LoggerFactory.getLogger(Informers.class);
@@ -55,7 +59,8 @@ final class Informers {
     };
   }
 
-  static ResourceEventHandler<Pod> pods(ClusterState state, ExtenderMetrics metrics, Duration ttl) {
+  static ResourceEventHandler<Pod> pods(
+      ClusterState state, Assumptions assumptions, ExtenderMetrics metrics, Duration ttl) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
@@ -84,7 +89,7 @@ final class Informers {
                 pod.getMetadata().getName(),
                 pod.getMetadata().getUid());
         try {
-          state.restorePlan(AssumedPlan.restored(ref, PlanCodec.decode(plan), ttl));
+          assumptions.restore(AssumedPlan.restored(ref, PlanCodec.decode(plan), ttl));
         } catch (RuntimeException e) {
           LOG.debug("pod {} carries an unreadable {}: {}", ref, Annotations.PLAN, e.getMessage());
         }

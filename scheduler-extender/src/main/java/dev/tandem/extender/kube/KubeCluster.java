@@ -3,10 +3,13 @@ package dev.tandem.extender.kube;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Readiness;
+import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.retry.Backoff;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -23,19 +26,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the {@link
- * ClusterState}; binds write through the API; leader election on a Lease decides which replica is
- * Ready and binds.
+ * ClusterState} and restore assumed plans; binds write through the API; leader election on a Lease
+ * decides which replica is Ready and binds.
  */
 public final class KubeCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(KubeCluster.class);
   private static final long RESYNC_MILLIS = 60_000;
 
+  /**
+   * Informer start retries: after 1 s, then twice as long each time up to 10 s. A passing fault (an
+   * API server restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
+   */
+  static final Backoff INFORMER_START = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
+
   private final Vertx vertx;
   private final KubernetesClient client;
   private final ExtenderConfig config;
   private final KubePods pods;
+  private final Cluster cluster;
   private final ClusterState state;
+  private final Readiness readiness;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
@@ -45,20 +56,22 @@ public final class KubeCluster implements AutoCloseable {
     this.client = client;
     this.config = config;
     this.pods = new KubePods(vertx, client);
-    this.state = new ClusterState(Clock.systemUTC(), pods, new KubeWriter(vertx, client), false);
+    this.cluster = Cluster.empty(Clock.systemUTC(), pods, new KubeWriter(vertx, client));
+    this.state = cluster.state();
+    this.readiness = cluster.readiness();
   }
 
   /** Connects with kubeconfig or the in-cluster service account, as fabric8 finds them. */
   public static KubeCluster connect(Vertx vertx, ExtenderConfig config) {
-    return of(vertx, new KubernetesClientBuilder().build(), config);
+    return of(vertx, KubeConnection.of(null).client(), config);
   }
 
   public static KubeCluster of(Vertx vertx, KubernetesClient client, ExtenderConfig config) {
     return new KubeCluster(vertx, client, config);
   }
 
-  public ClusterState state() {
-    return state;
+  public Cluster cluster() {
+    return cluster;
   }
 
   /** Starts the informers (blocking until their first list, on a worker) and leader election. */
@@ -67,19 +80,16 @@ public final class KubeCluster implements AutoCloseable {
     if (config.leaderElection()) {
       elect();
     } else {
-      state.leader(true);
+      readiness.leader(true);
     }
   }
 
-  /**
-   * Retries after 1 s, then twice as long each time up to 10 s: a passing fault (an API server
-   * restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
-   */
+  /** Retries with {@link #INFORMER_START} until the informers start. */
   private void startInformersRetrying(ExtenderMetrics metrics) {
-    startInformersRetrying(metrics, 1_000);
+    startInformersRetrying(metrics, 1);
   }
 
-  private void startInformersRetrying(ExtenderMetrics metrics, long delayMs) {
+  private void startInformersRetrying(ExtenderMetrics metrics, int failures) {
     vertx
         .executeBlocking(
             () -> {
@@ -90,6 +100,7 @@ public final class KubeCluster implements AutoCloseable {
         .onSuccess(v -> watchSync())
         .onFailure(
             e -> {
+              long delayMs = INFORMER_START.delay(failures).toMillis();
               LOG.error(
                   "informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
                   e.getMessage(),
@@ -97,18 +108,17 @@ public final class KubeCluster implements AutoCloseable {
               informers.forEach(SharedIndexInformer::stop);
               informers.clear();
               if (!closed) {
-                vertx.setTimer(
-                    delayMs, id -> startInformersRetrying(metrics, Math.min(10_000, delayMs * 2)));
+                vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, failures + 1));
               }
             });
   }
 
   private void watchSync() {
-    if (state.synced() || closed) {
+    if (readiness.synced() || closed) {
       return;
     }
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
-    state.synced(synced);
+    readiness.synced(synced);
     if (!synced) {
       vertx.setTimer(1000, id -> watchSync());
     }
@@ -127,12 +137,14 @@ public final class KubeCluster implements AutoCloseable {
             .pods()
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
-            .inform(Informers.pods(state, metrics, config.assumedTtl()), RESYNC_MILLIS);
+            .inform(
+                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()),
+                RESYNC_MILLIS);
     informers.add(podInformer);
     pods.informer(podInformer);
     informers.add(client.nodes().inform(Informers.nodes(state, metrics), RESYNC_MILLIS));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
-    state.synced(synced);
+    readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
   }
 
@@ -157,11 +169,11 @@ public final class KubeCluster implements AutoCloseable {
                         new LeaderCallbacks(
                             () -> {
                               LOG.info("{} leads: Ready, binding", config.identity());
-                              state.leader(true);
+                              readiness.leader(true);
                             },
                             () -> {
                               LOG.info("{} stopped leading: not Ready", config.identity());
-                              state.leader(false);
+                              readiness.leader(false);
                             },
                             leader -> LOG.info("leader is {}", leader)))
                     .build())
@@ -169,7 +181,7 @@ public final class KubeCluster implements AutoCloseable {
     election = elector.start();
     election.whenComplete(
         (v, e) -> {
-          state.leader(false);
+          readiness.leader(false);
           if (!closed) {
             vertx.setTimer(2000, id -> elect());
           }

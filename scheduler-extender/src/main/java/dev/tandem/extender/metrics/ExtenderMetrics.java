@@ -1,8 +1,10 @@
 package dev.tandem.extender.metrics;
 
-import dev.tandem.extender.scheduling.FilterVerdict;
-import dev.tandem.extender.scheduling.Outcome;
+import dev.tandem.extender.state.Assumptions;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -27,8 +29,9 @@ public final class ExtenderMetrics {
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
   private final Clock clock;
 
-  public ExtenderMetrics(ClusterState state) {
-    this.clock = state.clock();
+  /** The metrics of the extender serving {@code cluster}: its gauges read the cluster's state. */
+  public ExtenderMetrics(Cluster cluster) {
+    this.clock = cluster.clock();
     for (Outcome o : Outcome.values()) {
       outcomes[o.ordinal()] =
           Counter.builder("tandem_extender_filter_nodes")
@@ -47,19 +50,15 @@ public final class ExtenderMetrics {
                 .register(registry));
       }
     }
-    Gauge.builder("tandem_extender_assumed_allocations", state, ClusterState::assumedCount)
+    Gauge.builder("tandem_extender_assumed_allocations", cluster.assumptions(), Assumptions::count)
         .description("Assumed plans holding devices until the agent reports them")
         .register(registry);
-    Gauge.builder("tandem_extender_nodes", state, ClusterState::size)
+    Gauge.builder("tandem_extender_nodes", cluster.state(), ClusterState::size)
         .description("Nodes with a NodeTopology")
         .register(registry);
-    Gauge.builder("tandem_extender_ready", state, s -> s.ready() ? 1 : 0)
+    Gauge.builder("tandem_extender_ready", cluster.readiness(), r -> r.ready() ? 1 : 0)
         .description("1 when informers synced and this replica leads")
         .register(registry);
-  }
-
-  public PrometheusMeterRegistry registry() {
-    return registry;
   }
 
   /** Latency of one verb (filter, prioritize, bind). */

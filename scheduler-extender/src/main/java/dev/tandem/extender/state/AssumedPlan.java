@@ -28,10 +28,6 @@ public record AssumedPlan(
     hcas = List.copyOf(hcas);
   }
 
-  public AssumedPlan withExpiry(Instant value) {
-    return new AssumedPlan(pod, node, gpus, hcas, locality, policy, plannedAt, value);
-  }
-
   /** The plan as the pod's {@code tandem.dev/plan} annotation carries it. */
   public Plan plan() {
     return new Plan(node, gpus, hcas, locality.name(), policy.toString(), plannedAt);

@@ -2,35 +2,29 @@ package dev.tandem.extender.state;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.tandem.topology.allocation.Allocation;
-import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
 import dev.tandem.topology.model.Machine;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
- * What the extender knows about the cluster: per node, the tree, reported allocations and assumed
- * plans. Sources (the informers, or the demo) write into it; the verbs and the inspection API read
- * it. Reads are lock-free. Every change to a node, and the allocate-and-assume step of a bind, runs
- * inside {@link NodeTable#compute} on that node's key, so changes to one node are serialized and
- * two binds never get the same device.
+ * What the cluster reports: per node, the tree the agent publishes, the allocations it reports and
+ * the HCA units the kubelet advertises; and which pods went away. Sources (the informers, or the
+ * demo) write into it; the verbs and the inspection API read it. A node's entry also counts the
+ * plans the extender {@link Assumptions assumed} on it. Reads are lock-free. Every change to a node
+ * runs inside {@link NodeTable#compute} on that node's key, so changes to one node are serialized.
  */
 public final class ClusterState {
 
-  private final NodeTable nodes = new NodeTable();
-  private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
+  private final NodeTable nodes;
+  private final Assumptions assumptions;
+  private final Clock clock;
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
 
@@ -39,67 +33,17 @@ public final class ClusterState {
    * poll after the kubelet lets them go; until then they would look taken. A UID is never reused,
    * so forgetting one late only costs memory.
    */
-  private final Cache<String, Boolean> gone;
-
-  private final Clock clock;
-  private final RecentPods pods;
-  private final PodWriter writer;
-  private final boolean demo;
-  private volatile boolean synced;
-  private volatile boolean leader;
+  private final Cache<String, Boolean> gone =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(30)).maximumSize(100_000).build();
 
   /**
-   * @param clock time of plans and expiry
-   * @param fallback where a bind's pod is looked up when filter or prioritize did not see it
-   * @param writer the API writes of a bind
-   * @param demo whether this is the embedded demo cluster
+   * @param assumptions the plans on the same nodes: a report of a pod's devices ends its plan
+   * @param clock time of the agent's updates
    */
-  public ClusterState(Clock clock, PodSource fallback, PodWriter writer, boolean demo) {
+  ClusterState(NodeTable nodes, Assumptions assumptions, Clock clock) {
+    this.nodes = nodes;
+    this.assumptions = assumptions;
     this.clock = clock;
-    this.pods = new RecentPods(Duration.ofMinutes(10), 100_000, fallback);
-    this.writer = writer;
-    this.demo = demo;
-    this.gone =
-        Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(30)).maximumSize(100_000).build();
-  }
-
-  public Clock clock() {
-    return clock;
-  }
-
-  public RecentPods pods() {
-    return pods;
-  }
-
-  public PodWriter writer() {
-    return writer;
-  }
-
-  public boolean demo() {
-    return demo;
-  }
-
-  // ---- readiness
-
-  public void synced(boolean value) {
-    synced = value;
-  }
-
-  public void leader(boolean value) {
-    leader = value;
-  }
-
-  public boolean synced() {
-    return synced;
-  }
-
-  public boolean leader() {
-    return leader;
-  }
-
-  /** Ready: sources synced and this replica leads. */
-  public boolean ready() {
-    return synced && leader;
   }
 
   // ---- reads
@@ -121,10 +65,6 @@ public final class ClusterState {
 
   public int size() {
     return nodes.size();
-  }
-
-  public int assumedCount() {
-    return assumedNode.size();
   }
 
   // ---- writes from sources
@@ -175,18 +115,7 @@ public final class ClusterState {
                 .filter(a -> !uids.contains(a.uid()))
                 .forEach(a -> reportedNode.remove(a.uid(), name));
           }
-          Map<String, AssumedPlan> plans =
-              new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
-          plans
-              .keySet()
-              .removeIf(
-                  uid -> {
-                    boolean drop = uids.contains(uid);
-                    if (drop) {
-                      assumedNode.remove(uid, name);
-                    }
-                    return drop;
-                  });
+          Map<String, AssumedPlan> plans = assumptions.keptBeside(name, old, uids);
           return NodeEntry.of(machine, slotsPerHca, allocations, plans, clock.instant(), old);
         });
   }
@@ -221,7 +150,7 @@ public final class ClusterState {
   public void removeTopology(String name) {
     NodeEntry old = nodes.remove(name);
     if (old != null) {
-      old.assumed().keySet().forEach(uid -> assumedNode.remove(uid, name));
+      assumptions.nodeGone(name, old);
       old.allocations().forEach(a -> reportedNode.remove(a.uid(), name));
     }
   }
@@ -231,7 +160,7 @@ public final class ClusterState {
    * devices stay taken: its containers may run for their grace period.
    */
   public void podTerminating(String uid) {
-    release(uid);
+    assumptions.release(uid);
   }
 
   /**
@@ -239,111 +168,11 @@ public final class ClusterState {
    * are free now, not at the agent's next report.
    */
   public void podGone(String uid) {
-    release(uid);
+    assumptions.release(uid);
     gone.put(uid, Boolean.TRUE);
     String node = reportedNode.remove(uid);
     if (node != null) {
       nodes.computeIfPresent(node, (name, entry) -> entry.withoutReported(uid));
     }
-  }
-
-  // ---- assumptions
-
-  /**
-   * Chooses devices for the pod on the node and holds them as an assumed plan, atomically with
-   * respect to every other change of the node. A plan the pod already held (a retried bind) is
-   * released first.
-   *
-   * @return empty when the node is unknown; else the allocator's answer, assumed when feasible
-   */
-  public Optional<Assumption> assume(
-      String node, PodRef pod, AllocationRequest request, Duration ttl) {
-    release(pod.uid());
-    Assumption[] result = new Assumption[1];
-    Instant now = clock.instant();
-    nodes.computeIfPresent(
-        node,
-        (name, entry) -> {
-          AllocationResult r = entry.allocator().allocate(request, entry.free());
-          if (!(r instanceof Allocation a)) {
-            result[0] = new Assumption(r, null);
-            return entry;
-          }
-          AssumedPlan plan =
-              new AssumedPlan(
-                  pod,
-                  name,
-                  a.gpuIds(),
-                  a.hcaIds(),
-                  a.worst(),
-                  request.policy(),
-                  now,
-                  now.plus(ttl));
-          result[0] = new Assumption(r, plan);
-          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
-          plans.put(pod.uid(), plan);
-          assumedNode.put(pod.uid(), name);
-          return entry.withAssumed(plans);
-        });
-    return Optional.ofNullable(result[0]);
-  }
-
-  /**
-   * Restores a plan found on a pod (written by an earlier leader) when the agent has not reported
-   * the pod's devices yet; it expires {@code ttl} after it was planned.
-   */
-  public void restorePlan(AssumedPlan plan) {
-    if (plan.expiresAt().isBefore(clock.instant()) || assumedNode.containsKey(plan.pod().uid())) {
-      return;
-    }
-    nodes.computeIfPresent(
-        plan.node(),
-        (name, entry) -> {
-          if (entry.reports(plan.pod().uid()) || entry.assumed().containsKey(plan.pod().uid())) {
-            return entry;
-          }
-          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
-          plans.put(plan.pod().uid(), plan);
-          assumedNode.put(plan.pod().uid(), name);
-          return entry.withAssumed(plans);
-        });
-  }
-
-  /** Ends the pod's assumption, if any. */
-  public boolean release(String uid) {
-    String node = assumedNode.remove(uid);
-    if (node == null) {
-      return false;
-    }
-    nodes.computeIfPresent(node, (name, entry) -> entry.without(p -> p.pod().uid().equals(uid)));
-    return true;
-  }
-
-  /** Ends assumptions whose TTL passed; returns how many. */
-  public int expire() {
-    Instant now = clock.instant();
-    int[] count = new int[1];
-    for (String name : nodes.names()) {
-      nodes.computeIfPresent(
-          name,
-          (n, entry) ->
-              entry.without(
-                  p -> {
-                    boolean drop = p.expiresAt().isBefore(now);
-                    if (drop) {
-                      assumedNode.remove(p.pod().uid(), n);
-                      count[0]++;
-                    }
-                    return drop;
-                  }));
-    }
-    return count[0];
-  }
-
-  /** Every assumed plan, for inspection. */
-  public Collection<AssumedPlan> assumedPlans() {
-    List<AssumedPlan> out = new ArrayList<>();
-    nodes.values().forEach(e -> out.addAll(e.assumed().values()));
-    return out;
   }
 }

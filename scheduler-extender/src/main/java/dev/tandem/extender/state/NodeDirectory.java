@@ -15,6 +15,8 @@ import java.util.Map;
  */
 public final class NodeDirectory {
 
+  private static final NodeDirectory EMPTY = new NodeDirectory(-1, new NodeCell[0], Map.of());
+
   private final long generation;
   private final NodeCell[] cells;
 
@@ -24,11 +26,6 @@ public final class NodeDirectory {
   private final char[] chars;
 
   private final int[] start;
-
-  /** The same characters as bytes, valid for the names that are {@link #plainName plain}. */
-  private final byte[] ascii;
-
-  private final boolean[] plain;
 
   /** Open addressing: each used entry holds a name's hash (high half) and its slot + 1 (low). */
   private final long[] table;
@@ -42,11 +39,6 @@ public final class NodeDirectory {
     this.live = live;
     this.start = new int[cells.length + 1];
     this.chars = pack(cells, start);
-    this.ascii = new byte[chars.length];
-    this.plain = new boolean[cells.length];
-    for (int s = 0; s < cells.length; s++) {
-      plain[s] = toAscii(s);
-    }
     this.table = new long[Math.max(16, Integer.highestOneBit(Math.max(1, cells.length)) << 2)];
     this.mask = table.length - 1;
     for (int s = 0; s < cells.length; s++) {
@@ -61,7 +53,7 @@ public final class NodeDirectory {
 
   /** A directory of no nodes: every name decoded against it is kept as a string. */
   public static NodeDirectory empty() {
-    return new NodeDirectory(-1, new NodeCell[0], Map.of());
+    return EMPTY;
   }
 
   long generation() {
@@ -88,27 +80,6 @@ public final class NodeDirectory {
         return (int) e - 1;
       }
     }
-  }
-
-  /**
-   * Whether the name at a slot is printable ASCII without a quote or backslash (as Kubernetes node
-   * names are): its bytes in {@link #asciiNames} are then its JSON text, unescaped.
-   */
-  public boolean plainName(int slot) {
-    return plain[slot];
-  }
-
-  /** The names' bytes, one after another; a plain name's are {@code [nameStart, nameEnd)}. */
-  public byte[] asciiNames() {
-    return ascii;
-  }
-
-  public int nameStart(int slot) {
-    return start[slot];
-  }
-
-  public int nameEnd(int slot) {
-    return start[slot + 1];
   }
 
   /** The name at a slot. */
@@ -142,17 +113,6 @@ public final class NodeDirectory {
       start[s + 1] = start[s] + name.length();
     }
     return out;
-  }
-
-  private boolean toAscii(int slot) {
-    for (int i = start[slot]; i < start[slot + 1]; i++) {
-      char c = chars[i];
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-        return false;
-      }
-      ascii[i] = (byte) c;
-    }
-    return true;
   }
 
   private boolean sameKey(int slot, char[] text, int offset, int length) {

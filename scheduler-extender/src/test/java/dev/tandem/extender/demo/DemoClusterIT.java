@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
-import dev.tandem.extender.TestMachines;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Files;
@@ -26,12 +27,13 @@ class DemoClusterIT {
   @DisplayName(
       "the bundled NodeTopology objects of ten real servers load; the XE8640 has 4 GPUs and 4 HCAs")
   void bundled() {
-    ClusterState state = DemoCluster.fromBundledFixtures();
+    Cluster cluster = DemoCluster.fromBundledFixtures();
+    ClusterState state = cluster.state();
     assertEquals(10, state.size());
     var xe = state.node("dell-poweredge-xe8640-h100x4");
     assertEquals(4, xe.free().freeUnits(DeviceKind.GPU));
     assertEquals(4, xe.free().freeUnits(DeviceKind.HCA));
-    assertTrue(state.ready());
+    assertTrue(cluster.readiness().ready());
   }
 
   @Test
@@ -56,7 +58,7 @@ class DemoClusterIT {
                 List.of()));
     Files.writeString(dir.resolve("pix.yaml"), new KubernetesSerialization().asYaml(resource));
     Files.writeString(dir.resolve("README.txt"), "ignored");
-    ClusterState state = DemoCluster.fromDirectory(dir);
+    ClusterState state = DemoCluster.fromDirectory(dir).state();
     assertEquals(2, state.size());
     assertEquals(2, state.node("penguin-relion-x1904gt-p100x2").free().freeUnits(DeviceKind.GPU));
     assertEquals(3, state.node("pix-node").free().freeUnits(DeviceKind.GPU));

@@ -3,12 +3,14 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -77,18 +79,18 @@ class BindConcurrencyIT {
   void concurrentBinds() throws Exception {
     SlowApi api = new SlowApi();
     Map<String, JsonObject> pods = new ConcurrentHashMap<>();
-    ClusterState state =
-        new ClusterState(
-            Clock.systemUTC(), ref -> Future.succeededFuture(pods.get(ref.uid())), api, false);
+    Cluster cluster =
+        Cluster.empty(Clock.systemUTC(), ref -> Future.succeededFuture(pods.get(ref.uid())), api);
+    ClusterState state = cluster.state();
     List<String> nodes = List.of("n0", "n1", "n2");
     for (String n : nodes) {
       state.putTopology(
           TestMachines.machine(n, new Switch(0, 2, 2), new Switch(1, 2, 2)), 1, List.of());
     }
-    state.synced(true);
-    state.leader(true);
+    cluster.readiness().synced(true);
+    cluster.readiness().leader(true);
     HttpServer server =
-        ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
+        Extender.start(vertx, ExtenderConfig.defaults().withPort(0), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();
@@ -140,7 +142,7 @@ class BindConcurrencyIT {
     }
     assertEquals(ok, api.bound.size());
     assertTrue(ok > 0 && ok <= 12, "binds that succeeded: " + ok);
-    assertEquals(ok, state.assumedCount(), "failed binds must release their assumption");
+    assertEquals(ok, cluster.assumptions().count(), "failed binds must release their assumption");
     assertTrue(
         api.plans.keySet().containsAll(api.bound), "every bound pod got the plan annotation first");
     assertTrue(api.plans.values().iterator().next().contains("\"policy\":\"switch/required\""));

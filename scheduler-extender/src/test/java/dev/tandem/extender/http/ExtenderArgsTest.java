@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.state.RecentPods;
+import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class ExtenderArgsTest {
 
   private final ClusterState state =
-      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
 
   ExtenderArgsTest() {
     List.of(TestMachines.pixNode(), TestMachines.splitNode(), TestMachines.gpuOnly())

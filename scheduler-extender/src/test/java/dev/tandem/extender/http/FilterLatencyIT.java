@@ -3,12 +3,13 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -49,11 +50,11 @@ class FilterLatencyIT {
       machines.add(new Machine("node-" + i, m.source(), m.pcie(), m.devices()));
       names.add("node-" + i);
     }
-    ClusterState state = DemoCluster.of(machines);
+    Cluster cluster = DemoCluster.of(machines);
     Vertx vertx = Vertx.vertx();
     try {
       HttpServer server =
-          ExtenderServer.start(vertx, ExtenderConfig.defaults().withPort(0), state)
+          Extender.start(vertx, ExtenderConfig.defaults().withPort(0), cluster)
               .toCompletionStage()
               .toCompletableFuture()
               .get();

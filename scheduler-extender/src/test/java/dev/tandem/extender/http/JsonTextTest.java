@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
-import dev.tandem.extender.scheduling.FilterVerdict;
 import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,8 +70,8 @@ class JsonTextTest {
     }
     assertEquals(
         out.toString(StandardCharsets.UTF_8),
-        Replies.priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
-    assertEquals("[]", Replies.priorities(candidates(List.of()), new int[0]).toString());
+        new Replies().priorities(candidates(hosts), new int[] {0, 5, 10}).toString());
+    assertEquals("[]", new Replies().priorities(candidates(List.of()), new int[0]).toString());
   }
 
   @Test
@@ -88,7 +89,9 @@ class JsonTextTest {
             new int[9]);
     assertEquals(
         jacksonFilter(names, null, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v).toString());
+        new Replies()
+            .filter(new ExtenderArgs(new JsonObject(), candidates(names), null), v)
+            .toString());
     List<JsonObject> nodes =
         names.stream()
             .map(
@@ -100,7 +103,9 @@ class JsonTextTest {
             .toList();
     assertEquals(
         jacksonFilter(names, nodes, v),
-        Replies.filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v).toString());
+        new Replies()
+            .filter(new ExtenderArgs(new JsonObject(), candidates(names), nodes), v)
+            .toString());
   }
 
   /**
@@ -109,7 +114,7 @@ class JsonTextTest {
    * (escaped from the strings as sent).
    */
   private static CandidateNodes candidates(List<String> names) {
-    ClusterState state = new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+    ClusterState state = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
     for (String known : List.of("n1", "n\"2", "n3")) {
       state.putTopology(TestMachines.machine(known, new Switch(0, 1, 1)), 1, List.of());
     }

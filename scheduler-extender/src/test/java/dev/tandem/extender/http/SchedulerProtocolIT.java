@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.scheduling.Outcome;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.verbs.Outcome;
+import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
@@ -28,15 +29,15 @@ class SchedulerProtocolIT {
 
   private static Vertx vertx;
   private static Http http;
-  private static ClusterState state;
+  private static Cluster cluster;
 
   @BeforeAll
   static void start() throws Exception {
     vertx = Vertx.vertx();
-    state = DemoCluster.of(TestMachines.golden());
+    cluster = DemoCluster.of(TestMachines.golden());
     HttpServer server =
-        ExtenderServer.start(
-                vertx, ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), state)
+        Extender.start(
+                vertx, ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();

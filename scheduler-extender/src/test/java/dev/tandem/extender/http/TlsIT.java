@@ -3,11 +3,11 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +15,7 @@ import io.vertx.core.net.SelfSignedCertificate;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -26,18 +27,19 @@ class TlsIT {
   void https() throws Exception {
     SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
     ExtenderConfig config =
-        ConfigLoader.load(
+        ExtenderConfig.load(
             List.of(
                 "--port",
                 "0",
                 "--tls-cert",
                 cert.certificatePath(),
                 "--tls-key",
-                cert.privateKeyPath()));
+                cert.privateKeyPath()),
+            Map.of());
     Vertx vertx = Vertx.vertx();
     try {
       HttpServer server =
-          ExtenderServer.start(vertx, config, DemoCluster.of(TestMachines.golden()))
+          Extender.start(vertx, config, DemoCluster.of(TestMachines.golden()))
               .toCompletionStage()
               .toCompletableFuture()
               .get();

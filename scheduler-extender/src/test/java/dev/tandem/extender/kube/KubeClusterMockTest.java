@@ -9,15 +9,17 @@ import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.scheduling.BindResult;
-import dev.tandem.extender.scheduling.Binder;
+import dev.tandem.extender.state.Assumptions;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.Readiness;
 import dev.tandem.extender.state.Resources;
+import dev.tandem.extender.verbs.BindResult;
+import dev.tandem.extender.verbs.BindVerb;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,10 +31,12 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -47,6 +51,8 @@ class KubeClusterMockTest {
   KubernetesClient client;
   private Vertx vertx;
   private KubeCluster kube;
+  private Readiness readiness;
+  private Assumptions assumptions;
 
   @BeforeEach
   void setUp() {
@@ -56,30 +62,44 @@ class KubeClusterMockTest {
   @AfterEach
   void tearDown() throws Exception {
     if (kube != null) {
-      kube.state().leader(false);
+      kube.cluster().readiness().leader(false);
     }
     vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
   private ClusterState start(boolean election) {
     ExtenderConfig config =
-        ConfigLoader.build(
+        ExtenderConfig.load(
             election
-                ? Map.of("leaseNamespace", "tandem-system", "identity", "replica-a")
-                : Map.of("leaderElection", "false"));
+                ? List.of("--lease-namespace", "tandem-system", "--identity", "replica-a")
+                : List.of("--no-leader-election"),
+            Map.of());
     kube = KubeCluster.of(vertx, client, config);
-    kube.start(new ExtenderMetrics(kube.state()));
-    return kube.state();
+    kube.start(new ExtenderMetrics(kube.cluster()));
+    readiness = kube.cluster().readiness();
+    assumptions = kube.cluster().assumptions();
+    return kube.cluster().state();
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long end = System.nanoTime() + 15_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  private BindVerb bindVerb() {
+    Cluster cluster = kube.cluster();
+    return new BindVerb(
+        cluster.readiness(),
+        cluster.pods(),
+        cluster.assumptions(),
+        cluster.writer(),
+        ExtenderConfig.defaults().defaultPolicy(),
+        ExtenderConfig.defaults().assumedTtl());
+  }
+
+  /**
+   * Waits for an informer's event; generous, since the mock's watch is slow on a loaded machine.
+   */
+  private static void await(String what, BooleanSupplier condition) {
+    Awaitility.await(what)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(20))
+        .until(condition::getAsBoolean);
   }
 
   private static Pod pod(String name, String uid, String node, Map<String, String> annotations) {
@@ -111,8 +131,8 @@ class KubeClusterMockTest {
         .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
         .create();
     ClusterState state = start(false);
-    await("the NodeTopology", () -> state.size() == 1 && state.synced());
-    assertTrue(state.ready());
+    await("the NodeTopology", () -> state.size() == 1 && readiness.synced());
+    assertTrue(readiness.ready());
     String gpu = state.node("pix-node").machine().gpus().get(0).id();
     NodeTopology withStatus =
         NodeTopologyMapper.toResource(
@@ -154,12 +174,8 @@ class KubeClusterMockTest {
         .andReturn(201, new JsonObject().put("kind", "Status").put("status", "Success").encode())
         .once();
     ClusterState state = start(false);
-    await("sync", () -> state.size() == 1 && state.synced());
-    Binder binder =
-        new Binder(
-            state,
-            ExtenderConfig.defaults().defaultPolicy(),
-            ExtenderConfig.defaults().assumedTtl());
+    await("sync", () -> state.size() == 1 && readiness.synced());
+    BindVerb binder = bindVerb();
     BindResult result =
         binder
             .bind(new PodRef("ml", "p1", uid), "pix-node")
@@ -189,7 +205,7 @@ class KubeClusterMockTest {
     assertEquals(
         new JsonObject().put("apiVersion", "v1").put("kind", "Node").put("name", "pix-node"),
         body.getJsonObject("target"));
-    assertEquals(1, state.assumedCount());
+    assertEquals(1, assumptions.count());
   }
 
   @Test
@@ -219,12 +235,9 @@ class KubeClusterMockTest {
                 .encode())
         .once();
     ClusterState state = start(false);
-    await("sync", () -> state.size() == 1 && state.synced());
+    await("sync", () -> state.size() == 1 && readiness.synced());
     BindResult result =
-        new Binder(
-                state,
-                ExtenderConfig.defaults().defaultPolicy(),
-                ExtenderConfig.defaults().assumedTtl())
+        bindVerb()
             .bind(new PodRef("ml", "p2", uid), "pix-node")
             .toCompletionStage()
             .toCompletableFuture()
@@ -232,7 +245,7 @@ class KubeClusterMockTest {
     assertTrue(
         result.error().contains("409") && result.error().contains("already assigned"),
         result.error());
-    assertEquals(0, state.assumedCount());
+    assertEquals(0, assumptions.count());
   }
 
   @Test
@@ -259,10 +272,10 @@ class KubeClusterMockTest {
         .resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan)))
         .create();
     ClusterState state = start(false);
-    await("the restored plan", () -> state.assumedCount() == 1);
+    await("the restored plan", () -> assumptions.count() == 1);
     assertEquals(0, state.node("pix-node").free().free(gpu));
     client.pods().inNamespace("ml").withName("p3").delete();
-    await("the release", () -> state.assumedCount() == 0);
+    await("the release", () -> assumptions.count() == 0);
   }
 
   @Test
@@ -295,7 +308,7 @@ class KubeClusterMockTest {
     await(
         "the allocation",
         () ->
-            state.synced()
+            readiness.synced()
                 && state.node("pix-node") != null
                 && state.node("pix-node").free().free(gpu) == 0);
     client.pods().inNamespace("ml").withName("p4").delete();
@@ -342,9 +355,9 @@ class KubeClusterMockTest {
   @Test
   @DisplayName("leader election on a Lease: the replica that holds it is Ready")
   void leaderElection() throws Exception {
-    ClusterState state = start(true);
-    await("leadership", state::leader);
-    await("ready", state::ready);
+    start(true);
+    await("leadership", readiness::leader);
+    await("ready", readiness::ready);
     var lease =
         client.leases().inNamespace("tandem-system").withName("tandem-scheduler-extender").get();
     assertEquals("replica-a", lease.getSpec().getHolderIdentity());

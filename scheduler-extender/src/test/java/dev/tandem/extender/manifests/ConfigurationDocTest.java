@@ -1,16 +1,12 @@
 package dev.tandem.extender.manifests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.config.ConfigException;
-import dev.tandem.extender.config.ConfigLoader;
-import dev.tandem.extender.config.ExtenderConfig;
+import dev.tandem.extender.config.ExtenderSettings;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -26,82 +22,13 @@ class ConfigurationDocTest {
   private static final String CONFIG = DocText.read("docs/configuration.md");
 
   @Test
-  @DisplayName("the extender's flag table lists exactly the flags of its --help")
-  void extenderFlags() {
-    String section = DocText.section(CONFIG, "## scheduler-extender");
-    assertEquals(DocText.all(ConfigLoader.USAGE, USAGE_FLAG), DocText.firstColumn(section, FLAG));
-  }
-
-  @Test
-  @DisplayName("every extender file key in the table is one the extender accepts")
-  void extenderFileKeys() {
-    String section = DocText.section(CONFIG, "## scheduler-extender");
-    Set<String> keys = new TreeSet<>();
-    for (String line : section.split("\n")) {
-      String[] cells = line.split("\\|");
-      if (line.startsWith("| `--") && cells.length > 2) {
-        Matcher m = Pattern.compile("`([a-zA-Z]+)").matcher(cells[2]);
-        if (m.find()) {
-          keys.add(m.group(1));
-        }
-      }
-    }
-    assertTrue(keys.size() >= 15, "file keys found: " + keys);
-    for (String key : keys) {
-      try {
-        ConfigLoader.build(Map.of(key, "1"));
-      } catch (ConfigException e) {
-        assertFalse(e.getMessage().startsWith("unknown setting"), key + ": " + e.getMessage());
-      }
-    }
-  }
-
-  @Test
-  @DisplayName("the extender defaults in the table are ExtenderConfig.defaults()")
-  void extenderDefaults() {
-    ExtenderConfig d = ExtenderConfig.defaults();
-    String section = DocText.section(CONFIG, "## scheduler-extender");
-    Map<String, String> documented =
-        Map.of(
-            "host",
-            d.host(),
-            "port",
-            String.valueOf(d.port()),
-            "prefix",
-            d.prefix(),
-            "leaseNamespace",
-            d.leaseNamespace(),
-            "leaseName",
-            d.leaseName(),
-            "cacheSize",
-            String.valueOf(d.cacheSize()),
-            "defaultAlignment",
-            d.defaultPolicy().alignment().value(),
-            "defaultMode",
-            d.defaultPolicy().mode().value());
-    documented.forEach(
-        (key, value) ->
-            assertTrue(
-                section.contains("| `" + key + "` | `" + value + "` |"),
-                "configuration.md should give " + key + " the default `" + value + "`"));
-    assertEquals(5, d.assumedTtl().toMinutes());
-    assertTrue(section.contains("| `assumedTtl` | `5m` |"));
-    assertEquals(64L << 20, d.bodyLimit());
-    assertTrue(section.contains("| `bodyLimit` | `64Mi` |"));
-  }
-
-  @Test
-  @DisplayName("the device plugin's flag table lists exactly the flags of its --help")
-  void devicePluginFlags() {
-    String usage =
-        DocText.textBlock(
-            DocText.read(
-                "device-plugin/src/main/java/dev/tandem/deviceplugin/cli/PluginFlags.java"),
-            "USAGE");
-    String section = DocText.section(CONFIG, "## device-plugin");
-    String flags =
-        section.substring(0, section.indexOf("### The device plugin's JSON configuration"));
-    assertEquals(DocText.all(usage, USAGE_FLAG), DocText.firstColumn(flags, FLAG));
+  @DisplayName(
+      "the extender's table (flags, variables, file keys, defaults) is exactly the one its declarations render")
+  void extenderTable() {
+    String table = ExtenderSettings.SETTINGS.markdownTable();
+    assertTrue(
+        DocText.section(CONFIG, "## scheduler-extender").contains("\n\n" + table + "\n"),
+        "docs/configuration.md, scheduler-extender, should carry exactly this table:\n" + table);
   }
 
   @Test
@@ -114,20 +41,6 @@ class ConfigurationDocTest {
     quoted(source, "SELECTOR_KEYS =").forEach(k -> accepted.add("selectors." + k));
     String table = DocText.section(CONFIG, "### The device plugin's JSON configuration");
     assertEquals(accepted, DocText.firstColumn(table, Pattern.compile("`([a-zA-Z.]+)`")));
-  }
-
-  @Test
-  @DisplayName("the agent's dump flags are exactly those of 'dump --help'")
-  void agentDumpFlags() {
-    String usage =
-        DocText.textBlock(
-            DocText.read("node-topology-agent/src/main/java/dev/tandem/agent/cli/DumpCommand.java"),
-            "USAGE");
-    String section = DocText.section(CONFIG, "## node-topology-agent");
-    String dump = section.substring(section.indexOf("`dump` ("), section.indexOf("`run` ("));
-    Set<String> inUsage = DocText.all(usage, Pattern.compile("\\s(--[a-z-]+)"));
-    inUsage.remove("--help");
-    assertEquals(inUsage, DocText.firstColumn(dump, FLAG));
   }
 
   @Test

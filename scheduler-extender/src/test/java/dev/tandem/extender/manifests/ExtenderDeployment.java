@@ -1,6 +1,5 @@
 package dev.tandem.extender.manifests;
 
-import dev.tandem.extender.config.ConfigLoader;
 import dev.tandem.extender.config.ExtenderConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -8,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
+import java.util.Map;
 
 /** The extender's Deployment and Service as manifests/base declares them. */
 final class ExtenderDeployment {
@@ -32,7 +32,7 @@ final class ExtenderDeployment {
   /** The extender's configuration exactly as its container's args produce it. */
   static ExtenderConfig config() {
     List<String> args = container().getArgs();
-    return ConfigLoader.load(args);
+    return ExtenderConfig.load(args, Map.of());
   }
 
   private static <T> T of(Class<T> type, String name) {

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.ExtenderServer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -58,7 +58,7 @@ class ExtenderRoutesIT {
     vertx = Vertx.vertx();
     ExtenderConfig config = ExtenderDeployment.config().withPort(0);
     HttpServer server =
-        ExtenderServer.start(vertx, config, DemoCluster.fromDirectory(dir))
+        Extender.start(vertx, config, DemoCluster.fromDirectory(dir))
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);

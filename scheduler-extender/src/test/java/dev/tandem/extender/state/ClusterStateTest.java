@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.TestMachines;
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.policy.AlignmentPolicy;
-import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,20 +54,11 @@ class ClusterStateTest {
         }
       };
 
-  private ClusterState state() {
-    PodWriter none =
-        new PodWriter() {
-          @Override
-          public Future<Void> annotate(PodRef pod, String key, String value) {
-            return Future.succeededFuture();
-          }
+  private final Cluster cluster = Cluster.empty(clock, RecentPods.none(), null);
+  private final Assumptions assumed = cluster.assumptions();
 
-          @Override
-          public Future<Void> bind(PodRef pod, String node) {
-            return Future.succeededFuture();
-          }
-        };
-    ClusterState s = new ClusterState(clock, RecentPods.none(), none, false);
+  private ClusterState state() {
+    ClusterState s = cluster.state();
     s.putTopology(TestMachines.pixNode(), 1, List.of());
     return s;
   }
@@ -83,13 +73,13 @@ class ClusterStateTest {
     ClusterState s = state();
     long v0 = s.node("pix-node").version();
     AssumedPlan plan =
-        s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+        assumed.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
     assertEquals(1, plan.gpus().size());
     assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
     assertTrue(s.node("pix-node").version() > v0);
-    assertTrue(s.release("uid-1"));
+    assertTrue(assumed.release("uid-1"));
     assertEquals(4, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
-    assertEquals(0, s.assumedCount());
+    assertEquals(0, assumed.count());
   }
 
   @Test
@@ -98,14 +88,14 @@ class ClusterStateTest {
   void reportEndsAssumption() {
     ClusterState s = state();
     AssumedPlan plan =
-        s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
+        assumed.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
     s.putTopology(
         TestMachines.pixNode(),
         1,
         List.of(
             new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.GPU, plan.gpus()),
             new ReportedAllocation("ml", "p1", "uid-1", "main", Resources.HCA, plan.hcas())));
-    assertEquals(0, s.assumedCount());
+    assertEquals(0, assumed.count());
     assertTrue(s.node("pix-node").assumed().isEmpty());
     assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.HCA));
   }
@@ -135,13 +125,13 @@ class ClusterStateTest {
   @DisplayName("assumptions expire after the TTL, and when the pod goes away")
   void expiry() {
     ClusterState s = state();
-    s.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5));
-    s.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(10));
+    assumed.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5));
+    assumed.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(10));
     now.set(now.get().plus(Duration.ofMinutes(6)));
-    assertEquals(1, s.expire());
-    assertEquals(1, s.assumedCount());
+    assertEquals(1, assumed.expire());
+    assertEquals(1, assumed.count());
     s.podGone("uid-2");
-    assertEquals(0, s.assumedCount());
+    assertEquals(0, assumed.count());
     assertTrue(s.node("pix-node").assumed().isEmpty());
   }
 
@@ -186,11 +176,11 @@ class ClusterStateTest {
     ClusterState s = state();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
     s.putTopology(TestMachines.pixNode(), 1, holds("uid-7", gpu));
-    s.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(5));
+    assumed.assume("pix-node", pod(2), ONE_PAIR, Duration.ofMinutes(5));
     s.podTerminating("uid-7");
     s.podTerminating("uid-2");
     assertEquals(0, s.node("pix-node").free().free(gpu));
-    assertEquals(0, s.assumedCount());
+    assertEquals(0, assumed.count());
   }
 
   @Test
@@ -223,16 +213,16 @@ class ClusterStateTest {
   @DisplayName("unknown node: empty; a full node: Infeasible, nothing assumed")
   void unknownAndFull() {
     ClusterState s = state();
-    assertEquals(Optional.empty(), s.assume("nope", pod(1), ONE_PAIR, Duration.ofMinutes(1)));
+    assertEquals(Optional.empty(), assumed.assume("nope", pod(1), ONE_PAIR, Duration.ofMinutes(1)));
     for (int i = 0; i < 4; i++) {
       assertTrue(
-          s.assume("pix-node", pod(i), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().plan()
+          assumed.assume("pix-node", pod(i), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().plan()
               != null);
     }
     assertTrue(
-        s.assume("pix-node", pod(9), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().result()
+        assumed.assume("pix-node", pod(9), ONE_PAIR, Duration.ofMinutes(1)).orElseThrow().result()
             instanceof Infeasible);
-    assertEquals(4, s.assumedCount());
+    assertEquals(4, assumed.count());
   }
 
   @Test
@@ -254,11 +244,13 @@ class ClusterStateTest {
           pool.submit(
               () -> {
                 go.await();
-                s.assume(k % 2 == 0 ? "pix-node" : "pix-2", pod(k), ONE_PAIR, Duration.ofMinutes(1))
+                assumed
+                    .assume(
+                        k % 2 == 0 ? "pix-node" : "pix-2", pod(k), ONE_PAIR, Duration.ofMinutes(1))
                     .map(Assumption::plan)
                     .ifPresent(plans::add);
                 if (k < 100 && k % 5 == 0) {
-                  s.release("uid-" + k);
+                  assumed.release("uid-" + k);
                   plans.removeIf(p -> p.pod().uid().equals("uid-" + k));
                 }
                 return null;
@@ -276,7 +268,7 @@ class ClusterStateTest {
       }
     }
     assertEquals(8, plans.size());
-    assertEquals(8, s.assumedCount());
+    assertEquals(8, assumed.count());
     assertFalse(s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU) > 0);
   }
 

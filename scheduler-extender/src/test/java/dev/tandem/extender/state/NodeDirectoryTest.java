@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.extender.TestMachines;
-import dev.tandem.extender.TestMachines.Switch;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.TestMachines.Switch;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class NodeDirectoryTest {
 
   private final ClusterState state =
-      new ClusterState(Clock.systemUTC(), RecentPods.none(), null, false);
+      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
 
   private void put(String name) {
     state.putTopology(TestMachines.machine(name, new Switch(0, 2, 2)), 1, List.of());

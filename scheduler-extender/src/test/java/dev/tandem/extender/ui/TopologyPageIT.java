@@ -1,14 +1,15 @@
 package dev.tandem.extender.ui;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.ExtenderServer;
-import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.NodeEntry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -20,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,7 @@ class TopologyPageIT {
   private static final String PAGE = "/ui/#node=" + NODE;
 
   private static Vertx vertx;
-  private static ClusterState state;
+  private static Cluster cluster;
   private static Http http;
   private static String base;
 
@@ -48,7 +50,7 @@ class TopologyPageIT {
   static void startDemoAndBind() throws Exception {
     HeadlessChromium.requireInstalled();
     vertx = Vertx.vertx();
-    state = DemoCluster.fromBundledFixtures();
+    cluster = DemoCluster.fromBundledFixtures();
     ExtenderConfig d = ExtenderConfig.defaults();
     ExtenderConfig config =
         new ExtenderConfig(
@@ -69,7 +71,7 @@ class TopologyPageIT {
             "topology-page-it",
             d.cacheSize());
     HttpServer server =
-        ExtenderServer.start(vertx, config, state)
+        Extender.start(vertx, config, cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
@@ -97,7 +99,7 @@ class TopologyPageIT {
   void rendersNodesTreeAndStates() throws Exception {
     String dom = new HeadlessChromium().dumpDom(base + PAGE);
 
-    for (NodeEntry node : state.nodes()) {
+    for (NodeEntry node : cluster.state().nodes()) {
       assertTrue(
           dom.contains("data-node=\"" + node.name() + "\""), "node list names " + node.name());
     }
@@ -193,16 +195,12 @@ class TopologyPageIT {
         "", new JsonObject(bind.body()).getString("Error"), "bind succeeds: " + bind.body());
   }
 
-  private static void awaitState(String pod, String wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (System.nanoTime() < deadline) {
-      if (deviceStates().values().stream().anyMatch(s -> s.equals(wanted + " " + pod))) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "the demo did not report " + pod + " as " + wanted + " within 15 s: " + deviceStates());
+  private static void awaitState(String pod, String wanted) {
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(200))
+        .alias("the demo reports " + pod + " as " + wanted)
+        .until(() -> deviceStates().values().stream().anyMatch(s -> s.equals(wanted + " " + pod)));
   }
 
   private static Map<String, String> deviceStates() {

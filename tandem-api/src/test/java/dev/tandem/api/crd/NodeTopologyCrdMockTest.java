@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -26,7 +27,7 @@ class NodeTopologyCrdMockTest {
   @DisplayName(
       "a NodeTopology created through the shipped CRD reads back as the same machine, cluster-scoped")
   void createAndRead() {
-    Machine machine = TestMachines.twoSwitches("gpu-1");
+    Machine machine = TestMachines.twoSwitchesAndLoneHca("gpu-1");
     client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(machine)).create();
 
     NodeTopology read = client.resources(NodeTopology.class).withName("gpu-1").get();

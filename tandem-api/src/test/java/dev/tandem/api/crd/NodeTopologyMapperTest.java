@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
@@ -18,8 +19,8 @@ class NodeTopologyMapperTest {
 
   static Stream<Machine> machines() {
     return Stream.of(
-        TestMachines.twoSwitches("gpu-1"),
-        TestMachines.gpusOnly("gpu-2"),
+        TestMachines.twoSwitchesAndLoneHca("gpu-1"),
+        TestMachines.gpusOnRootPorts("gpu-2"),
         TestMachines.vmWithVf("vm-3"),
         Machine.empty("cpu-4", "sysfs"));
   }
@@ -44,7 +45,7 @@ class NodeTopologyMapperTest {
   @DisplayName(
       "the resource is named after the node and carries kind, apiVersion and the summary counts")
   void namesAndSummary() {
-    NodeTopology r = NodeTopologyMapper.toResource(TestMachines.twoSwitches("gpu-1"));
+    NodeTopology r = NodeTopologyMapper.toResource(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     assertEquals("gpu-1", r.getMetadata().getName());
     assertEquals("tandem.dev/v1alpha1", r.getApiVersion());
     assertEquals("NodeTopology", r.getKind());
@@ -57,7 +58,7 @@ class NodeTopologyMapperTest {
   @DisplayName(
       "devices carry resource name, hex PCI ids and the PIX group (switch) from LocalityIndex")
   void deviceFields() {
-    NodeTopologySpec spec = NodeTopologyMapper.toSpec(TestMachines.twoSwitches("gpu-1"));
+    NodeTopologySpec spec = NodeTopologyMapper.toSpec(TestMachines.twoSwitchesAndLoneHca("gpu-1"));
     DeviceEntry gpu = byId(spec, "GPU-a0");
     DeviceEntry hca = byId(spec, "mlx5_0");
     DeviceEntry lone = byId(spec, "mlx5_1");
@@ -77,7 +78,7 @@ class NodeTopologyMapperTest {
   @DisplayName("unknown NUMA node and PCI ids are absent, not -1, in the JSON")
   void unknownsAreAbsent() {
     String json =
-        Serialization.asJson(NodeTopologyMapper.toResource(TestMachines.gpusOnly("gpu-2")));
+        Serialization.asJson(NodeTopologyMapper.toResource(TestMachines.gpusOnRootPorts("gpu-2")));
     assertTrue(!json.contains(":-1"), json);
     assertTrue(!json.contains("\"numaNode\":null"), json);
     assertTrue(json.contains("\"switch\""), json);
@@ -86,7 +87,7 @@ class NodeTopologyMapperTest {
   @Test
   @DisplayName("an unreadable object fails with the node's name and the problem")
   void invalidResource() {
-    NodeTopology r = NodeTopologyMapper.toResource(TestMachines.gpusOnly("gpu-2"));
+    NodeTopology r = NodeTopologyMapper.toResource(TestMachines.gpusOnRootPorts("gpu-2"));
     DeviceEntry d = r.getSpec().devices().get(0);
     DeviceEntry broken =
         new DeviceEntry(

@@ -44,10 +44,6 @@ public enum Locality {
     return a.compareTo(b) >= 0 ? a : b;
   }
 
-  static Locality ofOrdinal(int ordinal) {
-    return VALUES[ordinal];
-  }
-
   /** Parses a name such as {@code PIX} (case-insensitive), with an error that lists the names. */
   public static Locality parse(String text) {
     try {

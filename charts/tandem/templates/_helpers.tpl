@@ -1,0 +1,124 @@
+{{/* Labels of every object: the component's name, part-of, and Helm's bookkeeping labels. */}}
+{{- define "tandem.labels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/part-of: tandem
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- end }}
+
+{{/* Labels of a component's pods, and its selector (the kustomize base's, unchanged). */}}
+{{- define "tandem.podLabels" -}}
+app.kubernetes.io/name: {{ . }}
+app.kubernetes.io/part-of: tandem
+{{- end }}
+
+{{- define "tandem.image" -}}
+{{ .image.repository }}:{{ .image.tag | default .root.Chart.AppVersion }}
+{{- end }}
+
+{{/* The extender Service's DNS name. */}}
+{{- define "tandem.extenderHost" -}}
+tandem-scheduler-extender.{{ .Release.Namespace }}.svc
+{{- end }}
+
+{{- define "tandem.tlsSecret" -}}
+{{ .Values.extender.tls.secretName | default "tandem-scheduler-extender-tls" }}
+{{- end }}
+
+{{/* Node placement of both DaemonSets. */}}
+{{- define "tandem.nodePlacement" -}}
+nodeSelector:
+{{- if .Values.nodes.nfd }}
+  feature.node.kubernetes.io/pci-10de.present: "true"
+  feature.node.kubernetes.io/pci-15b3.present: "true"
+{{- else }}
+{{- toYaml .Values.nodes.nodeSelector | nindent 2 }}
+{{- end }}
+{{- with .Values.nodes.affinity }}
+affinity:
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.nodes.tolerations }}
+tolerations:
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+{{- range . }}
+  - name: {{ . }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The device plugin's config.json: only the keys that differ from the plugin's defaults. */}}
+{{- define "tandem.devicePluginConfig" -}}
+{{- $c := .Values.devicePlugin.config -}}
+{{- $out := dict "mode" $c.mode -}}
+{{- if ne $c.resourceName "rdma/hca" }}{{ $_ := set $out "resourceName" $c.resourceName }}{{ end -}}
+{{- if not (kindIs "invalid" $c.slotsPerHca) }}{{ $_ := set $out "slotsPerHca" (int $c.slotsPerHca) }}{{ end -}}
+{{- if $c.selectors }}{{ $_ := set $out "selectors" $c.selectors }}{{ end -}}
+{{- if not (kindIs "invalid" $c.healthCheckSeconds) }}{{ $_ := set $out "healthCheckSeconds" (int $c.healthCheckSeconds) }}{{ end -}}
+{{- $j := .Values.devicePlugin.joint -}}
+{{- if $j.enabled -}}
+{{- $gpu := dict "enabled" true -}}
+{{- if $j.cdi }}{{ $_ := set $gpu "cdi" true }}{{ end -}}
+{{- if ne $j.resourceName "nvidia.com/gpu" }}{{ $_ := set $gpu "resourceName" $j.resourceName }}{{ end -}}
+{{- if not (kindIs "invalid" $j.reservationSeconds) }}{{ $_ := set $gpu "reservationSeconds" (int $j.reservationSeconds) }}{{ end -}}
+{{- $_ := set $out "gpu" $gpu -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end }}
+
+{{/* Checks across values that a JSON schema cannot express. */}}
+{{- define "tandem.validate" -}}
+{{- $c := .Values.devicePlugin.config -}}
+{{- if and (ne $c.mode "shared") (not (kindIs "invalid" $c.slotsPerHca)) (ne (int $c.slotsPerHca) 1) -}}
+{{- fail (printf "devicePlugin.config.slotsPerHca is %v, but only mode shared offers several slots per HCA (mode is %s)" $c.slotsPerHca $c.mode) -}}
+{{- end -}}
+{{- if and .Values.devicePlugin.joint.enabled (eq .Values.devicePlugin.joint.resourceName $c.resourceName) -}}
+{{- fail (printf "devicePlugin.joint.resourceName and devicePlugin.config.resourceName are both %s: the GPU and HCA resources must differ" $c.resourceName) -}}
+{{- end -}}
+{{- if and .Values.extender.tls.enabled (eq .Values.scheduler.wiring "default-scheduler") (not .Values.extender.tls.secretName) -}}
+{{- fail "extender.tls with scheduler.wiring=default-scheduler needs extender.tls.secretName: the kube-scheduler on the control plane must trust a CA you can copy there" -}}
+{{- end -}}
+{{- end }}
+
+{{/* The extender entry of a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1). */}}
+{{- define "tandem.extenderEntry" -}}
+{{- $root := .root -}}
+{{- $scheme := ternary "https" "http" $root.Values.extender.tls.enabled -}}
+- urlPrefix: {{ $scheme }}://{{ .host }}:{{ $root.Values.extender.port }}/scheduler
+  filterVerb: filter
+  prioritizeVerb: prioritize
+  bindVerb: bind
+  weight: {{ $root.Values.scheduler.weight }}
+  enableHTTPS: {{ $root.Values.extender.tls.enabled }}
+{{- if $root.Values.extender.tls.enabled }}
+  tlsConfig:
+    serverName: {{ include "tandem.extenderHost" $root }}
+    caFile: {{ .caFile }}
+{{- end }}
+  nodeCacheCapable: true
+  managedResources:
+    - name: {{ $root.Values.devicePlugin.joint.resourceName }}
+      ignoredByScheduler: false
+    - name: {{ $root.Values.devicePlugin.config.resourceName }}
+      ignoredByScheduler: false
+  ignorable: false
+  httpTimeout: {{ $root.Values.scheduler.httpTimeout }}
+{{- end }}
+
+{{/* The second scheduler's KubeSchedulerConfiguration. */}}
+{{- define "tandem.schedulerConfig" -}}
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: true
+  resourceNamespace: {{ .Release.Namespace }}
+  resourceName: tandem-scheduler
+profiles:
+  - schedulerName: {{ .Values.scheduler.name }}
+extenders:
+  {{- include "tandem.extenderEntry" (dict "root" . "host" (include "tandem.extenderHost" .) "caFile" "/etc/tandem-scheduler-tls/ca.crt") | nindent 2 }}
+{{- end }}

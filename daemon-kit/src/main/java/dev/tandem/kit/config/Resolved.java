@@ -1,0 +1,109 @@
+package dev.tandem.kit.config;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The values of a daemon's settings after flags, environment, file and defaults were folded in that
+ * order of strength, and parsed. Each daemon builds its typed configuration record from it.
+ */
+public final class Resolved {
+
+  /** A setting's text, where it came from, and the parsed value. */
+  private record Entry(String text, Source source, Object value) {}
+
+  private final Map<Setting<?>, Entry> entries = new LinkedHashMap<>();
+  private final Map<Source, String> where;
+
+  /**
+   * @param where how error messages say where a value came from, by source
+   */
+  Resolved(Map<Source, String> where) {
+    this.where = Map.copyOf(where);
+  }
+
+  void put(Setting<?> setting, String text, Source source) {
+    entries.put(setting, new Entry(text, source, null));
+  }
+
+  /** Parses every value; the first bad one throws naming its flag, variable and value. */
+  void parseAll() {
+    entries.replaceAll(
+        (s, e) -> e.text() == null ? e : new Entry(e.text(), e.source(), parse(s, e)));
+  }
+
+  private Object parse(Setting<?> s, Entry e) {
+    try {
+      return s.parser().parse(e.text());
+    } catch (IllegalArgumentException ex) {
+      String from = where.get(e.source());
+      throw new InvalidConfigurationException(
+          s.names()
+              + ": '"
+              + e.text()
+              + "' "
+              + ex.getMessage()
+              + (from == null ? "" : " (" + from + ")"));
+    }
+  }
+
+  /** The value, or null when nothing set it and it has no default. */
+  @SuppressWarnings("unchecked")
+  public <T> T get(Setting<T> setting) {
+    Entry e = entries.get(setting);
+    if (e == null) {
+      throw new IllegalArgumentException(setting.flag() + " is not one of these settings");
+    }
+    return e.text() == null ? null : (T) (e.value() != null ? e.value() : parse(setting, e));
+  }
+
+  /** The value, or {@code fallback} when nothing set it and it has no default. */
+  public <T> T get(Setting<T> setting, T fallback) {
+    T value = get(setting);
+    return value == null ? fallback : value;
+  }
+
+  /** Where the value came from; {@link Source#DEFAULT} also when there is none. */
+  public Source source(Setting<?> setting) {
+    Entry e = entries.get(setting);
+    return e == null ? Source.DEFAULT : e.source();
+  }
+
+  /**
+   * Set by a flag, the environment or the file, and not to {@code false}; decided on the text, so
+   * that rules are checked before values are (a rule's message is the more useful one).
+   */
+  public boolean isGiven(Setting<?> setting) {
+    Entry e = entries.get(setting);
+    return e != null
+        && e.source() != Source.DEFAULT
+        && e.text() != null
+        && !e.text().equalsIgnoreCase("false");
+  }
+
+  /**
+   * One line for the start-up log: every setting that has a value, with where it came from when it
+   * is not the default; secrets are masked.
+   */
+  public String describe() {
+    return entries.entrySet().stream()
+        .filter(e -> e.getValue().text() != null)
+        .map(
+            e ->
+                e.getKey().flag()
+                    + "="
+                    + (e.getKey().secret() ? "***" : e.getValue().text())
+                    + origin(e.getKey(), e.getValue().source()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String origin(Setting<?> s, Source source) {
+    return switch (source) {
+      case FLAG -> " (flag)";
+      case ENVIRONMENT -> " (" + s.env() + ")";
+      case FILE -> " (file key " + s.fileKey() + ")";
+      case DEFAULT -> "";
+    };
+  }
+}

@@ -1,0 +1,158 @@
+package dev.tandem.deviceplugin;
+
+import dev.tandem.deviceplugin.config.GpuConfig;
+import dev.tandem.deviceplugin.grpc.KubeletRegistration;
+import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.Side;
+import dev.tandem.deviceplugin.preferred.hint.HintPolicy;
+import dev.tandem.deviceplugin.preferred.joint.JointPolicy;
+import dev.tandem.deviceplugin.resource.DeviceTable;
+import dev.tandem.deviceplugin.resource.GpuDevices;
+import dev.tandem.deviceplugin.resource.HcaDevices;
+import dev.tandem.deviceplugin.resource.ResourcePlugin;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's device plugin: {@code rdma/hca} with hint-mode preferred allocations; in joint mode
+ * ({@code "gpu": {"enabled": true}}) also {@code nvidia.com/gpu} on its own socket, both resources
+ * answering GetPreferredAllocation from one {@link JointPolicy}. One {@link ResourcePlugin} per
+ * resource; they share the kubelet registration client.
+ */
+public final class DevicePlugin {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DevicePlugin.class);
+
+  private final Vertx vertx;
+  private final PluginSettings settings;
+  private final Inventory inventory;
+  private final KubeletRegistration registration;
+  private final ResourcePlugin hca;
+  private final ResourcePlugin gpu;
+  private final GpuDevices gpuDevices;
+  private final JointPolicy joint;
+
+  public DevicePlugin(Vertx vertx, PluginSettings s) {
+    this.vertx = vertx;
+    this.settings = s;
+    this.inventory = Inventory.of(s.machine(), s.config());
+    this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
+    GpuConfig g = s.config().gpu();
+    DeviceTable hcas =
+        new DeviceTable(new HcaDevices(inventory, s.probe(), new UverbsLocator(s.sysfsRoot())));
+    PendingPodLocator locator =
+        new PendingPodLocator(
+            s.machine().nodeName(),
+            s.config().resourceName(),
+            g.resourceName(),
+            s.plans(),
+            s.podResources(),
+            s.lookupTimeoutMs());
+    if (g.enabled()) {
+      this.gpuDevices = GpuDevices.onHost(s.machine(), g.resourceName(), s.sysfsRoot(), g.cdi());
+      DeviceTable gpus = new DeviceTable(gpuDevices);
+      this.joint =
+          new JointPolicy(
+              inventory,
+              hcas::healthyIds,
+              gpus::healthyIds,
+              g.resourceName(),
+              locator,
+              s.clock(),
+              g.reservation());
+      this.gpu =
+          resource(gpus, joint.side(Side.GPU), r -> joint.allocated(Side.GPU, r), s.gpuSocket());
+      this.hca =
+          resource(hcas, joint.side(Side.HCA), r -> joint.allocated(Side.HCA, r), s.pluginSocket());
+    } else {
+      this.gpuDevices = null;
+      this.joint = null;
+      this.gpu = null;
+      this.hca = resource(hcas, new HintPolicy(inventory, locator), r -> {}, s.pluginSocket());
+    }
+  }
+
+  private ResourcePlugin resource(
+      DeviceTable table,
+      PreferredPolicy preferred,
+      Consumer<AllocateRequest> allocated,
+      Path socket) {
+    return new ResourcePlugin(
+        vertx,
+        table,
+        preferred,
+        allocated,
+        socket,
+        registration,
+        settings.backoff(),
+        settings.config().healthInterval());
+  }
+
+  /** The HCAs and devices offered as {@code rdma/hca}. */
+  public Inventory inventory() {
+    return inventory;
+  }
+
+  public ResourcePlugin hca() {
+    return hca;
+  }
+
+  /** The GPU resource of joint mode; null when joint mode is off. */
+  public ResourcePlugin gpu() {
+    return gpu;
+  }
+
+  /** The joint policy; null when joint mode is off. */
+  public JointPolicy joint() {
+    return joint;
+  }
+
+  /** Why NVML is or is not used in joint mode, e.g. the library is missing; null otherwise. */
+  public String nvmlNote() {
+    return gpuDevices == null ? null : gpuDevices.nvmlNote();
+  }
+
+  /** Reads health once, then serves and registers (returns before registration completes). */
+  public Future<Void> start() {
+    return startGpu().compose(v -> hca.start());
+  }
+
+  private Future<Void> startGpu() {
+    if (gpu == null) {
+      return Future.succeededFuture();
+    }
+    LOG.info(
+        "joint mode: serving {} GPUs as {} on {}; {}",
+        gpu.table().ids().size(),
+        gpu.resourceName(),
+        settings.gpuSocket().getFileName(),
+        nvmlNote());
+    return gpu.start();
+  }
+
+  /** Completes when registration attempts of either resource are exhausted. */
+  public Future<Void> failed() {
+    if (gpu == null) {
+      return hca.lifecycle().failed();
+    }
+    Promise<Void> either = Promise.promise();
+    hca.lifecycle().failed().onFailure(either::tryFail);
+    gpu.lifecycle().failed().onFailure(either::tryFail);
+    return either.future();
+  }
+
+  /** Stops health checks and the servers; removes the sockets. */
+  public Future<Void> stop() {
+    Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
+    return Future.join(hca.stop(), gpuStopped).<Void>mapEmpty().eventually(registration::close);
+  }
+}

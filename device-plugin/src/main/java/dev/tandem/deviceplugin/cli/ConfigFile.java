@@ -1,0 +1,51 @@
+package dev.tandem.deviceplugin.cli;
+
+import dev.tandem.deviceplugin.config.ConfigException;
+import dev.tandem.deviceplugin.config.PluginConfig;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The plugin's JSON configuration file: its text for {@link PluginConfig}, and the two keys a flag
+ * also sets, for the kit's file layer.
+ */
+public final class ConfigFile {
+
+  private ConfigFile() {}
+
+  /**
+   * The file's text.
+   *
+   * @throws ConfigException naming the file when it cannot be read
+   */
+  public static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read config file " + file + ": " + e);
+    }
+  }
+
+  /**
+   * The values of the keys a flag also sets ({@code resourceName}, {@code healthCheckSeconds}),
+   * after {@link PluginConfig#parse} accepted the whole file.
+   *
+   * @throws ConfigException naming the file and what is wrong in it
+   */
+  public static Map<String, String> sharedKeys(Path file) {
+    String text = read(file);
+    PluginConfig.parse(text, file.toString());
+    JsonObject o = new JsonObject(text);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String key : new String[] {"resourceName", "healthCheckSeconds"}) {
+      if (o.containsKey(key)) {
+        out.put(key, String.valueOf(o.getValue(key)));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,109 @@
+package dev.tandem.deviceplugin.preferred.hint;
+
+import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.preferred.HcaChooser;
+import dev.tandem.deviceplugin.preferred.Holdings;
+import dev.tandem.deviceplugin.preferred.PendingPod;
+import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.Side;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hint mode ({@code rdma/hca} only; NVIDIA's plugin serves the GPUs): the HCAs nearest the GPUs the
+ * container already holds (PodResources), else its plan's HCAs, else the allocator's best (see
+ * {@link Hint}). Logs which hint was used and why.
+ */
+public final class HintPolicy implements PreferredPolicy {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HintPolicy.class);
+
+  private final PendingPodLocator locator;
+  private final HcaChooser chooser;
+  private final Set<String> gpuIds;
+
+  public HintPolicy(Inventory inventory, PendingPodLocator locator) {
+    this.locator = locator;
+    this.chooser = new HcaChooser(inventory);
+    this.gpuIds =
+        inventory.machine().devices().stream()
+            .filter(d -> d.kind() == DeviceKind.GPU)
+            .map(Device::id)
+            .collect(Collectors.toSet());
+  }
+
+  @Override
+  public Future<List<String>> choose(ContainerPreferredAllocationRequest c) {
+    int size = c.getAllocationSize();
+    return locator
+        .locate(Side.HCA, size)
+        .map(this::hint)
+        .recover(e -> Future.succeededFuture(Hint.none("hint lookup failed: " + e)))
+        .map(
+            hint -> {
+              List<String> ids =
+                  chooser.choose(
+                      c.getAvailableDeviceIDsList(),
+                      c.getMustIncludeDeviceIDsList(),
+                      size,
+                      hint.gpus(),
+                      hint.hcas());
+              LOG.info(
+                  "preferred {} of {} available: {} (hint {}: {})",
+                  size,
+                  c.getAvailableDeviceIDsCount(),
+                  ids,
+                  hint.source().name().toLowerCase(),
+                  hint.why());
+              return ids;
+            });
+  }
+
+  private Hint hint(PendingPod found) {
+    PlannedPod p = found.pod();
+    if (p == null) {
+      return Hint.none(found.why());
+    }
+    if (found.held().unavailable() != null) {
+      return Hint.plan(
+          p.plan().hcas(),
+          "pod "
+              + p.key()
+              + ": following its plan; PodResources unavailable ("
+              + found.held().unavailable()
+              + ")");
+    }
+    String container = found.container();
+    List<String> gpus = gpusOf(found.held(), p, container);
+    if (gpus.isEmpty()) {
+      return Hint.plan(
+          p.plan().hcas(),
+          "pod " + p.key() + ": container " + container + " holds no GPUs yet; following its plan");
+    }
+    return Hint.gpus(
+        gpus, p.plan().hcas(), "pod " + p.key() + ": container " + container + " holds " + gpus);
+  }
+
+  private List<String> gpusOf(Holdings held, PlannedPod p, String container) {
+    return held.all().stream()
+        .filter(
+            h ->
+                h.namespace().equals(p.namespace())
+                    && h.pod().equals(p.name())
+                    && h.container().equals(container))
+        .flatMap(h -> h.deviceIds().stream())
+        .filter(gpuIds::contains)
+        .distinct()
+        .sorted()
+        .toList();
+  }
+}

@@ -1,0 +1,97 @@
+package dev.tandem.deviceplugin.resource;
+
+import dev.tandem.deviceplugin.allocate.AllocateResponder;
+import dev.tandem.deviceplugin.allocate.RdmaAnswer;
+import dev.tandem.deviceplugin.inventory.HealthProbe;
+import dev.tandem.deviceplugin.inventory.Inventory;
+import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
+import dev.tandem.topology.model.Device;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code rdma/hca} devices of the {@link Inventory} (HCAs, VFs or shared slots). Health is the
+ * port state, read per HCA (a device whose port sysfs cannot tell keeps the state discovery saw);
+ * each health check also re-reads the HCAs' uverbs character devices, which Allocate hands out.
+ */
+public final class HcaDevices implements ResourceDevices {
+
+  private final Inventory inventory;
+  private final HealthProbe probe;
+  private final UverbsLocator locator;
+  private volatile Map<String, String> uverbsByIbdev = Map.of();
+
+  public HcaDevices(Inventory inventory, HealthProbe probe, UverbsLocator locator) {
+    this.inventory = inventory;
+    this.probe = probe;
+    this.locator = locator;
+  }
+
+  @Override
+  public String resourceName() {
+    return inventory.config().resourceName();
+  }
+
+  @Override
+  public String noun() {
+    return "devices";
+  }
+
+  @Override
+  public List<OfferedDevice> offered() {
+    return inventory.devices().stream()
+        .map(d -> new OfferedDevice(d.id(), d.numaNode(), d.ibDevice()))
+        .toList();
+  }
+
+  /** Every HCA the selectors kept, offered or not (a PF in SR-IOV mode offers only its VFs). */
+  @Override
+  public Map<String, Boolean> discoveredHealth() {
+    Map<String, Boolean> out = new HashMap<>();
+    inventory.hcas().forEach(h -> out.put(h.hca().ibDevice(), discovered(h)));
+    return out;
+  }
+
+  @Override
+  public Map<String, Boolean> readHealth() {
+    Map<String, Boolean> health = new HashMap<>();
+    Map<String, String> verbs = new HashMap<>();
+    for (Device h : inventory.hcas()) {
+      String ib = h.hca().ibDevice();
+      health.put(ib, probe.healthy(ib).orElse(discovered(h)));
+      String u = h.hca().uverbs() != null ? h.hca().uverbs() : locator.uverbs(ib).orElse(null);
+      if (u != null) {
+        verbs.put(ib, u);
+      }
+    }
+    uverbsByIbdev = Map.copyOf(verbs);
+    return health;
+  }
+
+  @Override
+  public String healthChange(String ibDevice, boolean healthy) {
+    return "HCA "
+        + ibDevice
+        + " on node "
+        + inventory.machine().nodeName()
+        + " is now "
+        + (healthy ? AdvertisedDevice.HEALTHY : AdvertisedDevice.UNHEALTHY + " (port not ACTIVE)");
+  }
+
+  @Override
+  public AllocateResponder allocateResponder() {
+    return RdmaAnswer.responder(inventory, this::uverbs);
+  }
+
+  /** The uverbs character device of an HCA, as the last health check found it. */
+  public Optional<String> uverbs(String ibDevice) {
+    return Optional.ofNullable(uverbsByIbdev.get(ibDevice));
+  }
+
+  private static boolean discovered(Device hca) {
+    return hca.healthy() && hca.hca().portUsable();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.tandem.deviceplugin.resource;
+
+import dev.tandem.deviceplugin.allocate.AllocateResponder;
+import dev.tandem.deviceplugin.grpc.KubeletRegistration;
+import dev.tandem.deviceplugin.grpc.ServedResource;
+import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
+import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.kit.retry.Backoff;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * One extended resource served to the kubelet ({@code rdma/hca}, and in joint mode {@code
+ * nvidia.com/gpu}) on its own socket: its device table, kept by a periodic health check; its gRPC
+ * server and registration with the kubelet, again after each kubelet restart ({@link
+ * PluginLifecycle}); Allocate from its {@link ResourceDevices}, GetPreferredAllocation from a
+ * {@link PreferredPolicy}.
+ */
+public final class ResourcePlugin implements ServedResource {
+
+  private final Vertx vertx;
+  private final DeviceTable table;
+  private final HealthCheck health;
+  private final AllocateResponder allocate;
+  private final PreferredPolicy preferred;
+  private final Consumer<AllocateRequest> allocated;
+  private final Duration healthInterval;
+  private final PluginLifecycle lifecycle;
+  private long healthTimer = -1;
+
+  /**
+   * @param allocated told what each Allocate gave out (joint mode records it)
+   * @param socket this resource's socket in the kubelet's plugin directory
+   */
+  public ResourcePlugin(
+      Vertx vertx,
+      DeviceTable table,
+      PreferredPolicy preferred,
+      Consumer<AllocateRequest> allocated,
+      Path socket,
+      KubeletRegistration registration,
+      Backoff backoff,
+      Duration healthInterval) {
+    this.vertx = vertx;
+    this.table = table;
+    this.health = new HealthCheck(vertx, table);
+    this.allocate = table.devices().allocateResponder();
+    this.preferred = preferred;
+    this.allocated = allocated;
+    this.healthInterval = healthInterval;
+    this.lifecycle = new PluginLifecycle(vertx, socket, registration, this, backoff);
+  }
+
+  public DeviceTable table() {
+    return table;
+  }
+
+  public PluginLifecycle lifecycle() {
+    return lifecycle;
+  }
+
+  /** Reads health once, then serves and registers (returns before registration completes). */
+  public Future<Void> start() {
+    return health
+        .run()
+        .map(
+            changed -> {
+              healthTimer = health.every(healthInterval.toMillis());
+              lifecycle.start();
+              return null;
+            });
+  }
+
+  /** Stops the health checks and the server; removes the socket. */
+  public Future<Void> stop() {
+    vertx.cancelTimer(healthTimer);
+    return lifecycle.stop();
+  }
+
+  @Override
+  public String resourceName() {
+    return table.devices().resourceName();
+  }
+
+  @Override
+  public ListAndWatchResponse list() {
+    return table.list();
+  }
+
+  @Override
+  public Runnable onChange(Consumer<ListAndWatchResponse> listener) {
+    return table.onChange(listener);
+  }
+
+  @Override
+  public Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request) {
+    return preferred.answer(request);
+  }
+
+  @Override
+  public AllocateResponse allocate(AllocateRequest request) {
+    AllocateResponse r = allocate.allocate(request);
+    allocated.accept(request);
+    return r;
+  }
+
+  @Override
+  public String describe() {
+    return table.ids().size()
+        + " "
+        + table.devices().noun()
+        + ", "
+        + table.healthyIds().size()
+        + " healthy";
+  }
+}

@@ -1,0 +1,150 @@
+package dev.tandem.extender.state;
+
+import dev.tandem.topology.allocation.Allocation;
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.AllocationResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the extender assumed: devices promised to pods at bind time, held as {@link AssumedPlan}s in
+ * the node entries until the agent reports the pods' real allocations, the pods go away, or the
+ * plans expire. The allocate-and-assume step runs inside {@link NodeTable#compute} on the node's
+ * key, so two binds never get the same device.
+ */
+public final class Assumptions {
+
+  private final NodeTable nodes;
+  private final Clock clock;
+  private final Map<String, String> assumedNode = new ConcurrentHashMap<>();
+
+  Assumptions(NodeTable nodes, Clock clock) {
+    this.nodes = nodes;
+    this.clock = clock;
+  }
+
+  public int count() {
+    return assumedNode.size();
+  }
+
+  /**
+   * Chooses devices for the pod on the node and holds them as an assumed plan, atomically with
+   * respect to every other change of the node. A plan the pod already held (a retried bind) is
+   * released first.
+   *
+   * @return empty when the node is unknown; else the allocator's answer, assumed when feasible
+   */
+  public Optional<Assumption> assume(
+      String node, PodRef pod, AllocationRequest request, Duration ttl) {
+    release(pod.uid());
+    Assumption[] result = new Assumption[1];
+    Instant now = clock.instant();
+    nodes.computeIfPresent(
+        node,
+        (name, entry) -> {
+          AllocationResult r = entry.allocator().allocate(request, entry.free());
+          if (!(r instanceof Allocation a)) {
+            result[0] = new Assumption(r, null);
+            return entry;
+          }
+          AssumedPlan plan =
+              new AssumedPlan(
+                  pod,
+                  name,
+                  a.gpuIds(),
+                  a.hcaIds(),
+                  a.worst(),
+                  request.policy(),
+                  now,
+                  now.plus(ttl));
+          result[0] = new Assumption(r, plan);
+          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
+          plans.put(pod.uid(), plan);
+          assumedNode.put(pod.uid(), name);
+          return entry.withAssumed(plans);
+        });
+    return Optional.ofNullable(result[0]);
+  }
+
+  /**
+   * Restores a plan found on a pod (written by an earlier leader) when the agent has not reported
+   * the pod's devices yet; it expires {@code ttl} after it was planned.
+   */
+  public void restore(AssumedPlan plan) {
+    if (plan.expiresAt().isBefore(clock.instant()) || assumedNode.containsKey(plan.pod().uid())) {
+      return;
+    }
+    nodes.computeIfPresent(
+        plan.node(),
+        (name, entry) -> {
+          if (entry.reports(plan.pod().uid()) || entry.assumed().containsKey(plan.pod().uid())) {
+            return entry;
+          }
+          Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
+          plans.put(plan.pod().uid(), plan);
+          assumedNode.put(plan.pod().uid(), name);
+          return entry.withAssumed(plans);
+        });
+  }
+
+  /** Ends the pod's assumption, if any. */
+  public boolean release(String uid) {
+    String node = assumedNode.remove(uid);
+    if (node == null) {
+      return false;
+    }
+    nodes.computeIfPresent(node, (name, entry) -> entry.without(p -> p.pod().uid().equals(uid)));
+    return true;
+  }
+
+  /** Ends assumptions whose TTL passed; returns how many. */
+  public int expire() {
+    Instant now = clock.instant();
+    int[] count = new int[1];
+    for (String name : nodes.names()) {
+      nodes.computeIfPresent(
+          name,
+          (n, entry) ->
+              entry.without(
+                  p -> {
+                    boolean drop = p.expiresAt().isBefore(now);
+                    if (drop) {
+                      assumedNode.remove(p.pod().uid(), n);
+                      count[0]++;
+                    }
+                    return drop;
+                  }));
+    }
+    return count[0];
+  }
+
+  /**
+   * The node's plans once the agent reports the pods in {@code reported}: the report ends their
+   * assumptions. Called inside the node's compute.
+   */
+  Map<String, AssumedPlan> keptBeside(String node, NodeEntry old, Set<String> reported) {
+    Map<String, AssumedPlan> plans = new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
+    plans
+        .keySet()
+        .removeIf(
+            uid -> {
+              boolean drop = reported.contains(uid);
+              if (drop) {
+                assumedNode.remove(uid, node);
+              }
+              return drop;
+            });
+    return plans;
+  }
+
+  /** The node went away: its plans went with it. */
+  void nodeGone(String node, NodeEntry old) {
+    old.assumed().keySet().forEach(uid -> assumedNode.remove(uid, node));
+  }
+}

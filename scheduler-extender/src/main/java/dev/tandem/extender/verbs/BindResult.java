@@ -1,0 +1,16 @@
+package dev.tandem.extender.verbs;
+
+/**
+ * How a bind ended.
+ *
+ * @param result metric label: {@code bound}, {@code bound_without_plan}, {@code not_leader}, {@code
+ *     unknown_pod}, {@code invalid_policy}, {@code unknown_node}, {@code infeasible}, {@code
+ *     api_error}
+ * @param error the ExtenderBindingResult.Error text; empty on success
+ */
+public record BindResult(String result, String error) {
+
+  static BindResult ok(String result) {
+    return new BindResult(result, "");
+  }
+}

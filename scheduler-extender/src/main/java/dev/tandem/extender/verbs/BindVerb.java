@@ -1,0 +1,135 @@
+package dev.tandem.extender.verbs;
+
+import dev.tandem.api.Annotations;
+import dev.tandem.api.plan.PlanCodec;
+import dev.tandem.extender.state.AssumedPlan;
+import dev.tandem.extender.state.Assumption;
+import dev.tandem.extender.state.Assumptions;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.PodSource;
+import dev.tandem.extender.state.PodWriter;
+import dev.tandem.extender.state.Readiness;
+import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, write
+ * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
+ * No lock is held across the API calls: the assumption itself keeps the devices.
+ */
+public final class BindVerb {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BindVerb.class);
+
+  private final Readiness readiness;
+  private final PodSource pods;
+  private final Assumptions assumptions;
+  private final PodWriter writer;
+  private final AlignmentPolicy defaults;
+  private final Duration ttl;
+
+  /**
+   * @param readiness only the leader binds
+   * @param pods where the pod of a bind is found
+   * @param assumptions where the plan is held until the agent reports it
+   * @param writer the API writes: the plan annotation, then the Binding
+   * @param defaults the alignment policy of a pod without annotations
+   * @param ttl how long a plan is held without the agent's report
+   */
+  public BindVerb(
+      Readiness readiness,
+      PodSource pods,
+      Assumptions assumptions,
+      PodWriter writer,
+      AlignmentPolicy defaults,
+      Duration ttl) {
+    this.readiness = readiness;
+    this.pods = pods;
+    this.assumptions = assumptions;
+    this.writer = writer;
+    this.defaults = defaults;
+    this.ttl = ttl;
+  }
+
+  /** Never fails: every problem becomes a {@link BindResult} with an error. */
+  public Future<BindResult> bind(PodRef ref, String node) {
+    if (!readiness.leader()) {
+      return Future.succeededFuture(
+          new BindResult(
+              "not_leader",
+              "this extender replica is not the leader; retry (the Service routes to the leader)"));
+    }
+    return pods.pod(ref)
+        .map(pod -> PodRequest.of(pod, defaults))
+        .compose(
+            request -> place(request, ref, node),
+            e -> Future.succeededFuture(new BindResult("unknown_pod", e.getMessage())))
+        .recover(
+            e ->
+                Future.succeededFuture(
+                    new BindResult(
+                        "api_error",
+                        "binding " + ref + " to " + node + " failed: " + e.getMessage())));
+  }
+
+  private Future<BindResult> place(PodRequest request, PodRef ref, String node) {
+    if (request.problem() != null) {
+      return Future.succeededFuture(new BindResult("invalid_policy", request.problem()));
+    }
+    if (!request.interested()) {
+      return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_plan"));
+    }
+    Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
+    if (result.isEmpty()) {
+      return Future.succeededFuture(
+          new BindResult(
+              "unknown_node",
+              "node "
+                  + node
+                  + " has no NodeTopology (is the tandem agent running on it?); cannot bind "
+                  + ref));
+    }
+    if (result.get().result() instanceof Infeasible no) {
+      return Future.succeededFuture(
+          new BindResult(
+              "infeasible", "cannot place " + ref + " on " + node + " any more: " + no.reason()));
+    }
+    return write(ref, node, result.get().plan());
+  }
+
+  private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
+    return writer
+        .annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
+        .compose(v -> writer.bind(ref, node))
+        .map(
+            v -> {
+              LOG.debug(
+                  "bound {} to {}: GPUs {} HCAs {} ({})",
+                  ref,
+                  node,
+                  plan.gpus(),
+                  plan.hcas(),
+                  plan.locality());
+              return BindResult.ok("bound");
+            })
+        .recover(
+            e -> {
+              assumptions.release(ref.uid());
+              LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
+              return Future.succeededFuture(
+                  new BindResult(
+                      "api_error",
+                      "binding "
+                          + ref
+                          + " to "
+                          + node
+                          + " failed, devices released: "
+                          + e.getMessage()));
+            });
+  }
+}

@@ -1,0 +1,155 @@
+package dev.tandem.extender.verbs;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tandem.extender.state.NodeCell;
+import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Infeasible;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The allocator's answer for one node and one request shape, cached by the node's state version: a
+ * burst of identical pods costs one computation per node, and any change to the node (new tree,
+ * allocation, assumed plan) makes a new version, so no stale answer is served. The answer
+ * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
+ * key per node. A request's shape and its hash are computed once per request ({@link #shape}), not
+ * once per node.
+ */
+public final class NodeEvaluator {
+
+  /** Distinct request shapes kept canonical; pods beyond it still work, only compare slower. */
+  private static final int MAX_SHAPES = 4096;
+
+  /** One request shape, canonical while the shape table has room, with its hash. */
+  public static final class Shape {
+    private final AllocationRequest request;
+    private final int hash;
+
+    private Shape(AllocationRequest request) {
+      this.request = request;
+      this.hash = request.hashCode();
+    }
+
+    public AllocationRequest request() {
+      return request;
+    }
+  }
+
+  private static final class Key {
+    private final String node;
+    private final long version;
+    private final Shape shape;
+    private final int hash;
+
+    Key(String node, long version, Shape shape) {
+      this.node = node;
+      this.version = version;
+      this.shape = shape;
+      this.hash = (31 * node.hashCode() + Long.hashCode(version)) * 31 + shape.hash;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k
+          && k.hash == hash
+          && k.version == version
+          && (k.shape == shape || k.shape.request.equals(shape.request))
+          && k.node.equals(node);
+    }
+  }
+
+  /** Distinct refusals kept canonical; beyond it refusals still work, only encode slower. */
+  private static final int MAX_REFUSALS = 4096;
+
+  private final Cache<Key, AllocationResult> cache;
+  private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Infeasible, Infeasible> refusals = new ConcurrentHashMap<>();
+
+  public NodeEvaluator(long maximumSize) {
+    this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
+  }
+
+  /** The request's shape: compute it once per request and pass it to every node's evaluation. */
+  public Shape shape(AllocationRequest request) {
+    Shape s = shapes.get(request);
+    if (s != null) {
+      return s;
+    }
+    s = new Shape(request);
+    if (shapes.size() >= MAX_SHAPES) {
+      return s;
+    }
+    Shape raced = shapes.putIfAbsent(request, s);
+    return raced == null ? s : raced;
+  }
+
+  public AllocationResult evaluate(NodeEntry node, AllocationRequest request) {
+    return evaluate(node, shape(request));
+  }
+
+  /**
+   * The answer at the cell's entry {@code node} when it is remembered or cached; null when the
+   * allocator would have to run.
+   */
+  public NodeCell.Answer known(NodeCell cell, NodeEntry node, Shape shape) {
+    NodeCell.Answer remembered = cell.remembered(node, shape.request);
+    if (remembered != null) {
+      return remembered;
+    }
+    AllocationResult cached = cache.getIfPresent(new Key(node.name(), node.version(), shape));
+    return cached == null ? null : cell.remember(node, shape.request, cached);
+  }
+
+  /**
+   * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
+   * caches the answer and remembers it in the cell for the next request.
+   */
+  public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
+    AllocationResult answer = allocate(new Key(node.name(), node.version(), shape), node, shape);
+    return cell.remember(node, shape.request, answer);
+  }
+
+  public AllocationResult evaluate(NodeEntry node, Shape shape) {
+    Key key = new Key(node.name(), node.version(), shape);
+    AllocationResult answer = cache.getIfPresent(key);
+    return answer != null ? answer : allocate(key, node, shape);
+  }
+
+  private AllocationResult allocate(Key key, NodeEntry node, Shape shape) {
+    AllocationResult answer = canonical(node.allocator().allocate(shape.request, node.free()));
+    cache.put(key, answer);
+    return answer;
+  }
+
+  /**
+   * Thousands of nodes refuse a pod for the same few reasons: sharing one instance per reason keeps
+   * a filter answer's reads on a few hot objects, and lets its encoder escape each reason once.
+   */
+  private AllocationResult canonical(AllocationResult answer) {
+    if (!(answer instanceof Infeasible no)) {
+      return answer;
+    }
+    Infeasible known = refusals.get(no);
+    if (known != null) {
+      return known;
+    }
+    if (refusals.size() >= MAX_REFUSALS) {
+      return no;
+    }
+    known = refusals.putIfAbsent(no, no);
+    return known == null ? no : known;
+  }
+
+  public long size() {
+    cache.cleanUp();
+    return cache.estimatedSize();
+  }
+}

@@ -1,0 +1,40 @@
+package dev.tandem.discovery;
+
+/**
+ * The factory of topology sources: one adapter per kind of input, chosen from the options.
+ *
+ * <p>A named file wins ({@code hwlocXml} through libhwloc, else {@code ncclTopo}); otherwise this
+ * machine through libhwloc, then the sysfs tree (when hwloc is missing or finds no GPU or HCA),
+ * then libibverbs for port states; or only the sysfs tree when the libraries are not to be used.
+ */
+public final class TopologySources {
+
+  private TopologySources() {}
+
+  /** A source for these options, with its own note memory and library handles. */
+  public static TopologySource create(DiscoveryOptions options) {
+    return new LoggedSource(adapter(options), new DiscoveryLog());
+  }
+
+  /**
+   * Discovers once through a fresh source, for callers that do not rediscover (a command, a daemon
+   * at start, a test): every note is logged at INFO.
+   */
+  public static Discovery discoverOnce(DiscoveryOptions options) {
+    return create(options).discover();
+  }
+
+  private static TopologySource adapter(DiscoveryOptions options) {
+    String node = options.nodeName();
+    if (options.hwlocXml() != null) {
+      return new HwlocXmlSource(node, options.hwlocXml(), new Hwloc());
+    }
+    if (options.ncclTopo() != null) {
+      return new NcclTopoSource(node, options.ncclTopo());
+    }
+    if (options.useLibraries()) {
+      return new LiveSource(node, options.sysfsRoot(), new Hwloc(), new Ibverbs());
+    }
+    return new SysfsSource(node, options.sysfsRoot());
+  }
+}

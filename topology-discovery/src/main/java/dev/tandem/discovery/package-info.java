@@ -1,0 +1,21 @@
+/**
+ * Discovers a node's GPUs, HCAs and PCIe/NUMA tree into the core model.
+ *
+ * <p>The port is {@link TopologySource}; {@link TopologySources} is the factory that picks its
+ * adapter from {@link DiscoveryOptions}:
+ *
+ * <ul>
+ *   <li>{@code HwlocXmlSource}: an hwloc XML file through libhwloc ({@code Hwloc}, {@code
+ *       HwlocXmlVersion}, {@code HwlocXmlReader});
+ *   <li>{@code NcclTopoSource}: an NCCL topology file ({@code NcclTopoReader});
+ *   <li>{@code SysfsSource}: a sysfs/procfs tree ({@code SysfsReader}, {@code HostFiles}, {@code
+ *       NvidiaProc});
+ *   <li>{@code LiveSource}: this machine, libhwloc then sysfs, then libibverbs ({@code Ibverbs})
+ *       for port states.
+ * </ul>
+ *
+ * <p>The readers are pure functions from text or files to a {@link Discovery}; the only state is
+ * per source: its note memory ({@code DiscoveryLog}) and its native library handles, loaded on
+ * first use.
+ */
+package dev.tandem.discovery;
