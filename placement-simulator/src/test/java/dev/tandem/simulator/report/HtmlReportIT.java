@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tandem.fixtures.HeadlessChromium;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.simulator.SimulateMainRunner;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,7 @@ class HtmlReportIT {
     assertEquals(0, code);
     String page = Files.readString(html, StandardCharsets.UTF_8);
     assertFalse(page.contains("http://") || page.contains("https://"), "external URL in the page");
-    String dom = HeadlessDom.of(html, dir);
+    String dom = HeadlessChromium.offline().dumpDom(html.toUri().toString());
     assertEquals(3, count(dom, "<svg"));
     assertTrue(dom.contains("<table id=\"results\">"));
     for (String policy :
