@@ -124,7 +124,8 @@ public final class Simulation {
     private void start(PodSpec pod, Placement p, double t) {
       NodeState node = state.node(p.node());
       node.take(pod.id(), p.deviceIds());
-      Locality worst = AlignmentMeter.worst(node.node().index(), p.gpuIds(), p.hcaIds());
+      // measured as the agent audits a pod: each device's nearest partner of the other kind
+      Locality worst = node.node().index().pairing(p.gpuIds(), p.hcaIds());
       tally.started(t - pod.arrival(), worst.isWithin(pod.policy().alignment().worstAllowed()));
       departures.add(new Departure(t + pod.duration(), pod.id(), p.node()));
     }

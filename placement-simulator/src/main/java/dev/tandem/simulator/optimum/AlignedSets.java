@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * Every set of free devices on one node (one unit per HCA) that meets a pod's alignment: g GPUs and
- * h HCAs where each GPU has a chosen HCA within the limit and each HCA a chosen GPU, the rule
- * topology-core's allocator enforces (docs/topology.md, rule 1). Exhaustive, for small nodes.
+ * h HCAs whose {@link LocalityIndex#pairing} is within the limit, the rule topology-core's
+ * allocator enforces (docs/topology.md, rule 1). Exhaustive, for small nodes.
  */
 final class AlignedSets {
 
@@ -63,7 +63,7 @@ final class AlignedSets {
     List<int[]> out = new ArrayList<>();
     for (int[] gs : combinations(gpus, g)) {
       for (int[] hs : combinations(hcas, h)) {
-        if (aligned(index, gs, hs, limit)) {
+        if (index.pairing(gs, hs).isWithin(limit)) {
           int[] set = new int[g + h];
           System.arraycopy(gs, 0, set, 0, g);
           System.arraycopy(hs, 0, set, g, h);
@@ -72,26 +72,6 @@ final class AlignedSets {
       }
     }
     return out;
-  }
-
-  static boolean aligned(LocalityIndex index, int[] gpus, int[] hcas, Locality limit) {
-    if (gpus.length == 0 || hcas.length == 0) {
-      return true;
-    }
-    return covered(index, gpus, hcas, limit) && covered(index, hcas, gpus, limit);
-  }
-
-  private static boolean covered(LocalityIndex index, int[] from, int[] to, Locality limit) {
-    for (int a : from) {
-      boolean near = false;
-      for (int b : to) {
-        near |= index.locality(a, b).isWithin(limit);
-      }
-      if (!near) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static List<int[]> combinations(List<Integer> items, int k) {

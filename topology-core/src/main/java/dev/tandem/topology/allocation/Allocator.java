@@ -472,33 +472,35 @@ public final class Allocator {
       List<Device> hcas = new ArrayList<>();
       int[] chosen = new int[taken.length];
       int count = 0;
+      int gpuCount = 0;
       for (int d = 0; d < taken.length; d++) {
         if (taken[d] > 0) {
           chosen[count++] = d;
+          gpuCount += gpu[d] ? 1 : 0;
         }
         for (int u = 0; u < taken[d]; u++) {
           (gpu[d] ? gpus : hcas).add(devices.get(d));
         }
       }
-      Locality worst = paired ? pairedWorst(chosen, count) : spread(chosen, count);
+      Locality worst = paired ? pairing(chosen, count, gpuCount) : spread(chosen, count);
       int packing = top.leftover == 0 ? 2 : top.broken == 0 ? 1 : 0;
       return new Allocation(gpus, hcas, worst, localityPoints(worst) + packing);
     }
 
-    /** For each chosen device, the nearest chosen device of the other kind; the worst of those. */
-    private Locality pairedWorst(int[] chosen, int count) {
-      Locality worst = Locality.X;
+    /** The chosen devices split by kind, paired as {@link LocalityIndex#pairing} measures. */
+    private Locality pairing(int[] chosen, int count, int gpuCount) {
+      int[] chosenGpus = new int[gpuCount];
+      int[] chosenHcas = new int[count - gpuCount];
+      int g = 0;
+      int h = 0;
       for (int i = 0; i < count; i++) {
-        Locality nearest = Locality.SYS;
-        for (int j = 0; j < count; j++) {
-          if (gpu[chosen[i]] != gpu[chosen[j]]) {
-            Locality l = index.locality(chosen[i], chosen[j]);
-            nearest = l.compareTo(nearest) < 0 ? l : nearest;
-          }
+        if (gpu[chosen[i]]) {
+          chosenGpus[g++] = chosen[i];
+        } else {
+          chosenHcas[h++] = chosen[i];
         }
-        worst = Locality.worse(worst, nearest);
       }
-      return worst;
+      return index.pairing(chosenGpus, chosenHcas);
     }
 
     private Locality spread(int[] chosen, int count) {
