@@ -16,7 +16,8 @@ final class TopologyFiles {
 
   /**
    * @param nccl whether the file is an NCCL topology file (root element {@code <system>})
-   * @throws ClusterFileException naming the file and discovery's reason
+   * @throws ClusterFileException naming the file, and the line and column for XML that is not
+   *     well-formed, with discovery's reason
    */
   static Machine read(Path file, String nodeName, boolean nccl) {
     DiscoveryOptions options =
@@ -26,8 +27,13 @@ final class TopologyFiles {
     try {
       return TopologySources.discoverOnce(options).machine();
     } catch (DiscoveryException | IllegalArgumentException e) {
+      // discovery's errors name the file when it is at fault (not when libhwloc is missing)
+      String reason = e.getMessage();
       throw new ClusterFileException(
-          file + ": not a readable hwloc XML or NCCL topology file: " + e.getMessage(), e);
+          reason.contains(file.toString())
+              ? reason
+              : file + ": not a readable hwloc XML or NCCL topology file: " + reason,
+          e);
     }
   }
 }

@@ -76,7 +76,7 @@ class ClusterSpecIT {
                 ClusterFileException.class,
                 () -> ClusterSpec.load(List.of(ClusterSpec.parse(xml.toString()))))
             .getMessage();
-    assertTrue(xmlError.startsWith(xml + ":3:"), xmlError);
+    assertTrue(xmlError.startsWith(xml + " is not well-formed XML at line 3, column "), xmlError);
     Path notHwloc = dir.resolve("other.xml");
     Files.writeString(notHwloc, "<topology><nothing/></topology>");
     String hwlocError =
@@ -84,8 +84,6 @@ class ClusterSpecIT {
                 ClusterFileException.class,
                 () -> ClusterSpec.load(List.of(ClusterSpec.parse(notHwloc.toString()))))
             .getMessage();
-    assertTrue(
-        hwlocError.startsWith(notHwloc + ": not a readable hwloc XML or NCCL topology file"),
-        hwlocError);
+    assertTrue(hwlocError.startsWith("libhwloc cannot load " + notHwloc), hwlocError);
   }
 }
