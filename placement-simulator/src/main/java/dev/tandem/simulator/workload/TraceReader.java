@@ -1,7 +1,10 @@
 package dev.tandem.simulator.workload;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -20,8 +23,8 @@ import java.util.Map;
 /**
  * Reads a trace: CSV with the header {@code arrival,gpus,hcas,policy,duration} (policy optional,
  * {@code switch} when empty), or a JSON array of objects with those fields. Times are seconds. A
- * bad value is refused naming the line (CSV line, or the JSON array element counted from 1) and the
- * field.
+ * bad value is refused naming the line (of the CSV row, of the JSON field, or of its element when
+ * the field is missing) and the field.
  */
 public final class TraceReader {
 
@@ -60,7 +63,7 @@ public final class TraceReader {
         continue;
       }
       String[] cells = lines[i].split(",", -1);
-      Record r = new Record(file, i + 1, new HashMap<>(), limits);
+      Record r = new Record(file, i + 1, new HashMap<>(), Map.of(), limits);
       for (int c = 0; c < header.size(); c++) {
         r.values().put(header.get(c), c < cells.length ? cells[c].trim() : "");
       }
@@ -69,28 +72,49 @@ public final class TraceReader {
     return sorted(pods);
   }
 
-  /** Parses a JSON array. */
+  /** Parses a JSON array; errors name the line of the field at fault (or of its element). */
   public static List<PodSpec> json(String text, String file, NodeLimits limits) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(text);
-    } catch (IOException e) {
-      throw new TraceException(file, "not JSON: " + e.getMessage());
-    }
-    if (root == null || !root.isArray()) {
-      throw new TraceException(file, "a JSON trace is an array of objects with " + FIELDS);
-    }
     List<PodSpec> pods = new ArrayList<>();
-    for (int i = 0; i < root.size(); i++) {
-      Map<String, String> values = new HashMap<>();
-      JsonNode item = root.get(i);
-      for (String f : FIELDS) {
-        JsonNode v = item.get(f);
-        values.put(f, v == null || v.isNull() ? "" : v.asText());
+    try (JsonParser p = new JsonFactory().createParser(text)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new TraceException(file, "a JSON trace is an array of objects with " + FIELDS);
       }
-      pods.add(new Record(file, i + 1, values, limits).toPod(pods.size()));
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+        int line = p.currentTokenLocation().getLineNr();
+        if (t != JsonToken.START_OBJECT) {
+          throw new TraceException(
+              file + ":" + line, "element " + (pods.size() + 1) + " is not an object of " + FIELDS);
+        }
+        Map<String, String> values = new HashMap<>();
+        Map<String, Integer> lines = new HashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          JsonToken value = p.nextToken();
+          lines.put(field, p.currentTokenLocation().getLineNr());
+          values.put(field, scalar(p, value));
+        }
+        pods.add(new Record(file, line, values, lines, limits).toPod(pods.size()));
+      }
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      String where = at == null ? file : file + ":" + at.getLineNr() + ":" + at.getColumnNr();
+      throw new TraceException(where, "not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new TraceException(file, "cannot read as JSON: " + e.getMessage());
     }
     return sorted(pods);
+  }
+
+  /** A field's value as text: "" for null, the text of a number or string, else what it is. */
+  private static String scalar(JsonParser p, JsonToken value) throws IOException {
+    return switch (value) {
+      case VALUE_NULL -> "";
+      case START_OBJECT, START_ARRAY -> {
+        p.skipChildren();
+        yield value == JsonToken.START_OBJECT ? "(an object)" : "(an array)";
+      }
+      default -> p.getText();
+    };
   }
 
   private static List<PodSpec> sorted(List<PodSpec> pods) {
@@ -103,20 +127,32 @@ public final class TraceReader {
     return List.copyOf(out);
   }
 
-  /** One line's values by field name. */
-  private record Record(String file, int line, Map<String, String> values, NodeLimits limits) {
+  /**
+   * One pod's values by field name.
+   *
+   * @param line the CSV line, or the line where the JSON element starts
+   * @param lines the line of each JSON field, when it has one of its own
+   */
+  private record Record(
+      String file,
+      int line,
+      Map<String, String> values,
+      Map<String, Integer> lines,
+      NodeLimits limits) {
+
+    private TraceException error(String field, String problem) {
+      return new TraceException(file, lines.getOrDefault(field, line), field, problem);
+    }
 
     PodSpec toPod(int id) {
       double arrival = number("arrival", false);
       int gpus = count("gpus");
       int hcas = count("hcas");
       if (gpus + hcas == 0) {
-        throw new TraceException(file, line, "gpus", "unknown shape 0+0: a pod needs GPUs or HCAs");
+        throw error("gpus", "unknown shape 0+0: a pod needs GPUs or HCAs");
       }
       if (gpus > limits.gpus() || hcas > limits.hcas()) {
-        throw new TraceException(
-            file,
-            line,
+        throw error(
             gpus > limits.gpus() ? "gpus" : "hcas",
             "unknown shape "
                 + gpus
@@ -135,7 +171,7 @@ public final class TraceReader {
     private String value(String field) {
       String v = values.get(field);
       if (v == null || v.isEmpty()) {
-        throw new TraceException(file, line, field, "missing");
+        throw error(field, "missing");
       }
       return v;
     }
@@ -146,12 +182,10 @@ public final class TraceReader {
       try {
         d = Double.parseDouble(v);
       } catch (NumberFormatException e) {
-        throw new TraceException(file, line, field, "'" + v + "' is not a number of seconds");
+        throw error(field, "'" + v + "' is not a number of seconds");
       }
       if (Double.isNaN(d) || Double.isInfinite(d) || d < 0 || (positive && d == 0)) {
-        throw new TraceException(
-            file,
-            line,
+        throw error(
             field,
             v
                 + " is "
@@ -172,7 +206,7 @@ public final class TraceReader {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw new TraceException(file, line, field, "'" + v + "' is not a device count (0 or more)");
+      throw error(field, "'" + v + "' is not a device count (0 or more)");
     }
 
     private AlignmentPolicy policy() {
@@ -183,7 +217,7 @@ public final class TraceReader {
       try {
         return new AlignmentPolicy(Alignment.parse(v), AlignmentMode.REQUIRED);
       } catch (InvalidPolicyException e) {
-        throw new TraceException(file, line, "policy", e.getMessage());
+        throw error("policy", e.getMessage());
       }
     }
   }

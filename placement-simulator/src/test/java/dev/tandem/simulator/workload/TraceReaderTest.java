@@ -46,6 +46,33 @@ class TraceReaderTest {
   }
 
   @Test
+  @DisplayName("in a JSON trace the line named is the bad field's, or its element's when missing")
+  void jsonLines() {
+    String trace =
+        "[\n  {\"arrival\": 0, \"gpus\": 1, \"hcas\": 1, \"duration\": 5},\n  {\n"
+            + "    \"arrival\": 3,\n    \"gpus\": 1,\n    \"hcas\": 1,\n"
+            + "    \"duration\": -5\n  }\n]\n";
+    assertEquals(
+        "t.json:7: field 'duration': -5 is negative; give seconds above 0",
+        assertThrows(TraceException.class, () -> TraceReader.json(trace, "t.json", EIGHT))
+            .getMessage());
+    assertEquals(
+        "t.json:2: field 'hcas': missing",
+        assertThrows(
+                TraceException.class,
+                () ->
+                    TraceReader.json(
+                        "[\n {\"arrival\": 0, \"gpus\": 1, \"duration\": 5}]", "t.json", EIGHT))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                TraceException.class,
+                () -> TraceReader.json("[\n {\"arrival\": 0,,}]", "t.json", EIGHT))
+            .getMessage()
+            .startsWith("t.json:2:16: not JSON: "));
+  }
+
+  @Test
   @DisplayName("a shape no node can hold, or 0+0, is refused as an unknown shape")
   void unknownShape() {
     TraceException tooBig =
