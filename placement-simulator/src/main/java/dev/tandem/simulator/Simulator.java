@@ -14,6 +14,7 @@ import dev.tandem.simulator.workload.Shape;
 import dev.tandem.simulator.workload.TraceReader;
 import dev.tandem.simulator.workload.WorkloadGenerator;
 import dev.tandem.topology.model.DeviceKind;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -64,15 +65,28 @@ final class Simulator {
       progress.step("optimum").accept(1);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    String message =
-        partial
-            ? String.format(
-                Locale.ROOT,
-                "stopped after %.1f s (--max-seconds %.0f): partial results; the last policy covers"
-                    + " only the pods that arrived before the stop, later policies did not run",
-                seconds,
-                o.maxSeconds())
-            : String.format(Locale.ROOT, "finished in %.1f s", seconds);
+    String message;
+    if (partial) {
+      message =
+          String.format(
+              Locale.ROOT,
+              "stopped after %.1f s (--max-seconds %s): partial results; the last policy covers"
+                  + " only the pods that arrived before the stop, later policies and the optimum"
+                  + " did not run",
+              seconds,
+              plain(o.maxSeconds()));
+    } else if (optimum != null && optimum.partial()) {
+      partial = true;
+      message =
+          String.format(
+              Locale.ROOT,
+              "stopped after %.1f s (--max-seconds %s): every policy ran; the optimum's bound was"
+                  + " cut short and is looser than it would be",
+              seconds,
+              plain(o.maxSeconds()));
+    } else {
+      message = String.format(Locale.ROOT, "finished in %.1f s", seconds);
+    }
     return new Report(
         command,
         cluster.composition(),
@@ -85,5 +99,10 @@ final class Simulator {
         optimum,
         partial,
         message);
+  }
+
+  /** A number of seconds as given on the command line: 60, 0.5, 0.000001. */
+  private static String plain(double seconds) {
+    return BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
   }
 }

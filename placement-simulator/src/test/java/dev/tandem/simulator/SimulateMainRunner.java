@@ -15,12 +15,4 @@ public final class SimulateMainRunner {
     PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
     return SimulateMain.run(args, out, out);
   }
-
-  /** Standard output and error together, after the run. */
-  public static String output(String... args) {
-    ByteArrayOutputStream sink = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
-    SimulateMain.run(args, out, out);
-    return sink.toString(StandardCharsets.UTF_8);
-  }
 }

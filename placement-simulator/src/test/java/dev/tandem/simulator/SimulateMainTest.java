@@ -3,6 +3,7 @@ package dev.tandem.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.Topologies;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -55,5 +56,24 @@ class SimulateMainTest {
     assertTrue(
         err.toString(StandardCharsets.UTF_8).contains(file + ":3:"),
         err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @DisplayName("--max-seconds stops the run, keeps what it has and says so")
+  void timeLimit() {
+    assertEquals(
+        0,
+        run(
+            "--cluster",
+            Topologies.path("nccl-topo/azure-ndv5-h100.xml") + ":20",
+            "--pods",
+            "5000",
+            "--max-seconds",
+            "0.000001",
+            "--quiet"));
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertTrue(report.contains("\"partial\" : true"), report);
+    assertTrue(report.contains("\"policy\" : \"joint\""), report);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("stopped after"));
   }
 }

@@ -46,10 +46,14 @@ final class DualDescent {
     }
   }
 
-  /** The smallest dual value found: an upper bound on the relaxation, hence on the optimum. */
-  double minimize(int sweeps) {
+  /**
+   * The smallest dual value found: an upper bound on the relaxation, hence on the optimum. Stops
+   * after {@code sweeps}, or earlier once {@link System#nanoTime()} passes {@code deadlineNanos}
+   * (every point visited is a bound; later sweeps only tighten it).
+   */
+  double minimize(int sweeps, long deadlineNanos) {
     double best = value();
-    for (int s = 0; s < sweeps; s++) {
+    for (int s = 0; s < sweeps && !past(deadlineNanos); s++) {
       for (int c = 0; c < constraints.size(); c++) {
         for (int w = 0; w < y[c].length; w++) {
           update(c, w);
@@ -58,6 +62,10 @@ final class DualDescent {
       best = Math.min(best, value());
     }
     return best;
+  }
+
+  private static boolean past(long deadlineNanos) {
+    return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0;
   }
 
   private void update(int c, int w) {

@@ -42,14 +42,21 @@ public final class Optimum {
           new ExactOptimum(cluster, pods, incumbent, SEARCH_BUDGET, deadlineNanos).solve();
       if (exact.isPresent()) {
         return new OptimumResult(
-            "exact", pods.size(), exact.getAsInt(), "branch and bound", seconds(start));
+            "exact", pods.size(), exact.getAsInt(), "branch and bound", seconds(start), false);
       }
       note = "branch and bound ran out of budget or time; LP dual bound instead";
     } else {
       note = "more than " + EXACT_POD_LIMIT + " pods: LP dual bound (alignable devices over time)";
     }
+    int bound = OptimumBound.of(cluster, pods, deadlineNanos);
+    boolean cut = deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0;
     return new OptimumResult(
-        "upper bound", pods.size(), OptimumBound.of(cluster, pods), note, seconds(start));
+        "upper bound",
+        pods.size(),
+        bound,
+        cut ? note + "; cut short by the time limit, so looser" : note,
+        seconds(start),
+        cut);
   }
 
   /** The exact optimum, or empty past the budget; for tests and small studies. */

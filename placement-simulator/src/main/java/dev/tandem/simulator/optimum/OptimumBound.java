@@ -32,6 +32,11 @@ final class OptimumBound {
   private OptimumBound() {}
 
   static int of(Cluster cluster, List<PodSpec> pods) {
+    return of(cluster, pods, Long.MAX_VALUE);
+  }
+
+  /** The bound, computed until {@code deadlineNanos} at the latest (a looser one if cut short). */
+  static int of(Cluster cluster, List<PodSpec> pods, long deadlineNanos) {
     Locality level = Locality.PXB;
     for (PodSpec p : pods) {
       level = Locality.worse(level, p.policy().alignment().worstAllowed());
@@ -57,7 +62,8 @@ final class OptimumBound {
         }
       }
     }
-    double bound = new DualDescent(candidates, constraints, WINDOWS).minimize(SWEEPS);
+    double bound =
+        new DualDescent(candidates, constraints, WINDOWS).minimize(SWEEPS, deadlineNanos);
     return (int) Math.floor(Math.min(candidates.size(), bound) + 1e-9);
   }
 

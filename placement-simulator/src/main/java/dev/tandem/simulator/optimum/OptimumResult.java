@@ -9,8 +9,10 @@ package dev.tandem.simulator.optimum;
  * @param aligned the optimum (exact) or a number it cannot exceed (bound)
  * @param note why the method was used
  * @param wallSeconds time spent
+ * @param partial whether the time limit cut the computation short (a bound is then looser)
  */
-public record OptimumResult(String method, int pods, int aligned, String note, double wallSeconds) {
+public record OptimumResult(
+    String method, int pods, int aligned, String note, double wallSeconds, boolean partial) {
 
   public boolean exact() {
     return "exact".equals(method);
