@@ -49,7 +49,7 @@ public final class HintMode implements PlacementPolicy {
 
   @Override
   public Decision place(PodSpec pod, ClusterState state, Random random) {
-    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, NodeRanking.SCORE);
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, NodeRanking.SCORE, random);
     if (plan == null) {
       return new Decision.Wait("no node can meet the pod's alignment now");
     }

@@ -17,7 +17,7 @@ public final class JointMode implements PlacementPolicy {
 
   private final NodeRanking ranking;
 
-  /** Joint mode as shipped: nodes ranked by the allocator's score. */
+  /** Joint mode as shipped: nodes ranked by the allocator's score (the extender's prioritize). */
   public JointMode() {
     this(NodeRanking.SCORE);
   }
@@ -42,14 +42,14 @@ public final class JointMode implements PlacementPolicy {
         + switch (ranking) {
           case SCORE -> "";
           case SCORE_THEN_MOST_ALLOCATED ->
-              "; ties to the fullest node (MostAllocated on nvidia.com/gpu)";
+              "; what-if: ties to the node with the fewest free GPUs (MostAllocated)";
           case SMALLEST_NODE_FIRST -> "; what-if: smallest nodes first, then the fullest";
         };
   }
 
   @Override
   public Decision place(PodSpec pod, ClusterState state, Random random) {
-    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, ranking);
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, ranking, random);
     if (plan == null) {
       return new Decision.Wait("no node can meet the pod's alignment now");
     }

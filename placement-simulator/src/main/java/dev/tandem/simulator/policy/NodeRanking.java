@@ -5,11 +5,14 @@ import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.model.DeviceKind;
 
 /**
- * How kube-scheduler orders the nodes Tandem's filter kept. Smaller keys win; equal keys go to the
- * first node in cluster order.
+ * How kube-scheduler orders the nodes Tandem's filter kept. Smaller keys win; among equal keys one
+ * node is drawn at random, as kube-scheduler's selectHost does.
  */
 public enum NodeRanking {
-  /** As shipped: the allocator's score (Tandem's prioritize) alone. */
+  /**
+   * As shipped: the allocator's score (Tandem's prioritize, topology-core's {@code PlacementScore})
+   * alone.
+   */
   SCORE {
     @Override
     long key(NodeState node, Allocation plan) {
@@ -17,8 +20,9 @@ public enum NodeRanking {
     }
   },
   /**
-   * The score, then the fewest free GPUs: NodeResourcesFit with the {@code MostAllocated} scoring
-   * strategy over {@code nvidia.com/gpu}, weighted below Tandem's score.
+   * What-if: the score, then the fewest free GPUs, as if kube-scheduler's NodeResourcesFit ran with
+   * the {@code MostAllocated} scoring strategy over {@code nvidia.com/gpu}, weighted below Tandem's
+   * score.
    */
   SCORE_THEN_MOST_ALLOCATED {
     @Override
@@ -27,8 +31,9 @@ public enum NodeRanking {
     }
   },
   /**
-   * A what-if prioritize: the node with the fewest devices first (so nodes that alone can take the
-   * largest pods stay free for them), then the fewest free GPUs, then the score.
+   * What-if: the node with the fewest devices first (so nodes that alone can take the largest pods
+   * stay free for them), then the fewest free GPUs, then the score. A static ranking by node size,
+   * where the shipped score ranks by the devices a pod leaves free.
    */
   SMALLEST_NODE_FIRST {
     @Override
