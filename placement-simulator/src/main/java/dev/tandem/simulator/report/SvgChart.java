@@ -6,9 +6,14 @@ import java.util.Locale;
 /** Small inline SVG charts: no script, no external resource, readable without a browser's help. */
 final class SvgChart {
 
-  static final String[] COLORS = {"#1b6ac9", "#e07b00", "#2a9d3c", "#c0392b", "#7d3c98", "#555"};
+  static final String[] COLORS = {
+    "#1b6ac9", "#e07b00", "#2a9d3c", "#c0392b", "#7d3c98", "#555", "#0a7e8c"
+  };
   private static final int WIDTH = 720;
   private static final int LEFT = 170;
+  private static final int PLOT_HEIGHT = 250;
+  private static final int LEGEND_COLUMNS = 3;
+  private static final int LEGEND_WIDTH = (WIDTH - 80) / LEGEND_COLUMNS;
 
   private SvgChart() {}
 
@@ -39,11 +44,12 @@ final class SvgChart {
     return s.append("</svg>\n").toString();
   }
 
-  /** Lines over a shared x axis (time). */
+  /** Lines over a shared x axis (time), with a legend below, {@value #LEGEND_COLUMNS} a row. */
   static String lines(String title, List<Series> series, String xUnit, String yUnit) {
-    int height = 300;
+    int rows = (series.size() + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS;
+    int height = PLOT_HEIGHT + 18 * rows;
     int top = 30;
-    int bottom = height - 60;
+    int bottom = PLOT_HEIGHT - 40;
     double xMax = 1e-9;
     double yMax = 1e-9;
     for (Series ser : series) {
@@ -81,10 +87,18 @@ final class SvgChart {
           .append(
               f(
                   "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>",
-                  70 + 130 * k, height - 22, color))
-          .append(text(86 + 130 * k, height - 16, "start", ser.name()));
+                  legendX(k), legendY(k) - 5, color))
+          .append(text(legendX(k) + 16, legendY(k), "start", ser.name()));
     }
     return s.append("</svg>\n").toString();
+  }
+
+  private static int legendX(int k) {
+    return 70 + LEGEND_WIDTH * (k % LEGEND_COLUMNS);
+  }
+
+  private static int legendY(int k) {
+    return PLOT_HEIGHT + 18 * (k / LEGEND_COLUMNS);
   }
 
   private static StringBuilder open(String title, int height) {
