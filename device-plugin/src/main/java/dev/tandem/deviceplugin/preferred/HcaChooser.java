@@ -1,20 +1,7 @@
 package dev.tandem.deviceplugin.preferred;
 
-import dev.tandem.deviceplugin.inventory.Inventory;
-import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.topology.allocation.Allocation;
-import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
-import dev.tandem.topology.allocation.Allocator;
-import dev.tandem.topology.allocation.Availability;
-import dev.tandem.topology.locality.LocalityIndex;
-import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
-import dev.tandem.topology.model.Machine;
-import dev.tandem.topology.policy.Alignment;
-import dev.tandem.topology.policy.AlignmentMode;
-import dev.tandem.topology.policy.AlignmentPolicy;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,27 +16,10 @@ import java.util.Set;
  */
 public final class HcaChooser {
 
-  private static final AlignmentPolicy NEAREST =
-      new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
+  private final InventoryAllocator allocator;
 
-  private final Inventory inventory;
-  private final LocalityIndex index;
-  private final Allocator allocator;
-  private final int slots;
-
-  public HcaChooser(Inventory inventory) {
-    this.inventory = inventory;
-    // the kubelet decides which devices are healthy (it offers only those): count every device
-    Machine m = inventory.machine();
-    this.index =
-        LocalityIndex.of(
-            new Machine(
-                m.nodeName(),
-                m.source(),
-                m.pcie(),
-                m.devices().stream().map(d -> d.withHealthy(true)).toList()));
-    this.allocator = new Allocator(index);
-    this.slots = inventory.config().slotsPerHca();
+  public HcaChooser(InventoryAllocator allocator) {
+    this.allocator = allocator;
   }
 
   /**
@@ -66,10 +36,10 @@ public final class HcaChooser {
       List<String> hcas) {
     Set<String> out = new LinkedHashSet<>(mustInclude);
     Set<String> offered = new LinkedHashSet<>(available);
-    take(hcasNear(nearGpus, offered, out, size), offered, out, size);
-    take(hcas, offered, out, size);
+    allocator.takeOnePerUnit(hcasNear(nearGpus, offered, out, size), offered, out, size);
+    allocator.takeOnePerUnit(hcas, offered, out, size);
     if (out.size() < size) {
-      take(allocatorBest(offered, out, size), offered, out, size);
+      allocator.takeOnePerUnit(best(Map.of(), 0, offered, out, size), offered, out, size);
     }
     for (String id : available) {
       if (out.size() >= size) {
@@ -80,76 +50,29 @@ public final class HcaChooser {
     return List.copyOf(out);
   }
 
-  /** Adds, for each HCA id in order, one offered device of that HCA not taken yet. */
-  private void take(List<String> hcas, Set<String> offered, Set<String> out, int size) {
-    for (String hca : hcas) {
-      if (out.size() >= size) {
-        return;
-      }
-      for (String id : inventory.idsFor(hca)) {
-        if (offered.contains(id) && out.add(id)) {
-          break;
-        }
-      }
-    }
-  }
-
   private List<String> hcasNear(
       List<String> gpus, Set<String> offered, Set<String> taken, int size) {
-    Set<String> held = new LinkedHashSet<>();
+    Map<String, Integer> held = new HashMap<>();
     for (String g : gpus) {
-      inventory
+      allocator
+          .inventory()
           .machine()
           .device(g)
           .filter(d -> d.kind() == DeviceKind.GPU)
-          .ifPresent(d -> held.add(d.id()));
+          .ifPresent(d -> held.put(d.id(), 1));
     }
-    if (held.isEmpty()) {
-      return List.of();
-    }
+    return held.isEmpty() ? List.of() : best(held, held.size(), offered, taken, size);
+  }
+
+  /** The allocator's HCA units for what is still missing, next to the held GPUs. */
+  private List<String> best(
+      Map<String, Integer> held, int gpus, Set<String> offered, Set<String> taken, int size) {
     int need = size - taken.size();
     return need <= 0
         ? List.of()
-        : hcasOf(
-            allocator.allocate(
-                new AllocationRequest(held.size(), need, NEAREST),
-                availability(offered, taken, held)));
-  }
-
-  private List<String> allocatorBest(Set<String> offered, Set<String> taken, int size) {
-    return hcasOf(
-        allocator.allocate(
-            new AllocationRequest(0, size - taken.size(), NEAREST),
-            availability(offered, taken, Set.of())));
-  }
-
-  private static List<String> hcasOf(AllocationResult r) {
-    return r instanceof Allocation a ? a.hcaIds() : List.of();
-  }
-
-  /** Free: the given GPUs, and per HCA the offered devices of it not taken yet. */
-  private Availability availability(Set<String> offered, Set<String> taken, Set<String> gpus) {
-    Map<String, Integer> units = new HashMap<>();
-    for (String id : offered) {
-      if (!taken.contains(id)) {
-        inventory
-            .device(id)
-            .map(PluginDevice::hca)
-            .ifPresent(h -> units.merge(h.id(), 1, Integer::sum));
-      }
-    }
-    Availability all = Availability.allFree(index, slots);
-    List<String> away = new ArrayList<>();
-    for (int i = 0; i < index.devices().size(); i++) {
-      Device d = index.devices().get(i);
-      int keep =
-          d.kind() == DeviceKind.GPU
-              ? (gpus.contains(d.id()) ? 1 : 0)
-              : units.getOrDefault(d.id(), 0);
-      for (int u = keep; u < all.free(i); u++) {
-        away.add(d.id());
-      }
-    }
-    return all.without(away);
+        : allocator
+            .best(gpus, need, held, allocator.freeUnits(offered, taken))
+            .map(Allocation::hcaIds)
+            .orElse(List.of());
   }
 }

@@ -23,7 +23,7 @@ import java.util.Map;
  * @param assumedTtl how long an assumed plan holds devices without the agent's report
  * @param bodyLimit largest request body accepted, in bytes
  * @param demo run on the embedded demo cluster
- * @param demoTopologies directory of hwloc XML / NodeTopology files for the demo, or null
+ * @param demoTopologies directory of NodeTopology files (JSON or YAML) for the demo, or null
  * @param leaderElection run fabric8 leader election on a Lease
  * @param leaseNamespace namespace of the Lease
  * @param leaseName name of the Lease
@@ -139,26 +139,6 @@ public record ExtenderConfig(
         cacheSize);
   }
 
-  public ExtenderConfig withDemo(boolean value) {
-    return new ExtenderConfig(
-        host,
-        port,
-        prefix,
-        tlsCert,
-        tlsKey,
-        clientCa,
-        defaultPolicy,
-        assumedTtl,
-        bodyLimit,
-        value,
-        demoTopologies,
-        leaderElection,
-        leaseNamespace,
-        leaseName,
-        identity,
-        cacheSize);
-  }
-
   public ExtenderConfig withBodyLimit(long value) {
     return new ExtenderConfig(
         host,
@@ -170,26 +150,6 @@ public record ExtenderConfig(
         defaultPolicy,
         assumedTtl,
         value,
-        demo,
-        demoTopologies,
-        leaderElection,
-        leaseNamespace,
-        leaseName,
-        identity,
-        cacheSize);
-  }
-
-  public ExtenderConfig withAssumedTtl(Duration value) {
-    return new ExtenderConfig(
-        host,
-        port,
-        prefix,
-        tlsCert,
-        tlsKey,
-        clientCa,
-        defaultPolicy,
-        value,
-        bodyLimit,
         demo,
         demoTopologies,
         leaderElection,

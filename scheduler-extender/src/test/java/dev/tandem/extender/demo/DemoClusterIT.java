@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
-    "demo cluster: bundled real topologies, or a directory of hwloc XML and NodeTopology files")
+    "demo cluster: bundled NodeTopology objects of real servers, or a directory of NodeTopology files")
 class DemoClusterIT {
 
   @Test

@@ -21,6 +21,7 @@ import dev.tandem.extender.verbs.BindResult;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -100,6 +101,37 @@ class KubeClusterMockTest {
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(20))
         .until(condition::getAsBoolean);
+  }
+
+  private static String plan(String gpu, String hca) {
+    return new JsonObject()
+        .put("node", "pix-node")
+        .put("gpus", List.of(gpu))
+        .put("hcas", List.of(hca))
+        .put("locality", "PIX")
+        .put("policy", "switch/required")
+        .put("plannedAt", Instant.now().toString())
+        .encode();
+  }
+
+  /**
+   * Waits until the pod informer's watch is open. The CRUD mock does not replay events from a
+   * resourceVersion, as the API server does: a pod deleted between the informer's list and its
+   * watch would never be seen. A pod added after the list and seen proves the watch is open: its
+   * plan (on the node's last GPU and HCA, which the tests leave alone) is restored.
+   */
+  private void awaitPodWatch() {
+    int before = assumptions.count();
+    Machine node = TestMachines.pixNode();
+    String gpu = node.gpus().get(node.gpus().size() - 1).id();
+    String hca = node.hcas().get(node.hcas().size() - 1).id();
+    client
+        .pods()
+        .inNamespace("ml")
+        .resource(
+            pod("watch-probe", "uid-probe", "pix-node", Map.of(Annotations.PLAN, plan(gpu, hca))))
+        .create();
+    await("the pod watch", () -> assumptions.count() == before + 1);
   }
 
   private static Pod pod(String name, String uid, String node, Map<String, String> annotations) {
@@ -257,25 +289,18 @@ class KubeClusterMockTest {
         .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
         .create();
     String gpu = TestMachines.pixNode().gpus().get(0).id();
-    String plan =
-        new JsonObject()
-            .put("node", "pix-node")
-            .put("gpus", List.of(gpu))
-            .put("hcas", List.of("mlx5_0"))
-            .put("locality", "PIX")
-            .put("policy", "switch/required")
-            .put("plannedAt", Instant.now().toString())
-            .encode();
     client
         .pods()
         .inNamespace("ml")
-        .resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan)))
+        .resource(pod("p3", "uid-3", "pix-node", Map.of(Annotations.PLAN, plan(gpu, "mlx5_0"))))
         .create();
     ClusterState state = start(false);
     await("the restored plan", () -> assumptions.count() == 1);
     assertEquals(0, state.node("pix-node").free().free(gpu));
+    awaitPodWatch();
     client.pods().inNamespace("ml").withName("p3").delete();
-    await("the release", () -> assumptions.count() == 0);
+    await("the release", () -> assumptions.count() == 1);
+    assertEquals(1, state.node("pix-node").free().free(gpu));
   }
 
   @Test
@@ -311,6 +336,7 @@ class KubeClusterMockTest {
             readiness.synced()
                 && state.node("pix-node") != null
                 && state.node("pix-node").free().free(gpu) == 0);
+    awaitPodWatch();
     client.pods().inNamespace("ml").withName("p4").delete();
     await("the freed GPU", () -> state.node("pix-node").free().free(gpu) == 1);
     assertEquals(

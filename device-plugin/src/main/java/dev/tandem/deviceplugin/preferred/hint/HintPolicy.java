@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.preferred.hint;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.preferred.HcaChooser;
 import dev.tandem.deviceplugin.preferred.Holdings;
+import dev.tandem.deviceplugin.preferred.InventoryAllocator;
 import dev.tandem.deviceplugin.preferred.PendingPod;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
@@ -33,7 +34,7 @@ public final class HintPolicy implements PreferredPolicy {
 
   public HintPolicy(Inventory inventory, PendingPodLocator locator) {
     this.locator = locator;
-    this.chooser = new HcaChooser(inventory);
+    this.chooser = new HcaChooser(new InventoryAllocator(inventory));
     this.gpuIds =
         inventory.machine().devices().stream()
             .filter(d -> d.kind() == DeviceKind.GPU)

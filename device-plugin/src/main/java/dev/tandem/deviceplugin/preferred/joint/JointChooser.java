@@ -3,18 +3,10 @@ package dev.tandem.deviceplugin.preferred.joint;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.deviceplugin.preferred.HcaChooser;
+import dev.tandem.deviceplugin.preferred.InventoryAllocator;
 import dev.tandem.topology.allocation.Allocation;
-import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
-import dev.tandem.topology.allocation.Allocator;
-import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
-import dev.tandem.topology.model.Machine;
-import dev.tandem.topology.policy.Alignment;
-import dev.tandem.topology.policy.AlignmentMode;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -34,27 +26,16 @@ import java.util.function.Function;
  */
 final class JointChooser {
 
-  private static final AlignmentPolicy NEAREST =
-      new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
-
   private final Inventory inventory;
+  private final InventoryAllocator allocator;
   private final LocalityIndex index;
-  private final Allocator allocator;
   private final HcaChooser hcaChooser;
 
   JointChooser(Inventory inventory) {
     this.inventory = inventory;
-    // the kubelet and the free maps decide what is usable: count every device
-    Machine m = inventory.machine();
-    this.index =
-        LocalityIndex.of(
-            new Machine(
-                m.nodeName(),
-                m.source(),
-                m.pcie(),
-                m.devices().stream().map(d -> d.withHealthy(true)).toList()));
-    this.allocator = new Allocator(index);
-    this.hcaChooser = new HcaChooser(inventory);
+    this.allocator = new InventoryAllocator(inventory);
+    this.index = allocator.index();
+    this.hcaChooser = new HcaChooser(allocator);
   }
 
   /**
@@ -63,10 +44,7 @@ final class JointChooser {
    */
   Optional<Allocation> best(
       int gpus, int hcas, Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
-    AllocationResult r =
-        allocator.allocate(
-            new AllocationRequest(gpus, hcas, NEAREST), availability(gpuFree, hcaFree));
-    return r instanceof Allocation a ? Optional.of(a) : Optional.empty();
+    return allocator.best(gpus, hcas, gpuFree, hcaFree);
   }
 
   /**
@@ -89,14 +67,16 @@ final class JointChooser {
     if (out.size() < size && !nearHcas.isEmpty()) {
       out.addAll(
           nearest(
-              free.stream().filter(g -> !out.contains(g) && known(g)).toList(),
+              free.stream().filter(g -> !out.contains(g) && allocator.knows(g)).toList(),
               g -> g,
               nearHcas,
               size - out.size()));
     }
     if (out.size() < size) {
       Map<String, Integer> gpuFree = new HashMap<>();
-      free.stream().filter(g -> !out.contains(g) && known(g)).forEach(g -> gpuFree.put(g, 1));
+      free.stream()
+          .filter(g -> !out.contains(g) && allocator.knows(g))
+          .forEach(g -> gpuFree.put(g, 1));
       best(size - out.size(), 0, gpuFree, Map.of()).ifPresent(x -> out.addAll(x.gpuIds()));
     }
     for (String g : offered) {
@@ -120,16 +100,7 @@ final class JointChooser {
       List<String> nearGpus) {
     Set<String> out = new LinkedHashSet<>(must);
     Set<String> free = new LinkedHashSet<>(offered);
-    for (String unit : preferredUnits) {
-      if (out.size() >= size) {
-        break;
-      }
-      for (String id : inventory.idsFor(unit)) {
-        if (free.contains(id) && out.add(id)) {
-          break;
-        }
-      }
-    }
+    allocator.takeOnePerUnit(preferredUnits, free, out, size);
     if (out.size() < size && !nearGpus.isEmpty()) {
       out.addAll(
           nearest(
@@ -154,10 +125,10 @@ final class JointChooser {
     List<String> pool =
         new ArrayList<>(
             candidates.stream()
-                .filter(c -> known(unitOf.apply(c)))
+                .filter(c -> allocator.knows(unitOf.apply(c)))
                 .sorted(Comparator.comparingInt((String c) -> index.indexOf(unitOf.apply(c))))
                 .toList());
-    List<String> near = partners.stream().filter(this::known).toList();
+    List<String> near = partners.stream().filter(allocator::knows).toList();
     List<String> out = new ArrayList<>();
     for (int i = 0; out.size() < need && !pool.isEmpty() && !near.isEmpty(); i++) {
       String partner = near.get(i % near.size());
@@ -196,30 +167,5 @@ final class JointChooser {
         .map(Device::id)
         .findFirst()
         .orElse(hcaId);
-  }
-
-  private boolean known(String id) {
-    try {
-      index.indexOf(id);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  private Availability availability(Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
-    Availability all = Availability.allFree(index, Math.max(1, inventory.config().slotsPerHca()));
-    List<String> away = new ArrayList<>();
-    for (int i = 0; i < index.devices().size(); i++) {
-      Device d = index.devices().get(i);
-      int keep =
-          d.kind() == DeviceKind.GPU
-              ? gpuFree.getOrDefault(d.id(), 0)
-              : hcaFree.getOrDefault(d.id(), 0);
-      for (int u = keep; u < all.free(i); u++) {
-        away.add(d.id());
-      }
-    }
-    return all.without(away);
   }
 }
