@@ -15,6 +15,9 @@ import java.util.Random;
  */
 final class CountScheduler {
 
+  /** Why a pod waits when no node has its counts free. */
+  static final String NO_NODE = "no node has the GPUs and HCAs free";
+
   private CountScheduler() {}
 
   /** Index of the chosen node, or -1 when none has the counts free. */

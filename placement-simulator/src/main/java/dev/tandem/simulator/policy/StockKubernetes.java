@@ -2,18 +2,14 @@ package dev.tandem.simulator.policy;
 
 import dev.tandem.simulator.engine.ClusterState;
 import dev.tandem.simulator.engine.Decision;
-import dev.tandem.simulator.engine.Placement;
 import dev.tandem.simulator.engine.PlacementPolicy;
 import dev.tandem.simulator.workload.PodSpec;
-import dev.tandem.topology.allocation.Availability;
-import dev.tandem.topology.model.DeviceKind;
-import java.util.List;
 import java.util.Random;
 
 /**
  * Stock Kubernetes: the scheduler places by counts ({@link CountScheduler}), NVIDIA's plugin picks
- * GPUs by GPU-GPU affinity ({@link NvidiaPackedGpus}), and a plain RDMA plugin gives no preference,
- * so the kubelet picks HCAs at random ({@link KubeletChoice}), without topology.
+ * GPUs by GPU-GPU affinity and a plain RDMA plugin gives no preference, so the kubelet picks HCAs
+ * at random ({@link StockPlugins}), without topology.
  */
 public final class StockKubernetes implements PlacementPolicy {
 
@@ -32,11 +28,10 @@ public final class StockKubernetes implements PlacementPolicy {
   public Decision place(PodSpec pod, ClusterState state, Random random) {
     int node = CountScheduler.pick(pod, state, random);
     if (node < 0) {
-      return new Decision.Wait("no node has the GPUs and HCAs free");
+      return new Decision.Wait(CountScheduler.NO_NODE);
     }
-    Availability free = state.node(node).free();
-    List<String> gpus = NvidiaPackedGpus.choose(free, pod.gpus(), d -> true);
-    List<String> hcas = KubeletChoice.random(free, DeviceKind.HCA, pod.hcas(), d -> true, random);
-    return new Decision.Placed(new Placement(node, gpus, hcas));
+    // the scheduler counted the devices free on this node: the plugins can always give them
+    return new Decision.Placed(
+        StockPlugins.devices(node, state.node(node).free(), pod, d -> true, random));
   }
 }

@@ -7,8 +7,6 @@ import dev.tandem.simulator.engine.PlacementPolicy;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
-import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 
@@ -17,8 +15,8 @@ import java.util.TreeSet;
  * does not know NUMA ({@link CountScheduler}); at admission the kubelet needs one NUMA node that
  * holds all the pod's GPUs and HCAs (the device plugins' {@code TopologyInfo}), takes the lowest
  * such node (the narrowest merged hint, lowest mask first: pkg/kubelet/cm/topologymanager), and
- * else fails the pod with TopologyAffinityError. Inside the NUMA node GPUs are NVIDIA's packed
- * choice and HCAs the kubelet's random one: alignment by NUMA only, never by switch.
+ * else fails the pod with TopologyAffinityError. Inside the NUMA node the devices are what the
+ * stock plugins give ({@link StockPlugins}): alignment by NUMA only, never by switch.
  */
 public final class TopologyManagerSingleNuma implements PlacementPolicy {
 
@@ -37,15 +35,13 @@ public final class TopologyManagerSingleNuma implements PlacementPolicy {
   public Decision place(PodSpec pod, ClusterState state, Random random) {
     int node = CountScheduler.pick(pod, state, random);
     if (node < 0) {
-      return new Decision.Wait("no node has the GPUs and HCAs free");
+      return new Decision.Wait(CountScheduler.NO_NODE);
     }
     Availability free = state.node(node).free();
     for (int numa : numaNodes(free)) {
-      List<String> gpus = NvidiaPackedGpus.choose(free, pod.gpus(), d -> numa(d) == numa);
-      List<String> hcas =
-          KubeletChoice.random(free, DeviceKind.HCA, pod.hcas(), d -> numa(d) == numa, random);
-      if (gpus.size() == pod.gpus() && hcas.size() == pod.hcas()) {
-        return new Decision.Placed(new Placement(node, gpus, hcas));
+      Placement p = StockPlugins.devices(node, free, pod, d -> numa(d) == numa, random);
+      if (p != null) {
+        return new Decision.Placed(p);
       }
     }
     return new Decision.Rejected("TopologyAffinityError: no single NUMA node holds the request");
