@@ -6,9 +6,9 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
- * Checks, before libhwloc sees it, that a file is XML with an {@code <topology>} root of a version
- * libhwloc 2.x imports (none/1.x/2.x), so that errors name the file and the reason instead of
- * hwloc's bare failure.
+ * Checks, before libhwloc sees it, that a file is well-formed XML (all of it) with an {@code
+ * <topology>} root of a version libhwloc 2.x imports (none/1.x/2.x), so that errors name the file,
+ * the line and column, and the reason instead of hwloc's bare failure.
  */
 final class HwlocXmlVersion {
 
@@ -45,8 +45,11 @@ final class HwlocXmlVersion {
                 + ", which libhwloc 2.x cannot import (it reads versions 1.x and 2.x); export it again with "
                 + "hwloc 2 (lstopo --of xml) or with hwloc 3's v2 export option");
       }
+      while (r.hasNext()) {
+        r.next(); // the rest of the document: libhwloc would refuse it without saying where
+      }
     } catch (XMLStreamException e) {
-      throw new DiscoveryException(what + " is not well-formed XML: " + e.getMessage(), e);
+      throw SafeXml.notWellFormed(what, e);
     }
   }
 }

@@ -8,11 +8,14 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLStreamException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
 
 /** A DOM parser that never loads external DTDs or entities (hwloc XML names {@code hwloc2.dtd}). */
 final class SafeXml {
@@ -34,11 +37,40 @@ final class SafeXml {
       DocumentBuilder b = f.newDocumentBuilder();
       b.setErrorHandler(null);
       return b.parse(new InputSource(new StringReader(text)));
+    } catch (SAXParseException e) {
+      throw notWellFormed(what, e.getLineNumber(), e.getColumnNumber(), e.getMessage(), e);
     } catch (SAXException e) {
       throw new DiscoveryException(what + " is not well-formed XML: " + e.getMessage(), e);
     } catch (ParserConfigurationException | IOException e) {
       throw new DiscoveryException("cannot parse " + what + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The error for XML that does not parse, naming where the parser stopped. */
+  static DiscoveryException notWellFormed(String what, XMLStreamException e) {
+    Location at = e.getLocation();
+    // the JDK's message starts with "ParseError at [row,col]:[l,c]\nMessage: "; the location is
+    // said once, below
+    String reason =
+        e.getMessage()
+            .replaceFirst("(?s)^ParseError at \\[row,col\\]:\\[\\d+,\\d+\\]\\s*Message:\\s*", "");
+    return at == null
+        ? new DiscoveryException(what + " is not well-formed XML: " + reason, e)
+        : notWellFormed(what, at.getLineNumber(), at.getColumnNumber(), reason, e);
+  }
+
+  private static DiscoveryException notWellFormed(
+      String what, int line, int column, String reason, Exception cause) {
+    return new DiscoveryException(
+        what
+            + " is not well-formed XML at line "
+            + line
+            + ", column "
+            + column
+            + ": "
+            + reason
+            + " (fix the file or export it again)",
+        cause);
   }
 
   static List<Element> children(Element parent, String tag) {

@@ -46,6 +46,19 @@ class HwlocErrorsIT {
   }
 
   @Test
+  @DisplayName("XML broken after its root element: the line and column where it breaks")
+  void brokenInside() throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("broken.xml"),
+            "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
+                + " <object type=\"Machine\" os_index=\"0\"\n</topology>\n");
+    String message = fail(file).getMessage();
+    assertTrue(message.startsWith(file + " is not well-formed XML at line 4, column "), message);
+    assertTrue(!message.contains("ParseError"), message);
+  }
+
+  @Test
   @DisplayName("hwloc 3.0 XML, which libhwloc 2.x cannot import")
   void version3() throws Exception {
     Path file =

@@ -99,6 +99,20 @@ class NcclTopoReaderTest {
   }
 
   @Test
+  @DisplayName("an NCCL file that is not well-formed: the line and column where it breaks")
+  void brokenNccl() {
+    var e =
+        assertThrows(
+            DiscoveryException.class,
+            () ->
+                NcclTopoReader.read(
+                    "<system version=\"1\">\n  <cpu>\n</system>\n", "vm-1", "t.xml"));
+    assertTrue(
+        e.getMessage().startsWith("t.xml is not well-formed XML at line 3, column "),
+        e.getMessage());
+  }
+
+  @Test
   @DisplayName("an hwloc XML given as NCCL topology is refused with the file name and a hint")
   void hwlocXmlIsNotNccl() {
     var e =

@@ -10,9 +10,13 @@ import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.PcieNode;
 import dev.tandem.topology.model.PcieNodeKind;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The one mapping between the model ({@link Machine}) and the published resource ({@link
@@ -65,6 +69,7 @@ public final class NodeTopologyMapper {
    * The machine a resource describes; its node name is the resource's name.
    *
    * @throws InvalidNodeTopologyException naming the resource and the field when it cannot be read
+   *     (e.g. {@code spec.devices[3] (mlx5_2).kind: 'TPU' is not one of [GPU, HCA]})
    */
   public static Machine toMachine(NodeTopology resource) {
     String node = resource.getMetadata() == null ? null : resource.getMetadata().getName();
@@ -75,12 +80,22 @@ public final class NodeTopologyMapper {
     if (spec == null) {
       throw new InvalidNodeTopologyException(node, "spec is missing");
     }
+    if (spec.pcie() == null || spec.devices() == null) {
+      throw new InvalidNodeTopologyException(
+          node, "spec." + (spec.pcie() == null ? "pcie" : "devices") + " is missing");
+    }
     try {
-      return new Machine(
-          node,
-          spec.source(),
-          spec.pcie().stream().map(NodeTopologyMapper::toNode).toList(),
-          spec.devices().stream().map(NodeTopologyMapper::toDevice).toList());
+      List<PcieNode> pcie = new ArrayList<>();
+      for (int i = 0; i < spec.pcie().size(); i++) {
+        PcieNodeEntry e = spec.pcie().get(i);
+        pcie.add(toNode(e, "spec.pcie[" + i + "] (" + e.id() + ")"));
+      }
+      List<Device> devices = new ArrayList<>();
+      for (int i = 0; i < spec.devices().size(); i++) {
+        DeviceEntry e = spec.devices().get(i);
+        devices.add(toDevice(e, "spec.devices[" + i + "] (" + e.id() + ")"));
+      }
+      return new Machine(node, spec.source(), pcie, devices);
     } catch (RuntimeException e) {
       throw new InvalidNodeTopologyException(node, e.getMessage());
     }
@@ -97,14 +112,14 @@ public final class NodeTopologyMapper {
         n.numaNodes());
   }
 
-  private static PcieNode toNode(PcieNodeEntry e) {
+  private static PcieNode toNode(PcieNodeEntry e, String at) {
     return new PcieNode(
         e.id(),
-        PcieNodeKind.valueOf(e.kind()),
+        constant(PcieNodeKind.class, e.kind(), at + ".kind"),
         e.parent(),
-        address(e.address()),
-        unhex(e.vendor()),
-        unhex(e.device()),
+        field(at + ".address", () -> address(e.address())),
+        field(at + ".vendor", () -> unhex(e.vendor())),
+        field(at + ".device", () -> unhex(e.device())),
         e.numaNodes());
   }
 
@@ -125,19 +140,19 @@ public final class NodeTopologyMapper {
         d.hca() == null ? null : toEntry(d.hca()));
   }
 
-  private static Device toDevice(DeviceEntry e) {
+  private static Device toDevice(DeviceEntry e, String at) {
     return new Device(
         e.id(),
-        DeviceKind.valueOf(e.kind()),
+        constant(DeviceKind.class, e.kind(), at + ".kind"),
         e.name(),
-        address(e.address()),
+        field(at + ".address", () -> address(e.address())),
         e.numaNode() == null ? -1 : e.numaNode(),
         e.parent(),
-        unhex(e.vendor()),
-        unhex(e.device()),
+        field(at + ".vendor", () -> unhex(e.vendor())),
+        field(at + ".device", () -> unhex(e.device())),
         e.model(),
         e.healthy(),
-        e.hca() == null ? null : toHca(e.hca()));
+        e.hca() == null ? null : field(at + ".hca", () -> toHca(e.hca())));
   }
 
   private static HcaEntry toEntry(HcaInfo h) {
@@ -164,6 +179,24 @@ public final class NodeTopologyMapper {
         e.uverbs(),
         e.virtualFunction(),
         address(e.physicalFunction()));
+  }
+
+  /** Reads one field, naming it in the error when its value cannot be read. */
+  private static <T> T field(String path, Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static <E extends Enum<E>> E constant(Class<E> type, String value, String path) {
+    try {
+      return Enum.valueOf(type, value);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException(
+          path + ": '" + value + "' is not one of " + Arrays.toString(type.getEnumConstants()), e);
+    }
   }
 
   private static String text(PciAddress address) {

@@ -110,6 +110,9 @@ class NodeTopologyMapperTest {
     InvalidNodeTopologyException e =
         assertThrows(InvalidNodeTopologyException.class, () -> NodeTopologyMapper.toMachine(r));
     assertTrue(e.getMessage().contains("gpu-2") && e.getMessage().contains("TPU"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains(".kind: 'TPU' is not one of [GPU, HCA]"),
+        "the field is named: " + e.getMessage());
   }
 
   private static DeviceEntry byId(NodeTopologySpec spec, String id) {

@@ -12,9 +12,9 @@ import java.util.List;
  * @param worst the worst locality between a chosen device and its nearest chosen partner of the
  *     other kind ({@link Locality#X} when only one kind was requested and one device chosen; the
  *     spread of the chosen devices when only one kind was requested)
- * @param score 0..10 for kube-scheduler's prioritize: locality first (PIX 8, PXB 6, PHB 4, NODE 2,
- *     SYS 0), plus 2 for a perfect fit of the groups used or 1 when only partly used groups are
- *     touched
+ * @param score 0..10 for kube-scheduler's prioritize ({@link PlacementScore}): 5..10 when the
+ *     choice meets the pod's alignment, higher the fewer devices it leaves free on the node; 0..4
+ *     by locality when it does not
  */
 public record Allocation(List<Device> gpus, List<Device> hcas, Locality worst, int score)
     implements AllocationResult {

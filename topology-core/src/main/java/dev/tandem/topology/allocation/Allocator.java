@@ -214,7 +214,7 @@ public final class Allocator {
           for (int i = 0; i < set.groups.length; i++) {
             fillPaired(level, set.groups[i], set.gpus[i], set.hcas[i]);
           }
-          return result(set, true);
+          return result(r, true);
         }
       }
       return null;
@@ -225,7 +225,7 @@ public final class Allocator {
         GroupSet set = bestSet(SYS, 0, level, r.gpus(), r.hcas(), 1);
         if (set != null) {
           fillSingle(level, set.groups[0], r.gpus(), r.hcas());
-          return result(set, false);
+          return result(r, false);
         }
       }
       throw new IllegalStateException(
@@ -336,7 +336,7 @@ public final class Allocator {
         if (sumGpus < gpus || sumHcas < hcas) {
           continue; // even the k largest groups cannot hold the request
         }
-        GroupSet best = bestOfSize(usable, k, gpus, hcas, level);
+        GroupSet best = bestOfSize(usable, k, gpus, hcas);
         if (best != null) {
           return best;
         }
@@ -369,7 +369,7 @@ public final class Allocator {
       return Arrays.copyOf(out, n);
     }
 
-    private GroupSet bestOfSize(int[] usable, int k, int gpus, int hcas, int level) {
+    private GroupSet bestOfSize(int[] usable, int k, int gpus, int hcas) {
       int[] combo = new int[k];
       for (int i = 0; i < k; i++) {
         combo[i] = i;
@@ -409,7 +409,7 @@ public final class Allocator {
       for (int i = 0; i < k; i++) {
         groups[i] = usable[best[i]];
       }
-      return GroupSet.distribute(groups, gpuFree, hcaFree, gpus, hcas, bestBroken, bestLeft, level);
+      return GroupSet.distribute(groups, gpuFree, hcaFree, gpus, hcas);
     }
 
     private boolean nextCombination(int[] combo, int n) {
@@ -467,38 +467,44 @@ public final class Allocator {
       return need;
     }
 
-    private Allocation result(GroupSet top, boolean paired) {
+    private Allocation result(AllocationRequest r, boolean paired) {
       List<Device> gpus = new ArrayList<>();
       List<Device> hcas = new ArrayList<>();
       int[] chosen = new int[taken.length];
       int count = 0;
+      int gpuCount = 0;
+      int leftFree = 0;
       for (int d = 0; d < taken.length; d++) {
         if (taken[d] > 0) {
           chosen[count++] = d;
+          gpuCount += gpu[d] ? 1 : 0;
+        }
+        if (free.free(d) > taken[d]) {
+          leftFree++;
         }
         for (int u = 0; u < taken[d]; u++) {
           (gpu[d] ? gpus : hcas).add(devices.get(d));
         }
       }
-      Locality worst = paired ? pairedWorst(chosen, count) : spread(chosen, count);
-      int packing = top.leftover == 0 ? 2 : top.broken == 0 ? 1 : 0;
-      return new Allocation(gpus, hcas, worst, localityPoints(worst) + packing);
+      Locality worst = paired ? pairing(chosen, count, gpuCount) : spread(chosen, count);
+      return new Allocation(
+          gpus, hcas, worst, PlacementScore.of(worst, r.policy().alignment(), leftFree));
     }
 
-    /** For each chosen device, the nearest chosen device of the other kind; the worst of those. */
-    private Locality pairedWorst(int[] chosen, int count) {
-      Locality worst = Locality.X;
+    /** The chosen devices split by kind, paired as {@link LocalityIndex#pairing} measures. */
+    private Locality pairing(int[] chosen, int count, int gpuCount) {
+      int[] chosenGpus = new int[gpuCount];
+      int[] chosenHcas = new int[count - gpuCount];
+      int g = 0;
+      int h = 0;
       for (int i = 0; i < count; i++) {
-        Locality nearest = Locality.SYS;
-        for (int j = 0; j < count; j++) {
-          if (gpu[chosen[i]] != gpu[chosen[j]]) {
-            Locality l = index.locality(chosen[i], chosen[j]);
-            nearest = l.compareTo(nearest) < 0 ? l : nearest;
-          }
+        if (gpu[chosen[i]]) {
+          chosenGpus[g++] = chosen[i];
+        } else {
+          chosenHcas[h++] = chosen[i];
         }
-        worst = Locality.worse(worst, nearest);
       }
-      return worst;
+      return index.pairing(chosenGpus, chosenHcas);
     }
 
     private Locality spread(int[] chosen, int count) {
@@ -510,15 +516,5 @@ public final class Allocator {
       }
       return worst;
     }
-  }
-
-  private static int localityPoints(Locality worst) {
-    return switch (worst) {
-      case X, PIX -> 8;
-      case PXB -> 6;
-      case PHB -> 4;
-      case NODE -> 2;
-      case SYS -> 0;
-    };
   }
 }

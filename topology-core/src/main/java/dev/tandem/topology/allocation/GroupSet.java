@@ -5,17 +5,11 @@ final class GroupSet {
   final int[] groups;
   final int[] gpus;
   final int[] hcas;
-  final int broken;
-  final int leftover;
-  final int level;
 
-  private GroupSet(int[] groups, int[] gpus, int[] hcas, int broken, int leftover, int level) {
+  private GroupSet(int[] groups, int[] gpus, int[] hcas) {
     this.groups = groups;
     this.gpus = gpus;
     this.hcas = hcas;
-    this.broken = broken;
-    this.leftover = leftover;
-    this.level = level;
   }
 
   /**
@@ -23,15 +17,7 @@ final class GroupSet {
    * (so each has a partner); the rest fills the groups with the least free room first, so what
    * stays free is concentrated.
    */
-  static GroupSet distribute(
-      int[] groups,
-      int[] gpuFree,
-      int[] hcaFree,
-      int gpus,
-      int hcas,
-      int broken,
-      int leftover,
-      int level) {
+  static GroupSet distribute(int[] groups, int[] gpuFree, int[] hcaFree, int gpus, int hcas) {
     int k = groups.length;
     int[] order = leastRoomFirst(groups, gpuFree, hcaFree);
     boolean paired = gpus > 0 && hcas > 0;
@@ -55,7 +41,7 @@ final class GroupSet {
       h[i] += addH;
       restH -= addH;
     }
-    return new GroupSet(groups, g, h, broken, leftover, level);
+    return new GroupSet(groups, g, h);
   }
 
   /**

@@ -105,6 +105,48 @@ public final class LocalityIndex {
   }
 
   /**
+   * How well a set of GPUs and HCAs is paired: for each device, the locality of the nearest device
+   * of the other kind in the set, and the worst of those. A set meets an alignment when this is
+   * within the alignment's limit: every GPU has an HCA that near and every HCA a GPU (the
+   * allocator's first rule). {@link Locality#X} when either kind is absent.
+   *
+   * @param gpus indexes of the GPUs (in {@link #devices()})
+   * @param hcas indexes of the HCAs
+   */
+  public Locality pairing(int[] gpus, int[] hcas) {
+    if (gpus.length == 0 || hcas.length == 0) {
+      return Locality.X;
+    }
+    return Locality.worse(nearestWorst(gpus, hcas), nearestWorst(hcas, gpus));
+  }
+
+  /** {@link #pairing(int[], int[])} of devices named by their ids. */
+  public Locality pairing(List<String> gpuIds, List<String> hcaIds) {
+    return pairing(indexes(gpuIds), indexes(hcaIds));
+  }
+
+  private int[] indexes(List<String> ids) {
+    int[] out = new int[ids.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = indexOf(ids.get(i));
+    }
+    return out;
+  }
+
+  private Locality nearestWorst(int[] from, int[] to) {
+    Locality worst = Locality.X;
+    for (int a : from) {
+      Locality nearest = Locality.SYS;
+      for (int b : to) {
+        Locality l = locality(a, b);
+        nearest = l.compareTo(nearest) < 0 ? l : nearest;
+      }
+      worst = Locality.worse(worst, nearest);
+    }
+    return worst;
+  }
+
+  /**
    * The group of a device at a grouped level ({@code PIX}, {@code PXB}, {@code PHB}, {@code NODE}).
    */
   public int group(Locality level, int device) {

@@ -38,7 +38,7 @@ class AllocatorPropertyTest {
       @ForAll Alignment alignment,
       @ForAll AlignmentMode mode) {
     Random random = new Random(seed);
-    Machine machine = randomMachine(random);
+    Machine machine = Sketch.random(random, "random", 0, 5);
     LocalityIndex index = LocalityIndex.of(machine);
     List<String> taken = new ArrayList<>();
     for (Device d : machine.devices()) {
@@ -81,40 +81,6 @@ class AllocatorPropertyTest {
     a.gpus().forEach(d -> picks[index.indexOf(d.id())]++);
     a.hcas().forEach(d -> picks[index.indexOf(d.id())]++);
     return picks;
-  }
-
-  /**
-   * 1–2 CPU domains, 1–2 host bridges each, 1–2 root ports each, then devices on the root port or
-   * on switches up to two levels deep.
-   */
-  static Machine randomMachine(Random random) {
-    Sketch s = new Sketch("random");
-    List<String> attachPoints = new ArrayList<>();
-    int domains = 1 + random.nextInt(2);
-    for (int d = 0; d < domains; d++) {
-      String domain = s.domain("numa:" + d, d);
-      for (int hb = 0; hb < 1 + random.nextInt(2); hb++) {
-        String rootPort = s.rootPort(domain);
-        attachPoints.add(rootPort);
-        for (int sw = 0; sw < random.nextInt(3); sw++) {
-          String up =
-              s.pcieSwitch(
-                  random.nextBoolean()
-                      ? rootPort
-                      : s.port(attachPoints.get(attachPoints.size() - 1)));
-          attachPoints.add(up);
-        }
-      }
-    }
-    int gpus = random.nextInt(6);
-    int hcas = random.nextInt(6);
-    for (int i = 0; i < gpus + hcas; i++) {
-      String at = attachPoints.get(random.nextInt(attachPoints.size()));
-      String parent = random.nextBoolean() || at.equals(attachPoints.get(0)) ? at : s.port(at);
-      int numa = 0;
-      s.place(parent, i < gpus ? "GPU-" + i : "mlx5_" + (i - gpus), numa);
-    }
-    return s.build();
   }
 
   /**

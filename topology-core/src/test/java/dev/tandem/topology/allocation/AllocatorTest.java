@@ -13,6 +13,7 @@ import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -40,13 +41,13 @@ class AllocatorTest {
   }
 
   @Test
-  @DisplayName("XE8640, 1 GPU + 1 HCA: a whole switch that fits exactly, PIX, top score")
+  @DisplayName("XE8640, 1 GPU + 1 HCA: a whole switch that fits exactly, PIX; 6 of 8 devices left")
   void xe8640OnePair() {
     Allocation a = allocate(Machines.xe8640(), 1, 1, SWITCH, List.of());
     assertEquals(List.of("GPU-1"), a.gpuIds());
     assertEquals(List.of("mlx5_2"), a.hcaIds());
     assertEquals(Locality.PIX, a.worst());
-    assertEquals(10, a.score());
+    assertEquals(7, a.score(), "aligned (5..10), 4 to 7 devices left free: 7");
   }
 
   @Test
@@ -144,7 +145,7 @@ class AllocatorTest {
     Allocation a = allocate(m, 1, 1, SWITCH, List.of("GPU-09", "mlx5_9"));
     assertEquals(List.of("GPU-08"), a.gpuIds());
     assertEquals(List.of("mlx5_8"), a.hcaIds());
-    assertEquals(10, a.score());
+    assertEquals(5, a.score(), "aligned, 28 devices left free");
     Allocation whole = allocate(m, 2, 2, SWITCH, List.of("GPU-09", "mlx5_9"));
     assertEquals(List.of("GPU-00", "GPU-01"), whole.gpuIds());
     assertEquals(Locality.PIX, whole.worst());
@@ -230,5 +231,38 @@ class AllocatorTest {
     for (int i = 0; i < 5; i++) {
       assertEquals(first, allocate(Machines.dgxA100(), 3, 2, SWITCH, List.of("GPU-4")));
     }
+  }
+
+  @Test
+  @DisplayName("the score prefers the node the pod fills most: a fuller node, then a smaller one")
+  void scoreByNodeFit() {
+    Machine big = Machines.sixteenBySixteen();
+    assertEquals(5, allocate(big, 1, 1, SWITCH, List.of()).score(), "30 devices left");
+    List<String> allButOneSwitch = new ArrayList<>();
+    for (int i = 2; i < 16; i++) {
+      allButOneSwitch.add(String.format("GPU-%02d", i));
+      allButOneSwitch.add("mlx5_" + i);
+    }
+    assertEquals(
+        8,
+        allocate(big, 1, 1, SWITCH, allButOneSwitch).score(),
+        "one switch free: a GPU and an HCA left");
+    assertEquals(
+        10, allocate(big, 2, 2, SWITCH, allButOneSwitch).score(), "the node's last devices");
+    assertEquals(
+        6, allocate(Machines.hgxH100EightNic(), 1, 1, SWITCH, List.of()).score(), "14 left");
+    assertEquals(7, allocate(Machines.xe8640(), 1, 1, SWITCH, List.of()).score(), "6 left");
+  }
+
+  @Test
+  @DisplayName("a preferred pod: a node that meets its alignment outscores any that does not")
+  void scoreBelowAlignment() {
+    // XE8640 without GPU-1 and GPU-3: GPU-2's switch has no HCA, the nearest is NODE away
+    Allocation spread =
+        allocate(Machines.xe8640(), 2, 2, SWITCH_PREFERRED, List.of("GPU-1", "GPU-3"));
+    assertEquals(Locality.NODE, spread.worst());
+    assertEquals(1, spread.score());
+    Allocation aligned = allocate(Machines.sixteenBySixteen(), 2, 2, SWITCH_PREFERRED, List.of());
+    assertTrue(aligned.score() >= PlacementScore.ALIGNED, "aligned: " + aligned.score());
   }
 }

@@ -1,0 +1,22 @@
+package dev.tandem.simulator.engine;
+
+import dev.tandem.simulator.cluster.Cluster;
+import java.util.List;
+
+/** Every node's state during a run, in the cluster's node order. */
+public final class ClusterState {
+
+  private final List<NodeState> nodes;
+
+  public ClusterState(Cluster cluster) {
+    this.nodes = cluster.nodes().stream().map(NodeState::new).toList();
+  }
+
+  public List<NodeState> nodes() {
+    return nodes;
+  }
+
+  public NodeState node(int index) {
+    return nodes.get(index);
+  }
+}

@@ -1,0 +1,32 @@
+package dev.tandem.simulator.policy;
+
+import dev.tandem.simulator.engine.PlacementPolicy;
+import java.util.List;
+
+/** The policies by name, in the order reports show them. */
+public final class Policies {
+
+  /** Every simulated policy name (the optimum is computed apart, under the name optimum). */
+  public static final List<String> NAMES =
+      List.of(
+          "joint", "joint-binpack", "joint-smallest-first", "hint", "stock", "topology-manager");
+
+  private Policies() {}
+
+  /**
+   * @throws IllegalArgumentException naming the unknown policy and the known ones
+   */
+  public static PlacementPolicy byName(String name) {
+    return switch (name) {
+      case "joint" -> new JointMode();
+      case "joint-binpack" -> new JointMode(NodeRanking.SCORE_THEN_MOST_ALLOCATED);
+      case "joint-smallest-first" -> new JointMode(NodeRanking.SMALLEST_NODE_FIRST);
+      case "hint" -> new HintMode();
+      case "stock" -> new StockKubernetes();
+      case "topology-manager" -> new TopologyManagerSingleNuma();
+      default ->
+          throw new IllegalArgumentException(
+              "unknown policy '" + name + "'; known: " + String.join(", ", NAMES) + ", optimum");
+    };
+  }
+}

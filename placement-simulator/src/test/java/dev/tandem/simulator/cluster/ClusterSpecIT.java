@@ -1,0 +1,89 @@
+package dev.tandem.simulator.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.fixtures.Topologies;
+import dev.tandem.topology.model.DeviceKind;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterSpecIT {
+
+  @TempDir Path dir;
+
+  @Test
+  @DisplayName("hwloc XML and NCCL topology files with counts make a mixed cluster")
+  void topologyFiles() {
+    Cluster c =
+        ClusterSpec.load(
+            List.of(
+                ClusterSpec.parse(Topologies.path("dell-poweredge-xe8640-h100x4.xml") + ":3"),
+                ClusterSpec.parse(Topologies.path("nccl-topo/azure-ndv4-a100.xml") + ":2")));
+    assertEquals(5, c.nodes().size());
+    assertEquals(3 * 4 + 2 * 8, c.count(DeviceKind.GPU));
+    assertEquals(3, c.composition().get("dell-poweredge-xe8640-h100x4"));
+  }
+
+  @Test
+  @DisplayName("a kubectl get nodetopologies -o json dump reads back as the same machines")
+  void nodeTopologyDump() throws Exception {
+    Cluster xml =
+        ClusterSpec.load(
+            List.of(new ClusterSpec(Topologies.path("nccl-topo/azure-ndv5-h100.xml"), 1)));
+    String item =
+        new KubernetesSerialization()
+            .asJson(NodeTopologyMapper.toResource(xml.nodes().get(0).index().machine()));
+    Path dump = dir.resolve("dump.json");
+    Files.writeString(dump, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" + item + "]}");
+    Cluster fromDump = ClusterSpec.load(List.of(ClusterSpec.parse(dump + ":4")));
+    assertEquals(4, fromDump.nodes().size());
+    assertEquals(
+        xml.nodes().get(0).index().machine().devices(),
+        fromDump.nodes().get(0).index().machine().devices());
+  }
+
+  @Test
+  @DisplayName("files that do not parse are refused naming the file and where")
+  void badFiles() throws Exception {
+    Path json = dir.resolve("bad.json");
+    Files.writeString(json, "{\"items\": [\n  {\"kind\": \"NodeTopology\",]\n}");
+    String jsonError =
+        assertThrows(
+                ClusterFileException.class,
+                () -> ClusterSpec.load(List.of(ClusterSpec.parse(json.toString()))))
+            .getMessage();
+    assertTrue(jsonError.startsWith(json + ":2:"), jsonError);
+    Path wrongKind = dir.resolve("pod.json");
+    Files.writeString(wrongKind, "{\"kind\": \"Pod\"}");
+    assertTrue(
+        assertThrows(
+                ClusterFileException.class,
+                () -> ClusterSpec.load(List.of(ClusterSpec.parse(wrongKind.toString()))))
+            .getMessage()
+            .contains("field 'kind' is 'Pod', expected NodeTopology"));
+    Path xml = dir.resolve("broken.xml");
+    Files.writeString(xml, "<topology>\n <object type=\"Machine\"\n</topology>\n");
+    String xmlError =
+        assertThrows(
+                ClusterFileException.class,
+                () -> ClusterSpec.load(List.of(ClusterSpec.parse(xml.toString()))))
+            .getMessage();
+    assertTrue(xmlError.startsWith(xml + " is not well-formed XML at line 3, column "), xmlError);
+    Path notHwloc = dir.resolve("other.xml");
+    Files.writeString(notHwloc, "<topology><nothing/></topology>");
+    String hwlocError =
+        assertThrows(
+                ClusterFileException.class,
+                () -> ClusterSpec.load(List.of(ClusterSpec.parse(notHwloc.toString()))))
+            .getMessage();
+    assertTrue(hwlocError.startsWith("libhwloc cannot load " + notHwloc), hwlocError);
+  }
+}
