@@ -2,15 +2,14 @@ package dev.tandem.extender.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.state.ReportedAllocation;
-import dev.tandem.extender.state.Resources;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
-import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
@@ -47,8 +46,8 @@ class PrioritizeVerbTest {
         TestMachines.machine("eight-pairs-one-left", PAIRS, PAIRS, PAIRS, PAIRS),
         1,
         List.of(
-            new ReportedAllocation("ml", "big", "uid-big", "main", Resources.GPU, gpus),
-            new ReportedAllocation("ml", "big", "uid-big", "main", Resources.HCA, hcas)));
+            new ReportedAllocation("ml", "big", "uid-big", "main", ResourceNames.GPU, gpus),
+            new ReportedAllocation("ml", "big", "uid-big", "main", ResourceNames.HCA, hcas)));
     // GPUs on one socket, HCAs on the other: SYS apart
     state.putTopology(
         TestMachines.machine("split", new Switch(0, 2, 0), new Switch(1, 0, 2)), 1, List.of());
@@ -73,11 +72,10 @@ class PrioritizeVerbTest {
             .put("name", "main")
             .put("resources", new JsonObject().put("limits", limits));
     PodRequest pod =
-        PodRequest.of(
+        PodRequests.DEFAULT.of(
             new JsonObject()
                 .put("metadata", meta)
-                .put("spec", new JsonObject().put("containers", new JsonArray().add(container))),
-            AlignmentPolicy.DEFAULT);
+                .put("spec", new JsonObject().put("containers", new JsonArray().add(container))));
     return verb.scores(
         pod, CandidateNodes.of(state.directory(), nodes), AllocationBudget.UNLIMITED);
   }
