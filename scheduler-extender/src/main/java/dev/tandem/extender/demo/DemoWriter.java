@@ -10,6 +10,7 @@ import dev.tandem.extender.state.ReportedAllocation;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,12 +41,7 @@ final class DemoWriter implements PodWriter {
   }
 
   @Override
-  public Future<Void> annotate(PodRef pod, String key, String value) {
-    return Future.succeededFuture();
-  }
-
-  @Override
-  public Future<Void> bind(PodRef pod, String node) {
+  public Future<Void> bind(PodRef pod, String node, Map<String, String> annotations) {
     kubelet.schedule(() -> admit(pod, node), admitMillis, TimeUnit.MILLISECONDS);
     return Future.succeededFuture();
   }

@@ -3,19 +3,18 @@ package dev.tandem.extender.kube;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.util.Map;
 
 /**
- * The bind's API writes: a JSON merge patch of the pod's annotation (on a worker thread), then a
- * POST of a Binding to the pod's {@code binding} subresource, as kube-scheduler's default binder
- * does (with the pod's UID as precondition).
+ * The bind's API write: a POST of a Binding to the pod's {@code binding} subresource, as
+ * kube-scheduler's default binder does (with the pod's UID as precondition), carrying the plan
+ * annotation, which the API server merges onto the pod as it sets the node.
  */
 final class KubeWriter implements PodWriter {
 
@@ -28,40 +27,20 @@ final class KubeWriter implements PodWriter {
   }
 
   @Override
-  public Future<Void> annotate(PodRef pod, String key, String value) {
-    String patch =
+  public Future<Void> bind(PodRef pod, String node, Map<String, String> annotations) {
+    JsonObject metadata =
         new JsonObject()
-            .put("metadata", new JsonObject().put("annotations", new JsonObject().put(key, value)))
-            .encode();
-    return vertx
-        .<Void>executeBlocking(
-            () -> {
-              client
-                  .pods()
-                  .inNamespace(pod.namespace())
-                  .withName(pod.name())
-                  .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-              return null;
-            },
-            false)
-        .recover(
-            e ->
-                Future.<Void>failedFuture(
-                    "cannot write annotation " + key + " on " + pod + ": " + e.getMessage()));
-  }
-
-  @Override
-  public Future<Void> bind(PodRef pod, String node) {
+            .put("name", pod.name())
+            .put("namespace", pod.namespace())
+            .put("uid", pod.uid());
+    if (!annotations.isEmpty()) {
+      metadata.put("annotations", new JsonObject(Map.copyOf(annotations)));
+    }
     String body =
         new JsonObject()
             .put("apiVersion", "v1")
             .put("kind", "Binding")
-            .put(
-                "metadata",
-                new JsonObject()
-                    .put("name", pod.name())
-                    .put("namespace", pod.namespace())
-                    .put("uid", pod.uid()))
+            .put("metadata", metadata)
             .put(
                 "target",
                 new JsonObject().put("apiVersion", "v1").put("kind", "Node").put("name", node))

@@ -1,11 +1,20 @@
 package dev.tandem.extender.state;
 
 import io.vertx.core.Future;
+import java.util.Map;
 
-/** The two API writes of a bind: the plan annotation, then the Binding. */
+/**
+ * The bind's API write: one Binding that assigns the pod to its node and carries the plan
+ * annotation, which the API server merges onto the pod in the same update (its binding storage
+ * copies a Binding's annotations to the pod), so a pod never has a plan without a node or a node
+ * without its plan.
+ */
 public interface PodWriter {
 
-  Future<Void> annotate(PodRef pod, String key, String value);
-
-  Future<Void> bind(PodRef pod, String node);
+  /**
+   * Binds the pod to the node, adding {@code annotations} to the pod in the same write.
+   *
+   * @param annotations empty for a pod bound without a plan
+   */
+  Future<Void> bind(PodRef pod, String node, Map<String, String> annotations);
 }

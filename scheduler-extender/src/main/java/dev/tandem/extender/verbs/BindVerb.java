@@ -12,16 +12,17 @@ import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.allocation.Infeasible;
 import io.vertx.core.Future;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, write
- * {@code tandem.dev/plan} on the pod, then create the Binding. Any failure releases the assumption.
- * No lock is held across the API calls: the assumption itself keeps the devices. A node without a
- * NodeTopology gets no plan: the pod is bound as it is unless it {@linkplain
- * PodRequest#needsTopology needs one}, and then refused.
+ * The bind verb: recompute the plan on the chosen node and hold it as an assumed allocation, then
+ * create the Binding, which carries {@code tandem.dev/plan} onto the pod in the same write. Any
+ * failure releases the assumption. No lock is held across the API call: the assumption itself keeps
+ * the devices. A node without a NodeTopology gets no plan: the pod is bound as it is unless it
+ * {@linkplain PodRequest#needsTopology needs one}, and then refused.
  */
 public final class BindVerb {
 
@@ -38,7 +39,7 @@ public final class BindVerb {
    * @param readiness only the leader binds
    * @param pods where the pod of a bind is found
    * @param assumptions where the plan is held until the agent reports it
-   * @param writer the API writes: the plan annotation, then the Binding
+   * @param writer the API write: the Binding with the plan annotation
    * @param requests how a pod's request is read: resource names, default policy
    * @param ttl how long a plan is held without the agent's report
    */
@@ -83,13 +84,13 @@ public final class BindVerb {
       return Future.succeededFuture(new BindResult("invalid_policy", request.problem()));
     }
     if (!request.interested()) {
-      return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_plan"));
+      return writer.bind(ref, node, Map.of()).map(v -> BindResult.ok("bound_without_plan"));
     }
     Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
     if (result.isEmpty()) {
       if (!request.needsTopology()) {
         LOG.debug("{} bound to {} without a plan: the node has no NodeTopology", ref, node);
-        return writer.bind(ref, node).map(v -> BindResult.ok("bound_without_topology"));
+        return writer.bind(ref, node, Map.of()).map(v -> BindResult.ok("bound_without_topology"));
       }
       return Future.succeededFuture(
           new BindResult(
@@ -110,8 +111,7 @@ public final class BindVerb {
 
   private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
     return writer
-        .annotate(ref, Annotations.PLAN, PlanCodec.encode(plan.plan()))
-        .compose(v -> writer.bind(ref, node))
+        .bind(ref, node, Map.of(Annotations.PLAN, PlanCodec.encode(plan.plan())))
         .map(
             v -> {
               LOG.debug(

@@ -3,6 +3,7 @@ package dev.tandem.extender.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.state.Cluster;
@@ -49,16 +50,15 @@ class BindConcurrencyIT {
     final Set<String> bound = ConcurrentHashMap.newKeySet();
 
     @Override
-    public Future<Void> annotate(PodRef pod, String key, String value) {
-      return later(() -> plans.put(pod.uid(), value));
-    }
-
-    @Override
-    public Future<Void> bind(PodRef pod, String node) {
+    public Future<Void> bind(PodRef pod, String node, Map<String, String> annotations) {
       if (pod.name().endsWith("0")) {
         return later(() -> {}).compose(v -> Future.failedFuture("conflict: pod already bound"));
       }
-      return later(() -> bound.add(pod.uid()));
+      return later(
+          () -> {
+            plans.put(pod.uid(), annotations.get(Annotations.PLAN));
+            bound.add(pod.uid());
+          });
     }
 
     private Future<Void> later(Runnable r) {
@@ -144,7 +144,8 @@ class BindConcurrencyIT {
     assertTrue(ok > 0 && ok <= 12, "binds that succeeded: " + ok);
     assertEquals(ok, cluster.assumptions().count(), "failed binds must release their assumption");
     assertTrue(
-        api.plans.keySet().containsAll(api.bound), "every bound pod got the plan annotation first");
+        api.plans.keySet().containsAll(api.bound),
+        "every bound pod got the plan annotation with its Binding");
     assertTrue(api.plans.values().iterator().next().contains("\"policy\":\"switch/required\""));
   }
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-@DisplayName("bind: leader only, plan annotation before Binding, errors answered not thrown")
+@DisplayName(
+    "bind: leader only, one Binding carrying the plan annotation, errors answered not thrown")
 class BindVerbTest {
 
   private final List<String> calls = new ArrayList<>();
@@ -29,14 +30,10 @@ class BindVerbTest {
     PodWriter writer =
         new PodWriter() {
           @Override
-          public Future<Void> annotate(PodRef ref, String key, String value) {
-            calls.add("annotate " + key + " " + value);
-            return Future.succeededFuture();
-          }
-
-          @Override
-          public Future<Void> bind(PodRef ref, String node) {
-            calls.add("bind " + node);
+          public Future<Void> bind(PodRef ref, String node, Map<String, String> annotations) {
+            StringBuilder call = new StringBuilder("bind " + node);
+            annotations.forEach((k, v) -> call.append(' ').append(k).append(' ').append(v));
+            calls.add(call.toString());
             return Future.succeededFuture();
           }
         };
@@ -76,20 +73,19 @@ class BindVerbTest {
 
   @Test
   @DisplayName(
-      "the plan annotation is written before the Binding, with the exact shape the device plugin reads")
-  void order() throws Exception {
+      "one Binding carries the plan annotation, with the exact shape the device plugin reads")
+  void oneCall() throws Exception {
     BindResult r = bind(cluster(pod("2", "2", null)), "pix-node");
     assertEquals("bound", r.result());
-    assertEquals(2, calls.size());
+    assertEquals(1, calls.size());
     assertTrue(
         calls
             .get(0)
             .matches(
-                "annotate tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\","
+                "bind pix-node tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\","
                     + "\"[^\"]+\"\\],\"hcas\":\\[\"mlx5_\\d\",\"mlx5_\\d\"\\],\"locality\":\"PIX\",\"policy\":\"switch/required\","
                     + "\"plannedAt\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"\\}"),
         calls.get(0));
-    assertEquals("bind pix-node", calls.get(1));
   }
 
   @Test
@@ -167,7 +163,7 @@ class BindVerbTest {
         calls
             .get(0)
             .matches(
-                "annotate tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\"\\],\"hcas\":\\[\\],.*"),
+                "bind pix-node tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\"\\],\"hcas\":\\[\\],.*"),
         calls.get(0));
     assertEquals(1, s.assumptions().count());
   }
