@@ -29,10 +29,14 @@ func TestMixedClusterPodsOfOneKindLandWithoutTheAgent(t *testing.T) {
 	ev := cl.waitEvent(t, "mixed", "gpu3-hca1-required", noTopologyReason, 60*time.Second)
 	t.Logf("required pod pending with:\n%s", ev)
 
+	// The preferred 3 + 1 pod first: only the RDMA node can hold it, and it must not find that node's
+	// GPUs taken by the GPU-only pods, which tie between the two plain nodes (kube-scheduler then
+	// picks at random).
+	cl.submit(t, "mixed", podSpec{name: "gpu3-hca1-preferred", gpus: 3, hcas: 1, mode: "preferred"})
+	cl.waitBound(t, "mixed", "gpu3-hca1-preferred", 60*time.Second)
 	cl.submit(t, "mixed",
 		podSpec{name: "gpu3-a", gpus: 3}, podSpec{name: "gpu3-b", gpus: 3}, // too big for the agent's node
 		podSpec{name: "hca2", hcas: 2}, // only the RDMA node has 2 HCAs
-		podSpec{name: "gpu3-hca1-preferred", gpus: 3, hcas: 1, mode: "preferred"},
 		podSpec{name: "gpu1-hca1-required", gpus: 1, hcas: 1})
 	for _, name := range []string{"gpu3-a", "gpu3-b", "hca2", "gpu3-hca1-preferred"} {
 		p := cl.waitBound(t, "mixed", name, 60*time.Second)
