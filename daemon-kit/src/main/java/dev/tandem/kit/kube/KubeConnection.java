@@ -63,9 +63,15 @@ public record KubeConnection(Path kubeconfig, Duration requestTimeout, int reque
     return c;
   }
 
-  /** A new client; the caller closes it. */
+  /** Threads that run the API client's HTTP work (see {@link BoundedJdkHttp}). */
+  public static final int HTTP_THREADS = 8;
+
+  /** A new client, its HTTP work on at most {@link #HTTP_THREADS} threads; the caller closes it. */
   public KubernetesClient client() {
-    return new KubernetesClientBuilder().withConfig(config()).build();
+    return new KubernetesClientBuilder()
+        .withConfig(config())
+        .withHttpClientFactory(new BoundedJdkHttp(HTTP_THREADS))
+        .build();
   }
 
   /** Where the client connects, for the start-up log. */
