@@ -52,27 +52,6 @@ public final class JointPolicy {
    * @param healthyHcas the HCA device ids healthy now
    * @param healthyGpus the GPU ids healthy now
    * @param ttl how long a reservation waits for its second resource
-   */
-  public JointPolicy(
-      Inventory inventory,
-      Supplier<List<String>> healthyHcas,
-      Supplier<List<String>> healthyGpus,
-      String gpuResource,
-      PendingPodLocator locator,
-      Clock clock,
-      Duration ttl) {
-    this(
-        inventory,
-        healthyHcas,
-        healthyGpus,
-        gpuResource,
-        locator,
-        clock,
-        ttl,
-        PreferredOutcome.Listener.NONE);
-  }
-
-  /**
    * @param outcomes told what guided each answer: the plan, the GPUs the first side got (an HCA
    *     second side), else a fallback
    */
