@@ -4,7 +4,9 @@ import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.deviceplugin.preferred.hint.HintPolicy;
@@ -13,11 +15,16 @@ import dev.tandem.deviceplugin.resource.DeviceTable;
 import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.deviceplugin.resource.ResourcePlugin;
+import dev.tandem.kit.ops.OpsServer;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * The node's device plugin: {@code rdma/hca} with hint-mode preferred allocations; in joint mode
  * ({@code "gpu": {"enabled": true}}) also {@code nvidia.com/gpu} on its own socket, both resources
  * answering GetPreferredAllocation from one {@link JointPolicy}. One {@link ResourcePlugin} per
- * resource; they share the kubelet registration client.
+ * resource; they share the kubelet registration client. Its ops listener ({@link #listenOps})
+ * serves {@code /healthz}, {@code /readyz} (ready once every resource is registered) and {@code
+ * /metrics} ({@link PluginMetrics}).
  */
 public final class DevicePlugin {
 
@@ -40,10 +49,18 @@ public final class DevicePlugin {
   private final ResourcePlugin gpu;
   private final GpuDevices gpuDevices;
   private final JointPolicy joint;
+  private final PluginMetrics metrics;
+  private OpsServer ops;
 
   public DevicePlugin(Vertx vertx, PluginSettings s) {
+    this(vertx, s, new PluginMetrics());
+  }
+
+  /** A plugin counting into {@code metrics}. */
+  public DevicePlugin(Vertx vertx, PluginSettings s, PluginMetrics metrics) {
     this.vertx = vertx;
     this.settings = s;
+    this.metrics = metrics;
     this.inventory = Inventory.of(s.machine(), s.config());
     this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
     GpuConfig g = s.config().gpu();
@@ -68,7 +85,10 @@ public final class DevicePlugin {
               g.resourceName(),
               locator,
               s.clock(),
-              g.reservation());
+              g.reservation(),
+              (side, o) ->
+                  metrics.preferredAnswered(
+                      side == Side.GPU ? g.resourceName() : s.config().resourceName(), o.label()));
       this.gpu =
           resource(gpus, joint.side(Side.GPU), r -> joint.allocated(Side.GPU, r), s.gpuSocket());
       this.hca =
@@ -77,7 +97,10 @@ public final class DevicePlugin {
       this.gpuDevices = null;
       this.joint = null;
       this.gpu = null;
-      this.hca = resource(hcas, new HintPolicy(inventory, locator), r -> {}, s.pluginSocket());
+      PreferredOutcome.Listener outcomes =
+          (side, o) -> metrics.preferredAnswered(s.config().resourceName(), o.label());
+      this.hca =
+          resource(hcas, new HintPolicy(inventory, locator, outcomes), r -> {}, s.pluginSocket());
     }
   }
 
@@ -94,7 +117,8 @@ public final class DevicePlugin {
         socket,
         registration,
         settings.backoff(),
-        settings.config().healthInterval());
+        settings.config().healthInterval(),
+        metrics);
   }
 
   /** The HCAs and devices offered as {@code rdma/hca}. */
@@ -119,6 +143,40 @@ public final class DevicePlugin {
   /** Why NVML is or is not used in joint mode, e.g. the library is missing; null otherwise. */
   public String nvmlNote() {
     return gpuDevices == null ? null : gpuDevices.nvmlNote();
+  }
+
+  public PluginMetrics metrics() {
+    return metrics;
+  }
+
+  /** The resources served: {@code rdma/hca}, and in joint mode the GPUs first. */
+  private List<ResourcePlugin> served() {
+    return gpu == null ? List.of(hca) : List.of(gpu, hca);
+  }
+
+  /** Why the plugin is not ready: a resource not registered with the kubelet; empty when ready. */
+  public Optional<String> notReady() {
+    List<String> why = new ArrayList<>();
+    for (ResourcePlugin r : served()) {
+      r.lifecycle().notRegistered().ifPresent(w -> why.add(r.resourceName() + ": " + w));
+    }
+    return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
+  }
+
+  /**
+   * Serves {@code /healthz}, {@code /readyz} and {@code /metrics} on {@code port} (all interfaces;
+   * 0 picks one); completes with the bound port.
+   */
+  public Future<Integer> listenOps(int port) {
+    ops = new OpsServer(vertx, metrics.registry(), this::health, this::notReady);
+    return ops.listen(port);
+  }
+
+  private JsonObject health() {
+    JsonObject registered = new JsonObject();
+    served()
+        .forEach(r -> registered.put(r.resourceName(), r.lifecycle().notRegistered().isEmpty()));
+    return new JsonObject().put("registered", registered);
   }
 
   /** Reads health once, then serves and registers (returns before registration completes). */
@@ -150,9 +208,12 @@ public final class DevicePlugin {
     return either.future();
   }
 
-  /** Stops health checks and the servers; removes the sockets. */
+  /** Stops health checks and the servers (the ops listener too); removes the sockets. */
   public Future<Void> stop() {
     Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
-    return Future.join(hca.stop(), gpuStopped).<Void>mapEmpty().eventually(registration::close);
+    Future<Void> opsClosed = ops == null ? Future.succeededFuture() : ops.close();
+    return Future.join(hca.stop(), gpuStopped, opsClosed)
+        .<Void>mapEmpty()
+        .eventually(registration::close);
   }
 }

@@ -152,6 +152,11 @@ public final class DevicePluginMain {
                   }
                 },
                 "device-plugin-shutdown"));
+    plugin
+        .listenOps(flags.opsPort())
+        .onSuccess(port -> LOG.info("serving /healthz, /readyz and /metrics on port {}", port))
+        .onFailure(
+            e -> exit("cannot listen on --ops-port " + flags.opsPort() + ": " + e.getMessage()));
     plugin.start().onFailure(e -> exit("start failed: " + e.getMessage()));
     plugin.failed().onFailure(e -> exit(e.getMessage()));
   }

@@ -72,6 +72,8 @@ class MainIT {
               "--node-name",
               "n1",
               "--no-kube",
+              "--ops-port",
+              "0",
               "--pod-resources-socket",
               dir.resolve("pr.sock").toString());
       var list = kubelet.nextList(30_000);
@@ -115,6 +117,8 @@ class MainIT {
               "--node-name",
               "n1",
               "--no-kube",
+              "--ops-port",
+              "0",
               "--pod-resources-socket",
               dir.resolve("pr.sock").toString(),
               "--config",

@@ -2,6 +2,7 @@ package dev.tandem.deviceplugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
@@ -47,7 +48,7 @@ class PreferredOverSocketsIT {
 
   @Test
   @DisplayName(
-      "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch; PodResources sees :authority localhost")
+      "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch, counted as followed_gpus; PodResources sees :authority localhost")
   void followsHeldGpus() throws Exception {
     Machine m = TestMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
@@ -99,5 +100,11 @@ class PreferredOverSocketsIT {
             .getDeviceIDsList();
     assertEquals(List.of("mlx5_4", "mlx5_5"), got);
     assertEquals(List.of("localhost"), pr.authorities());
+    String metrics = plugin.metrics().scrape();
+    assertTrue(
+        metrics.contains(
+            "tandem_device_plugin_preferred_allocations_total"
+                + "{outcome=\"followed_gpus\",resource=\"rdma/hca\"} 1.0"),
+        metrics);
   }
 }

@@ -33,6 +33,7 @@ import java.util.Map;
  * @param podResourcesSocket the kubelet's PodResources socket
  * @param lookupTimeoutMs bound on each API-server and PodResources call
  * @param healthInterval port-state re-check interval
+ * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
  */
 public record PluginFlags(
     Path pluginDir,
@@ -49,7 +50,8 @@ public record PluginFlags(
     Path kubeconfig,
     Path podResourcesSocket,
     long lookupTimeoutMs,
-    Duration healthInterval) {
+    Duration healthInterval,
+    int opsPort) {
 
   public static final Setting<Path> PLUGIN_DIR =
       Setting.of("--plugin-dir", "DIR", Parsers.path())
@@ -130,6 +132,13 @@ public record PluginFlags(
           .fileKey("healthCheckSeconds")
           .defaultValue("10")
           .help("port-state re-check interval");
+  public static final Setting<Integer> OPS_PORT =
+      Setting.of("--ops-port", "N", Parsers.intRange(0, 65_535))
+          .env("TANDEM_PLUGIN_OPS_PORT")
+          .defaultValue("9402")
+          .help(
+              "port of `/healthz`, `/readyz` (ready once registered with the kubelet) and"
+                  + " `/metrics`");
 
   /** The plugin's settings; the file {@code --config} names gives two of them. */
   public static final Settings SETTINGS =
@@ -156,7 +165,8 @@ public record PluginFlags(
                   KUBECONFIG,
                   POD_RESOURCES_SOCKET,
                   LOOKUP_TIMEOUT_MS,
-                  HEALTH_INTERVAL))
+                  HEALTH_INTERVAL,
+                  OPS_PORT))
           .configFile(CONFIG)
           .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
 
@@ -189,7 +199,8 @@ public record PluginFlags(
         v.get(KUBECONFIG),
         v.get(POD_RESOURCES_SOCKET),
         v.get(LOOKUP_TIMEOUT_MS),
-        v.get(HEALTH_INTERVAL));
+        v.get(HEALTH_INTERVAL),
+        v.get(OPS_PORT));
   }
 
   private static String hostName(Map<String, String> env) {

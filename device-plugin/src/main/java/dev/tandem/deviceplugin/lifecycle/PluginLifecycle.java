@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.lifecycle;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.PluginServer;
 import dev.tandem.deviceplugin.grpc.ServedResource;
+import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.kit.retry.Backoff;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -42,6 +43,7 @@ public final class PluginLifecycle {
   private final KubeletRegistration registration;
   private final ServedResource resource;
   private final Backoff backoff;
+  private final PluginMetrics metrics;
   private final Promise<Void> failed = Promise.promise();
   private final AtomicInteger kubeletAbsent = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
@@ -52,13 +54,16 @@ public final class PluginLifecycle {
   private long watchTimer = -1;
   private long waitingSince = -1;
   private int failures;
+  private volatile String notRegistered = "not started";
 
   public PluginLifecycle(
       Vertx vertx,
       Path pluginSocket,
       KubeletRegistration registration,
       ServedResource resource,
-      Backoff backoff) {
+      Backoff backoff,
+      PluginMetrics metrics) {
+    this.metrics = metrics;
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.pluginSocket = pluginSocket;
@@ -82,6 +87,11 @@ public final class PluginLifecycle {
     return failed.future();
   }
 
+  /** Why the resource is not registered with the kubelet now; empty while it is. */
+  public Optional<String> notRegistered() {
+    return Optional.ofNullable(notRegistered);
+  }
+
   /** How many times the plugin looked for the kubelet's socket and found none. */
   public int kubeletAbsentChecks() {
     return kubeletAbsent.get();
@@ -93,6 +103,7 @@ public final class PluginLifecycle {
     context.runOnContext(
         v -> {
           stopped = true;
+          unregistered("stopped");
           vertx.cancelTimer(watchTimer);
           stopServer().onComplete(done);
         });
@@ -139,6 +150,7 @@ public final class PluginLifecycle {
   /** Restarts at once, unless more than 3 restarts happened in the last 10 s: then with backoff. */
   private void restart(String why) {
     busy = true;
+    unregistered("re-registering: " + why);
     long now = System.currentTimeMillis();
     recentRestarts.addLast(now);
     while (now - recentRestarts.peekFirst() > STORM_WINDOW_MS) {
@@ -178,6 +190,7 @@ public final class PluginLifecycle {
                 return;
               }
               waitingSince = -1;
+              notRegistered = "registering with the kubelet at " + registration.socket();
               server = new PluginServer(vertx, pluginSocket, resource, this::onStreamLost);
               server
                   .start()
@@ -194,6 +207,7 @@ public final class PluginLifecycle {
 
   private void waitForKubelet() {
     kubeletAbsent.incrementAndGet();
+    notRegistered = "waiting for the kubelet socket " + registration.socket();
     long now = System.currentTimeMillis();
     if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
       LOG.info(
@@ -208,6 +222,8 @@ public final class PluginLifecycle {
     registeredKubelet = kubelet;
     failures = 0;
     busy = false;
+    notRegistered = null;
+    metrics.registration(resource.resourceName(), true);
     LOG.info(
         "registered {} ({}) with the kubelet at {} as {}",
         resource.resourceName(),
@@ -218,6 +234,14 @@ public final class PluginLifecycle {
 
   private void registrationFailed(Throwable e) {
     failures++;
+    metrics.registration(resource.resourceName(), false);
+    notRegistered =
+        "registration with the kubelet at "
+            + registration.socket()
+            + " failed (attempt "
+            + failures
+            + "): "
+            + e.getMessage();
     LOG.warn(
         "registration with the kubelet at {} failed (attempt {} of {}): {}",
         registration.socket(),
@@ -241,6 +265,11 @@ public final class PluginLifecycle {
               }
               vertx.setTimer(backoff.delay(failures).toMillis(), id -> cycle());
             });
+  }
+
+  private void unregistered(String why) {
+    notRegistered = why;
+    metrics.registered(resource.resourceName(), false);
   }
 
   private Future<Void> stopServer() {

@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.resource;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,10 +14,21 @@ public final class HealthCheck {
 
   private final Vertx vertx;
   private final DeviceTable table;
+  private final BiConsumer<String, Boolean> transitions;
+  private volatile boolean read;
 
   public HealthCheck(Vertx vertx, DeviceTable table) {
+    this(vertx, table, (key, healthy) -> {});
+  }
+
+  /**
+   * @param transitions told each health key that turned healthy (true) or unhealthy (false) after
+   *     the first reading
+   */
+  public HealthCheck(Vertx vertx, DeviceTable table, BiConsumer<String, Boolean> transitions) {
     this.vertx = vertx;
     this.table = table;
+    this.transitions = transitions;
   }
 
   /**
@@ -33,7 +45,11 @@ public final class HealthCheck {
               List<String> changed = table.update(reading);
               for (String key : changed) {
                 LOG.info("{}", devices.healthChange(key, reading.get(key)));
+                if (read) {
+                  transitions.accept(key, reading.get(key));
+                }
               }
+              read = true;
               return changed;
             });
   }

@@ -4,6 +4,7 @@ import dev.tandem.deviceplugin.allocate.AllocateResponder;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.ServedResource;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
+import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -34,11 +35,13 @@ public final class ResourcePlugin implements ServedResource {
   private final Consumer<AllocateRequest> allocated;
   private final Duration healthInterval;
   private final PluginLifecycle lifecycle;
+  private final PluginMetrics metrics;
   private long healthTimer = -1;
 
   /**
    * @param allocated told what each Allocate gave out (joint mode records it)
    * @param socket this resource's socket in the kubelet's plugin directory
+   * @param metrics where its registrations, health transitions and Allocate errors are counted
    */
   public ResourcePlugin(
       Vertx vertx,
@@ -48,15 +51,20 @@ public final class ResourcePlugin implements ServedResource {
       Path socket,
       KubeletRegistration registration,
       Backoff backoff,
-      Duration healthInterval) {
+      Duration healthInterval,
+      PluginMetrics metrics) {
     this.vertx = vertx;
     this.table = table;
-    this.health = new HealthCheck(vertx, table);
+    this.metrics = metrics;
+    metrics.serving(resourceName());
+    this.health =
+        new HealthCheck(
+            vertx, table, (key, healthy) -> metrics.healthChanged(resourceName(), key, healthy));
     this.allocate = table.devices().allocateResponder();
     this.preferred = preferred;
     this.allocated = allocated;
     this.healthInterval = healthInterval;
-    this.lifecycle = new PluginLifecycle(vertx, socket, registration, this, backoff);
+    this.lifecycle = new PluginLifecycle(vertx, socket, registration, this, backoff, metrics);
   }
 
   public DeviceTable table() {
@@ -107,7 +115,13 @@ public final class ResourcePlugin implements ServedResource {
 
   @Override
   public AllocateResponse allocate(AllocateRequest request) {
-    AllocateResponse r = allocate.allocate(request);
+    AllocateResponse r;
+    try {
+      r = allocate.allocate(request);
+    } catch (RuntimeException e) {
+      metrics.allocateFailed(resourceName());
+      throw e;
+    }
     allocated.accept(request);
     return r;
   }

@@ -32,6 +32,7 @@ class PluginFlagsTest {
     assertEquals(Path.of("/"), f.sysfsRoot());
     assertEquals("rdma/hca", f.resourceName());
     assertEquals(Duration.ofSeconds(10), f.healthInterval());
+    assertEquals(9402, f.opsPort());
     assertEquals("h", PluginFlags.parse(new String[0], Map.of("HOSTNAME", "h")).nodeName());
   }
 

@@ -6,11 +6,11 @@ import dev.tandem.agent.audit.AllocationAudit;
 import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.NodePods;
 import dev.tandem.agent.ops.Health;
-import dev.tandem.agent.ops.OpsServer;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.ops.OpsServer;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -98,7 +98,10 @@ public final class Agent {
         new OpsServer(
             vertx,
             registry,
-            () -> new Health(publish.lastSuccess(), publish.lastError(), metrics.podResourcesUp()));
+            () ->
+                new Health(publish.lastSuccess(), publish.lastError(), metrics.podResourcesUp())
+                    .toJson(),
+            null);
   }
 
   /** Starts everything; fails only when the health/metrics port cannot be bound. */

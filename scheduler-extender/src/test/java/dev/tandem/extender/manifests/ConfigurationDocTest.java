@@ -45,7 +45,7 @@ class ConfigurationDocTest {
 
   @Test
   @DisplayName(
-      "operations.md names exactly the metric families the extender and the agent export, and alerts use only those")
+      "operations.md names exactly the metric families the extender, the agent and the device plugin export, and alerts use only those")
   void metricNames() {
     ExtenderMetrics metrics = new ExtenderMetrics(DemoCluster.of(List.of()));
     metrics.verb("filter").record(java.time.Duration.ofMillis(1));
@@ -57,25 +57,34 @@ class ConfigurationDocTest {
         extender.add(line.split(" ")[2].replaceAll("_max$", ""));
       }
     }
-    Set<String> agent = agentMetricFamilies();
+    Set<String> agent = metricFamiliesIn("node-topology-agent");
+    Set<String> plugin = metricFamiliesIn("device-plugin");
     String ops = DocText.section(DocText.read("docs/operations.md"), "## Metrics");
     int split = ops.indexOf("Each agent serves");
+    int pluginSplit = ops.indexOf("Each device plugin serves");
     Pattern name = Pattern.compile("`(tandem_[a-z_]+)`");
     assertEquals(
         extender, DocText.firstColumn(ops.substring(0, split), name), "extender metrics table");
-    assertEquals(agent, DocText.firstColumn(ops.substring(split), name), "agent metrics table");
+    assertEquals(
+        agent, DocText.firstColumn(ops.substring(split, pluginSplit), name), "agent metrics table");
+    assertEquals(
+        plugin,
+        DocText.firstColumn(ops.substring(pluginSplit), name),
+        "device-plugin metrics table");
     Set<String> used = DocText.all(ops, Pattern.compile("(tandem_[a-z_]+)"));
     used.removeIf(
-        n -> extender.contains(n.replaceAll("_(bucket|sum|count|max)$", "")) || agent.contains(n));
+        n ->
+            extender.contains(n.replaceAll("_(bucket|sum|count|max)$", ""))
+                || agent.contains(n)
+                || plugin.contains(n));
     assertEquals(Set.of(), used, "alerts use metrics that do not exist");
   }
 
-  /** Metric families registered in the agent's sources (counters get Prometheus' _total). */
-  private static Set<String> agentMetricFamilies() {
+  /** Metric families registered in a daemon's sources (counters get Prometheus' _total). */
+  private static Set<String> metricFamiliesIn(String module) {
     Set<String> out = new TreeSet<>();
     Pattern builder = Pattern.compile("(Gauge|Counter|Timer)\\.builder\\(\\s*\"(tandem_[a-z_]+)\"");
-    try (var files =
-        java.nio.file.Files.walk(DocText.REPO.resolve("node-topology-agent/src/main/java"))) {
+    try (var files = java.nio.file.Files.walk(DocText.REPO.resolve(module + "/src/main/java"))) {
       for (var f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
         Matcher m = builder.matcher(java.nio.file.Files.readString(f));
         while (m.find()) {
@@ -89,7 +98,7 @@ class ConfigurationDocTest {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    assertTrue(out.size() >= 5, "agent metrics found in sources: " + out);
+    assertTrue(out.size() >= 5, module + " metrics found in sources: " + out);
     return out;
   }
 

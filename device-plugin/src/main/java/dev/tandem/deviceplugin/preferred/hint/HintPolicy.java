@@ -7,6 +7,7 @@ import dev.tandem.deviceplugin.preferred.InventoryAllocator;
 import dev.tandem.deviceplugin.preferred.PendingPod;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
@@ -31,9 +32,19 @@ public final class HintPolicy implements PreferredPolicy {
   private final PendingPodLocator locator;
   private final HcaChooser chooser;
   private final Set<String> gpuIds;
+  private final PreferredOutcome.Listener outcomes;
 
   public HintPolicy(Inventory inventory, PendingPodLocator locator) {
+    this(inventory, locator, PreferredOutcome.Listener.NONE);
+  }
+
+  /**
+   * @param outcomes told what guided each answer
+   */
+  public HintPolicy(
+      Inventory inventory, PendingPodLocator locator, PreferredOutcome.Listener outcomes) {
     this.locator = locator;
+    this.outcomes = outcomes;
     this.chooser = new HcaChooser(new InventoryAllocator(inventory));
     this.gpuIds =
         inventory.machine().devices().stream()
@@ -65,8 +76,17 @@ public final class HintPolicy implements PreferredPolicy {
                   ids,
                   hint.source().name().toLowerCase(),
                   hint.why());
+              outcomes.decided(Side.HCA, outcome(hint.source()));
               return ids;
             });
+  }
+
+  private static PreferredOutcome outcome(Hint.Source source) {
+    return switch (source) {
+      case GPUS -> PreferredOutcome.FOLLOWED_GPUS;
+      case PLAN -> PreferredOutcome.FOLLOWED_PLAN;
+      case NONE -> PreferredOutcome.FALLBACK;
+    };
   }
 
   private Hint hint(PendingPod found) {

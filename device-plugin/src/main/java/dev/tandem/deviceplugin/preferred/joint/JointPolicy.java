@@ -4,6 +4,7 @@ import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.preferred.Holdings;
 import dev.tandem.deviceplugin.preferred.PendingPod;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -45,11 +46,14 @@ public final class JointPolicy {
   private final JointChooser chooser;
   private final PendingPodLocator locator;
   private final Reservations state;
+  private final PreferredOutcome.Listener outcomes;
 
   /**
    * @param healthyHcas the HCA device ids healthy now
    * @param healthyGpus the GPU ids healthy now
    * @param ttl how long a reservation waits for its second resource
+   * @param outcomes told what guided each answer: the plan, the GPUs the first side got (an HCA
+   *     second side), else a fallback
    */
   public JointPolicy(
       Inventory inventory,
@@ -58,7 +62,9 @@ public final class JointPolicy {
       String gpuResource,
       PendingPodLocator locator,
       Clock clock,
-      Duration ttl) {
+      Duration ttl,
+      PreferredOutcome.Listener outcomes) {
+    this.outcomes = outcomes;
     this.inventory = inventory;
     this.healthyHcas = healthyHcas;
     this.healthyGpus = healthyGpus;
@@ -140,6 +146,11 @@ public final class JointPolicy {
                   + "s "
                   + r.firstDevices(),
           r);
+      outcomes.decided(
+          side,
+          exact
+              ? r.outcome
+              : side == Side.HCA ? PreferredOutcome.FOLLOWED_GPUS : PreferredOutcome.FALLBACK);
       return ids;
     }
   }
@@ -159,7 +170,15 @@ public final class JointPolicy {
       if (otherSize != 0) {
         Reservation r =
             new Reservation(
-                m.key(), side, choice.gpus, choice.hcas, size, otherSize, state.now(), choice.why);
+                m.key(),
+                side,
+                choice.gpus,
+                choice.hcas,
+                size,
+                otherSize,
+                state.now(),
+                choice.why,
+                choice.outcome);
         r.answer(side, topologyIds(side, ids));
         state.add(r);
       }
@@ -175,11 +194,13 @@ public final class JointPolicy {
           otherSize == 0
               ? "nothing: no " + side.other().label() + "s asked"
               : side.other().label() + "s");
+      outcomes.decided(side, choice.outcome);
       return ids;
     }
   }
 
-  private record Choice(List<String> gpus, List<String> hcas, String why) {}
+  private record Choice(
+      List<String> gpus, List<String> hcas, String why, PreferredOutcome outcome) {}
 
   private Choice decide(Side side, List<String> offered, PendingPod m) {
     Map<String, Integer> gpuFree =
@@ -195,7 +216,11 @@ public final class JointPolicy {
           && planHcas.size() == hcas
           && fits(planGpus, gpuFree)
           && fits(planHcas, hcaFree)) {
-        return new Choice(planGpus, planHcas, "following the plan of " + m.pod().key());
+        return new Choice(
+            planGpus,
+            planHcas,
+            "following the plan of " + m.pod().key(),
+            PreferredOutcome.FOLLOWED_PLAN);
       }
     }
     int hcaUnits = hcaFree.values().stream().mapToInt(Integer::intValue).sum();
@@ -213,8 +238,13 @@ public final class JointPolicy {
             + " GPUs + "
             + hcas
             + " HCAs";
-    return a.map(x -> new Choice(x.gpuIds(), x.hcaIds(), why))
-        .orElse(new Choice(List.of(), List.of(), "allocator found no joint set; kubelet order"));
+    return a.map(x -> new Choice(x.gpuIds(), x.hcaIds(), why, PreferredOutcome.FALLBACK))
+        .orElse(
+            new Choice(
+                List.of(),
+                List.of(),
+                "allocator found no joint set; kubelet order",
+                PreferredOutcome.FALLBACK));
   }
 
   private boolean offered(Side side, List<String> reserved, List<String> offered) {

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.preferred.joint;
 
+import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.Side;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -17,6 +18,7 @@ final class Reservation {
   final Side first;
   final Instant created;
   final String why;
+  final PreferredOutcome outcome;
   private final Map<Side, List<String>> reserved = new EnumMap<>(Side.class);
   private final Map<Side, Integer> sizes = new EnumMap<>(Side.class);
   private final Map<Side, List<String>> answered = new EnumMap<>(Side.class);
@@ -36,8 +38,10 @@ final class Reservation {
       int firstSize,
       int otherSize,
       Instant created,
-      String why) {
+      String why,
+      PreferredOutcome outcome) {
     this.pod = pod;
+    this.outcome = outcome;
     this.first = first;
     this.created = created;
     this.why = why;

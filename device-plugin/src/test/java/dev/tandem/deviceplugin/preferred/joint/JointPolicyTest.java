@@ -39,6 +39,9 @@ class JointPolicyTest {
 
   final Machine m = TestMachines.dgxA100("n1");
 
+  /** What guided each answer, as {@code SIDE outcome}. */
+  final List<String> outcomes = new ArrayList<>();
+
   JointPolicy joint(PluginConfig c, List<PlannedPod> pods) {
     Inventory inventory = Inventory.of(m, c);
     DeviceTable hcas =
@@ -61,7 +64,8 @@ class JointPolicyTest {
         "nvidia.com/gpu",
         matcher,
         Clock.systemUTC(),
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30),
+        (side, outcome) -> outcomes.add(side + " " + outcome.label()));
   }
 
   static List<String> ask(JointPolicy j, Side side, List<String> available, int size) {
@@ -111,6 +115,7 @@ class JointPolicyTest {
         List.of("GPU-4", "GPU-5"), g.stream().sorted().toList(), "GPUs of the quadrant of " + hcas);
     allocate(j, Side.GPU, g);
     assertEquals(0, j.reservations());
+    assertEquals(List.of("HCA fallback", "GPU fallback"), outcomes, "no plan: the allocator's");
   }
 
   @Test
@@ -146,6 +151,7 @@ class JointPolicyTest {
             List.of(new PlannedPod("t", "p", p, Map.of(), Map.of("main", 1))));
     assertEquals(List.of("GPU-2"), ask(j, Side.GPU, gpus(), 1));
     assertEquals(0, j.reservations());
+    assertEquals(List.of("GPU followed_plan"), outcomes);
   }
 
   @Test
@@ -170,5 +176,6 @@ class JointPolicyTest {
         ask(j, Side.HCA, List.of("mlx5_0", "mlx5_1", "mlx5_6", "mlx5_8", "mlx5_9"), 2);
     assertEquals(2, hcas.size());
     assertTrue(hcas.contains("mlx5_6"), "the planned HCA still offered comes first: " + hcas);
+    assertEquals(List.of("GPU followed_plan", "HCA followed_gpus"), outcomes);
   }
 }
