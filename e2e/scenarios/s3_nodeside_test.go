@@ -287,7 +287,8 @@ func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas, gpus [
 		"--kubeconfig", kc,
 		"--sysfs-root", sysfs,
 		"--plugin-dir", nodeside.PluginDir,
-		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"))...)
+		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"),
+		"--ops-port", fmt.Sprint(harness.FreePort()))...)
 	argv = append(argv, extra...)
 	p, err := harness.Start(k.env.Logs(), logName, []string{"NODE_NAME=" + node}, argv...)
 	if err != nil {
