@@ -21,7 +21,7 @@ public record NodeTopologyStatus(
     List<AllocationEntry> allocations,
     List<AuditEntry> audit,
     List<String> notes,
-    List<UnitEntry> units) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UnitEntry> units) {
 
   public NodeTopologyStatus {
     allocations = allocations == null ? List.of() : List.copyOf(allocations);
