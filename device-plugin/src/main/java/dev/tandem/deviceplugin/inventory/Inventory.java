@@ -1,8 +1,10 @@
 package dev.tandem.deviceplugin.inventory;
 
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.deviceplugin.config.Mode;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,11 +28,13 @@ public final class Inventory {
   private final Machine machine;
   private final PluginConfig config;
   private final List<Device> hcas;
+  private final DeviceIds ids;
   private final Map<String, PluginDevice> byId = new LinkedHashMap<>();
 
   private Inventory(Machine machine, PluginConfig config) {
     this.machine = machine;
     this.config = config;
+    this.ids = DeviceIds.of(machine);
     this.hcas =
         machine.hcas().stream()
             .filter(config.selectors()::matches)
@@ -74,10 +78,7 @@ public final class Inventory {
    * be the topology's device id or the ibverbs name. Empty when the HCA is not offered.
    */
   public List<String> idsFor(String hcaId) {
-    Optional<Device> hca =
-        machine.hcas().stream()
-            .filter(h -> h.id().equals(hcaId) || hcaId.equals(h.hca().ibDevice()))
-            .findFirst();
+    Optional<Device> hca = ids.device(hcaId).filter(d -> d.kind() == DeviceKind.HCA);
     if (hca.isEmpty()) {
       return List.of();
     }
@@ -109,10 +110,10 @@ public final class Inventory {
   private List<PluginDevice> devicesOf(Device hca) {
     boolean vf = hca.hca().virtualFunction();
     return switch (config.mode()) {
-      case HCA -> vf ? List.of() : List.of(new PluginDevice(hca.hca().ibDevice(), hca));
+      case HCA -> vf ? List.of() : List.of(new PluginDevice(DeviceIds.wholeHca(hca), hca));
       case SRIOV ->
           vf && hca.address() != null
-              ? List.of(new PluginDevice(hca.address().toString(), hca))
+              ? List.of(new PluginDevice(DeviceIds.virtualFunction(hca), hca))
               : List.of();
       case SHARED -> {
         if (vf) {
@@ -120,7 +121,7 @@ public final class Inventory {
         }
         List<PluginDevice> slots = new ArrayList<>(config.slotsPerHca());
         for (int s = 0; s < config.slotsPerHca(); s++) {
-          slots.add(new PluginDevice(hca.hca().ibDevice() + "-slot-" + s, hca));
+          slots.add(new PluginDevice(DeviceIds.slot(hca, s), hca));
         }
         yield slots;
       }

@@ -3,6 +3,7 @@ package dev.tandem.agent.audit;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
@@ -157,8 +158,7 @@ public final class AllocationAudit {
       List<String> notes) {
     for (String id : ids) {
       Integer i =
-          index
-              .machine()
+          DeviceIds.of(index.machine())
               .device(id)
               .filter(d -> d.kind() == kind)
               .map(Device::id)

@@ -1,6 +1,7 @@
 package dev.tandem.agent.audit;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.kubelet.podresources.AllocatableDevice;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -164,21 +165,29 @@ public final class AuditLoop {
       LOG.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
       notes.add("cannot record AlignmentNotMet events: " + e.getMessage());
     }
-    notes.addAll(unknownDevices(observed.allocatable(), m, audit.resources()));
-    return new AuditReport(report.allocations(), report.audit(), report.violations(), notes);
+    DeviceUnits.Count count = units(observed.allocatable(), m, audit.resources());
+    notes.addAll(unplacedNote(count.unplaced()));
+    return new AuditReport(
+        report.allocations(),
+        report.audit(),
+        report.violations(),
+        notes,
+        count.units().entries(audit.resources()));
   }
 
-  private static List<String> unknownDevices(
+  private static DeviceUnits.Count units(
       List<AllocatableDevice> allocatable, Machine m, ResourceNames resources) {
     if (m == null) {
-      return List.of();
+      return new DeviceUnits.Count(DeviceUnits.UNCOUNTED, List.of());
     }
-    List<String> unknown =
-        allocatable.stream()
-            .filter(d -> resources.governs(d.resource()))
-            .filter(d -> m.device(d.id()).isEmpty())
-            .map(d -> d.resource() + " " + d.id())
-            .toList();
+    Map<String, List<String>> byResource = new HashMap<>();
+    for (AllocatableDevice d : allocatable) {
+      byResource.computeIfAbsent(d.resource(), r -> new ArrayList<>()).add(d.id());
+    }
+    return DeviceUnits.count(m, resources, byResource);
+  }
+
+  private static List<String> unplacedNote(List<String> unknown) {
     if (unknown.isEmpty()) {
       return List.of();
     }
@@ -188,8 +197,9 @@ public final class AuditLoop {
                 ? " and " + (unknown.size() - MAX_DEVICE_NOTES) + " more"
                 : "");
     return List.of(
-        "the kubelet advertises devices discovery did not find: "
+        "the kubelet advertises devices that stand for no device discovery found: "
             + shown
-            + "; their alignment cannot be audited");
+            + "; their alignment cannot be audited and their resource's units are counted from"
+            + " the tree");
   }
 }

@@ -2,6 +2,7 @@ package dev.tandem.agent.audit;
 
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.UnitEntry;
 import java.util.List;
 
 /**
@@ -12,17 +13,29 @@ import java.util.List;
  *     status.audit}
  * @param violations pods whose policy is not met
  * @param notes problems worth an operator's attention (unknown device ids, invalid annotations)
+ * @param units the kubelet's devices per device of the tree, for {@code status.units}
  */
 public record AuditReport(
     List<AllocationEntry> allocations,
     List<AuditEntry> audit,
     List<Violation> violations,
-    List<String> notes) {
+    List<String> notes,
+    List<UnitEntry> units) {
 
   public AuditReport {
     allocations = List.copyOf(allocations);
     audit = List.copyOf(audit);
     violations = List.copyOf(violations);
     notes = List.copyOf(notes);
+    units = List.copyOf(units);
+  }
+
+  /** A report with no units counted. */
+  public AuditReport(
+      List<AllocationEntry> allocations,
+      List<AuditEntry> audit,
+      List<Violation> violations,
+      List<String> notes) {
+    this(allocations, audit, violations, notes, List.of());
   }
 }

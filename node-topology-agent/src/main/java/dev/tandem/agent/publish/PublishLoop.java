@@ -6,6 +6,7 @@ import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologySpec;
 import dev.tandem.api.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.UnitEntry;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
@@ -52,6 +53,7 @@ public final class PublishLoop {
   private List<AllocationEntry> allocations = List.of();
   private List<AuditEntry> audit = List.of();
   private List<String> auditNotes = List.of();
+  private List<UnitEntry> units = List.of();
   private Published published;
   private boolean busy;
   private boolean pendingDiscover;
@@ -101,15 +103,20 @@ public final class PublishLoop {
 
   /** New allocations and audit from the kubelet; published at once when they differ. */
   public void allocations(
-      List<AllocationEntry> allocations, List<AuditEntry> audit, List<String> notes) {
+      List<AllocationEntry> allocations,
+      List<AuditEntry> audit,
+      List<String> notes,
+      List<UnitEntry> units) {
     List<AllocationEntry> a = List.copyOf(allocations);
     List<AuditEntry> b = List.copyOf(audit);
     List<String> n = List.copyOf(notes);
+    List<UnitEntry> u = List.copyOf(units);
     context.runOnContext(
         v -> {
           this.allocations = a;
           this.audit = b;
           this.auditNotes = n;
+          this.units = u;
           trigger(false);
         });
   }
@@ -202,7 +209,7 @@ public final class PublishLoop {
 
   private Future<Void> publish(boolean refresh) {
     NodeTopologySpec spec = NodeTopologyMapper.toSpec(machine, resources);
-    NodeTopologyStatus status = new NodeTopologyStatus(null, allocations, audit, notes());
+    NodeTopologyStatus status = new NodeTopologyStatus(null, allocations, audit, notes(), units);
     if (!refresh
         && published != null
         && published.spec().equals(spec)

@@ -84,7 +84,7 @@ public final class Agent {
             config.poll(),
             new AllocationAudit(AlignmentPolicy.DEFAULT, config.resources()),
             publish::machine,
-            r -> publish.allocations(r.allocations(), r.audit(), r.notes()));
+            r -> publish.allocations(r.allocations(), r.audit(), r.notes(), r.units()));
     Gauge.builder(
             "tandem_nodetopology_last_publish_timestamp_seconds",
             publish,

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.crd.UnitEntry;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.FakeKubelet;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
+import dev.tandem.kubelet.podresources.v1.AllocatableResourcesResponse;
 import dev.tandem.kubelet.podresources.v1.ContainerDevices;
 import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
 import dev.tandem.topology.model.Machine;
@@ -190,5 +192,59 @@ class AuditLoopIT {
     assertEquals("PIX", last.get().audit().get(0).worstLocality());
     assertEquals(List.of(), last.get().notes());
     assertEquals(List.of(), events());
+  }
+
+  private void allocatable(List<ContainerDevices> devices) {
+    kubelet.allocatable.set(
+        AllocatableResourcesResponse.newBuilder().addAllDevices(devices).build());
+  }
+
+  @Test
+  @DisplayName(
+      "shared slots and time-sliced replicas: audited as their HCA and GPU, and counted per device"
+          + " in the report's units")
+  void slotsAndReplicasAuditedAndCounted() throws Exception {
+    apiPod("train-2", "gpu-1", 1, 1);
+    List<ContainerDevices> held = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0::1"));
+    held.addAll(devices("rdma/hca", 0, "mlx5_0-slot-3"));
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(pod("ml", "train-2", container("main", held)))
+            .build());
+    List<ContainerDevices> offered =
+        new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0::0", "GPU-a0::1", "GPU-b0::0"));
+    offered.addAll(
+        devices("rdma/hca", 0, "mlx5_0-slot-0", "mlx5_0-slot-1", "mlx5_0-slot-2", "mlx5_0-slot-3"));
+    allocatable(offered);
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+
+    AuditReport r = last.get();
+    assertEquals("PIX", r.audit().get(0).worstLocality());
+    assertEquals(List.of(), r.notes());
+    assertEquals(
+        List.of(
+            new UnitEntry("nvidia.com/gpu", "GPU-a0", 2),
+            new UnitEntry("nvidia.com/gpu", "GPU-b0", 1),
+            new UnitEntry("rdma/hca", "mlx5_0", 4)),
+        r.units());
+  }
+
+  @Test
+  @DisplayName(
+      "an allocatable id that stands for no device (a MIG device) leaves its resource uncounted,"
+          + " with a note naming it")
+  void unplacedIdLeavesResourceUncounted() throws Exception {
+    String mig = "MIG-5a0b6e3c-1d2f-4e5a-8b9c-0d1e2f3a4b5c";
+    List<ContainerDevices> offered = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0", mig));
+    offered.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    allocatable(offered);
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+
+    AuditReport r = last.get();
+    assertEquals(List.of(new UnitEntry("rdma/hca", "mlx5_0", 1)), r.units());
+    assertEquals(1, r.notes().size(), r.notes().toString());
+    assertTrue(r.notes().get(0).contains("nvidia.com/gpu " + mig), r.notes().get(0));
   }
 }

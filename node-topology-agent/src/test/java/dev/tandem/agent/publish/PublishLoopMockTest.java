@@ -96,7 +96,7 @@ class PublishLoopMockTest {
 
     AllocationEntry a =
         new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
-    loop.allocations(List.of(a), List.of(), List.of());
+    loop.allocations(List.of(a), List.of(), List.of(), List.of());
     await("allocation published")
         .atMost(WAIT)
         .until(() -> read().getStatus().allocations().equals(List.of(a)));

@@ -38,7 +38,9 @@ final class Informers {
         metrics.informerEvent("nodetopologies");
         try {
           state.putTopology(
-              NodeTopologyMapper.toMachine(nt), NodeTopologies.allocations(nt, resources));
+              NodeTopologyMapper.toMachine(nt),
+              NodeTopologies.units(nt, resources),
+              NodeTopologies.allocations(nt, resources));
         } catch (InvalidNodeTopologyException e) {
           LOG.warn(
               "ignoring NodeTopology {}: {} (fix or upgrade the agent on that node)",

@@ -3,6 +3,7 @@ package dev.tandem.extender.kube;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.extender.state.ReportedAllocation;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,13 @@ import java.util.List;
 public final class NodeTopologies {
 
   private NodeTopologies() {}
+
+  /** The kubelet's devices per device of the tree, as the agent counted them. */
+  public static DeviceUnits units(NodeTopology resource, ResourceNames resources) {
+    return resource.getStatus() == null
+        ? DeviceUnits.UNCOUNTED
+        : DeviceUnits.of(resource.getStatus().units(), resources);
+  }
 
   /**
    * The allocations of the GPU and HCA resources the agent reports (it reports every device

@@ -9,8 +9,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * What the extender assumed: devices promised to pods at bind time, held as {@link AssumedPlan}s in
@@ -125,18 +125,20 @@ public final class Assumptions {
   }
 
   /**
-   * The node's plans once the agent reports the pods in {@code reported}: the report ends their
-   * assumptions. Called inside the node's compute.
+   * The node's plans once the agent reports: a plan ends when the report covers it (as many units
+   * of each kind reported as planned); until then its unreported part still counts. Called inside
+   * the node's compute.
    */
-  Map<String, AssumedPlan> keptBeside(String node, NodeEntry old, Set<String> reported) {
+  Map<String, AssumedPlan> keptBeside(
+      String node, NodeEntry old, Predicate<AssumedPlan> coveredByReport) {
     Map<String, AssumedPlan> plans = new LinkedHashMap<>(old == null ? Map.of() : old.assumed());
     plans
-        .keySet()
+        .entrySet()
         .removeIf(
-            uid -> {
-              boolean drop = reported.contains(uid);
+            e -> {
+              boolean drop = coveredByReport.test(e.getValue());
               if (drop) {
-                assumedNode.remove(uid, node);
+                assumedNode.remove(e.getKey(), node);
               }
               return drop;
             });

@@ -2,6 +2,7 @@ package dev.tandem.extender.state;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.topology.model.Machine;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,19 +76,23 @@ public final class ClusterState {
    * already gone are left out: the agent has not polled since they went.
    */
   public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> reported) {
-    put(machine, m -> slotsPerHca, reported);
+    put(machine, DeviceUnits.UNCOUNTED, m -> slotsPerHca, reported);
   }
 
   /**
-   * Like {@link #putTopology(Machine, int, List)}, with the HCA units per HCA read from the node's
+   * Like {@link #putTopology(Machine, int, List)}, with the units the agent counted from the
+   * kubelet; where it counted none for the HCAs, the units per HCA follow from the node's
    * advertised HCA capacity ({@link #hcaCapacity}).
    */
-  public void putTopology(Machine machine, List<ReportedAllocation> reported) {
-    put(machine, this::slotsOf, reported);
+  public void putTopology(Machine machine, DeviceUnits units, List<ReportedAllocation> reported) {
+    put(machine, units, this::slotsOf, reported);
   }
 
   private void put(
-      Machine machine, ToIntFunction<Machine> slotsOf, List<ReportedAllocation> reported) {
+      Machine machine,
+      DeviceUnits units,
+      ToIntFunction<Machine> slotsOf,
+      List<ReportedAllocation> reported) {
     nodes.compute(
         machine.nodeName(),
         (name, old) -> {
@@ -104,6 +109,7 @@ public final class ClusterState {
           }
           if (old != null
               && old.slotsPerHca() == slotsPerHca
+              && old.units().equals(units)
               && old.allocations().equals(allocations)
               && old.machine().equals(machine)) {
             return old;
@@ -115,8 +121,17 @@ public final class ClusterState {
                 .filter(a -> !uids.contains(a.uid()))
                 .forEach(a -> reportedNode.remove(a.uid(), name));
           }
-          Map<String, AssumedPlan> plans = assumptions.keptBeside(name, old, uids);
-          return NodeEntry.of(machine, slotsPerHca, allocations, plans, clock.instant(), old);
+          Map<String, NodeEntry.Held> held = NodeEntry.held(machine, allocations);
+          Map<String, AssumedPlan> plans =
+              assumptions.keptBeside(
+                  name,
+                  old,
+                  plan -> {
+                    NodeEntry.Held h = held.get(plan.pod().uid());
+                    return h != null && NodeEntry.covers(h, plan);
+                  });
+          return NodeEntry.of(
+              machine, units, slotsPerHca, allocations, plans, clock.instant(), old);
         });
   }
 

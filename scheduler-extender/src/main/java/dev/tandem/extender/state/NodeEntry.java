@@ -1,8 +1,11 @@
 package dev.tandem.extender.state;
 
+import dev.tandem.api.identity.DeviceIds;
+import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.topology.allocation.Allocator;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,16 +23,20 @@ import java.util.function.Predicate;
  *
  * @param machine the node's tree
  * @param allocator the allocator for that tree
- * @param slotsPerHca HCA units per device (1 unless the node's HCAs are shared)
+ * @param units the kubelet's devices per device of the tree, as the agent counted them
+ * @param slotsPerHca units per HCA where the agent counted none: from the node's advertised
+ *     capacity, 1 unless the node's HCAs are shared
  * @param allocations what the agent reports allocated, of the GPU and HCA resources only
  * @param assumed assumed plans by pod UID
- * @param free healthy devices minus reported allocations minus assumed plans
+ * @param free healthy devices' units minus reported allocations minus the part of assumed plans not
+ *     reported yet
  * @param version unique per change
  * @param updatedAt when the agent's data last changed
  */
 public record NodeEntry(
     Machine machine,
     Allocator allocator,
+    DeviceUnits units,
     int slotsPerHca,
     List<ReportedAllocation> allocations,
     Map<String, AssumedPlan> assumed,
@@ -49,6 +56,7 @@ public record NodeEntry(
 
   static NodeEntry of(
       Machine machine,
+      DeviceUnits units,
       int slots,
       List<ReportedAllocation> allocations,
       Map<String, AssumedPlan> assumed,
@@ -59,18 +67,20 @@ public record NodeEntry(
             ? previous.allocator
             : new Allocator(LocalityIndex.of(machine));
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
+    Map<String, Held> held = held(machine, allocations);
     List<String> taken = new ArrayList<>();
-    for (ReportedAllocation a : allocations) {
-      taken.addAll(a.deviceIds());
-    }
+    held.values().forEach(h -> h.addTo(taken));
     for (AssumedPlan p : plans.values()) {
-      taken.addAll(p.gpus());
-      taken.addAll(p.hcas());
+      Held h = held.getOrDefault(p.pod().uid(), Held.NONE);
+      taken.addAll(notYetReported(p.gpus(), h.gpus()));
+      taken.addAll(notYetReported(p.hcas(), h.hcas()));
     }
-    Availability free = Availability.allFree(allocator.index(), slots).without(taken);
+    Availability free =
+        Availability.allFree(allocator.index(), d -> units.units(d, slots)).without(taken);
     return new NodeEntry(
         machine,
         allocator,
+        units,
         slots,
         List.copyOf(allocations),
         plans,
@@ -79,25 +89,85 @@ public record NodeEntry(
         updatedAt);
   }
 
+  /**
+   * The devices of the tree the agent reports per pod UID, read through the one id mapping (a
+   * shared slot, a VF's PCI address, a GPU replica each stand for their device); ids that stand for
+   * no device of the tree are not counted.
+   */
+  static Map<String, Held> held(Machine machine, List<ReportedAllocation> allocations) {
+    if (allocations.isEmpty()) {
+      return Map.of();
+    }
+    DeviceIds ids = DeviceIds.of(machine);
+    Map<String, Held> out = new LinkedHashMap<>();
+    for (ReportedAllocation a : allocations) {
+      Held h = out.computeIfAbsent(a.uid(), uid -> new Held(new ArrayList<>(), new ArrayList<>()));
+      for (String id : a.deviceIds()) {
+        ids.device(id)
+            .ifPresent(d -> (d.kind() == DeviceKind.GPU ? h.gpus() : h.hcas()).add(d.id()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The part of a plan the report does not cover yet: the kubelet records each resource (and each
+   * container) on its own, so for a while a pod's report holds fewer units than its plan. Those
+   * still count, from the planned devices the report does not name, so that nothing is counted
+   * twice or lost over the hand-over.
+   */
+  private static List<String> notYetReported(List<String> planned, List<String> reported) {
+    int missing = planned.size() - reported.size();
+    if (missing <= 0) {
+      return List.of();
+    }
+    List<String> rest = new ArrayList<>(planned);
+    reported.forEach(rest::remove);
+    return rest.subList(0, Math.min(missing, rest.size()));
+  }
+
+  /** Whether the report covers the plan: as many units of each kind reported as planned. */
+  static boolean covers(Held reported, AssumedPlan plan) {
+    return reported.gpus().size() >= plan.gpus().size()
+        && reported.hcas().size() >= plan.hcas().size();
+  }
+
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
-    return of(machine, slotsPerHca, allocations, plans, updatedAt, this);
+    return of(machine, units, slotsPerHca, allocations, plans, updatedAt, this);
   }
 
   NodeEntry withSlots(int slots) {
-    return slots == slotsPerHca ? this : of(machine, slots, allocations, assumed, updatedAt, this);
+    return slots == slotsPerHca
+        ? this
+        : of(machine, units, slots, allocations, assumed, updatedAt, this);
   }
 
   NodeEntry withoutReported(String uid) {
     List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
     return kept.size() == allocations.size()
         ? this
-        : of(machine, slotsPerHca, kept, assumed, updatedAt, this);
+        : of(machine, units, slotsPerHca, kept, assumed, updatedAt, this);
   }
 
   NodeEntry without(Predicate<AssumedPlan> drop) {
     Map<String, AssumedPlan> kept = new LinkedHashMap<>(assumed);
     kept.values().removeIf(drop);
     return kept.size() == assumed.size() ? this : withAssumed(kept);
+  }
+
+  /**
+   * The devices of the tree one pod holds as reported, one entry per unit.
+   *
+   * @param gpus GPU ids of the tree (a GPU once per replica)
+   * @param hcas HCA ids of the tree (an HCA once per slot)
+   */
+  record Held(List<String> gpus, List<String> hcas) {
+    static final Held NONE = new Held(List.of(), List.of());
+
+    void addTo(List<String> taken) {
+      taken.addAll(gpus);
+      taken.addAll(hcas);
+    }
   }
 
   /** Whether the agent reports any device for the pod. */

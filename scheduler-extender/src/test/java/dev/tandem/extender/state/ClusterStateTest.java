@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
@@ -17,6 +18,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -195,7 +197,7 @@ class ClusterStateTest {
     s.hcaCapacity("pix-node", 1000L * hcas);
     assertEquals(1000, s.node("pix-node").slotsPerHca());
     assertEquals(1000 * hcas, s.node("pix-node").free().freeUnits(hca));
-    s.putTopology(TestMachines.pixNode(), List.of());
+    s.putTopology(TestMachines.pixNode(), DeviceUnits.UNCOUNTED, List.of());
     assertEquals(1000, s.node("pix-node").slotsPerHca(), "a NodeTopology update keeps the units");
     s.hcaCapacity("pix-node", hcas + 1);
     assertEquals(
@@ -204,10 +206,128 @@ class ClusterStateTest {
     s.putTopology(
         TestMachines.machine(
             "pix-2", new TestMachines.Switch(0, 2, 2), new TestMachines.Switch(1, 2, 2)),
+        DeviceUnits.UNCOUNTED,
         List.of());
     assertEquals(4, s.node("pix-2").slotsPerHca(), "capacity seen before the topology");
     s.hcaCapacity("pix-2", 0);
     assertEquals(1, s.node("pix-2").slotsPerHca());
+  }
+
+  private static DeviceUnits counted(
+      dev.tandem.topology.model.Machine m, Map<String, List<String>> ids) {
+    DeviceUnits.Count c = DeviceUnits.count(m, ResourceNames.DEFAULT, ids);
+    assertEquals(List.of(), c.unplaced());
+    return c.units();
+  }
+
+  private static List<String> slots(String hca, int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(hca + "-slot-" + i);
+    }
+    return out;
+  }
+
+  @Test
+  @DisplayName(
+      "shared mode: the units the agent counted win over the capacity; reported slots take their"
+          + " HCA's units")
+  void sharedSlotsReported() {
+    ClusterState s = cluster.state();
+    var m = TestMachines.pixNode();
+    List<String> offered = new ArrayList<>();
+    m.hcas().forEach(h -> offered.addAll(slots(h.hca().ibDevice(), 4)));
+    DeviceUnits units = counted(m, Map.of(ResourceNames.HCA, offered));
+    s.hcaCapacity("pix-node", 1000L * m.hcas().size());
+    String hca = m.hcas().get(0).id();
+    s.putTopology(
+        m,
+        units,
+        List.of(
+            new ReportedAllocation(
+                "ml",
+                "p",
+                "uid-3",
+                "main",
+                ResourceNames.HCA,
+                List.of(hca + "-slot-1", hca + "-slot-2"))));
+    assertEquals(2, s.node("pix-node").free().free(hca));
+    assertEquals(4 * m.hcas().size() - 2, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
+  }
+
+  @Test
+  @DisplayName(
+      "a plan ends only when the report covers every kind it planned; meanwhile its unreported part"
+          + " still counts, and nothing counts twice")
+  void planHandOverPerKind() {
+    ClusterState s = state();
+    AllocationRequest twoPairs = new AllocationRequest(2, 2, AlignmentPolicy.DEFAULT);
+    AssumedPlan plan =
+        assumed.assume("pix-node", pod(1), twoPairs, Duration.ofMinutes(5)).orElseThrow().plan();
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
+    s.putTopology(
+        TestMachines.pixNode(),
+        1,
+        List.of(
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.GPU, plan.gpus())));
+    assertEquals(1, assumed.count(), "HCAs not reported yet: the plan stays");
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.GPU), "GPUs counted once");
+    assertEquals(
+        2, s.node("pix-node").free().freeUnits(DeviceKind.HCA), "planned HCAs still taken");
+    s.putTopology(
+        TestMachines.pixNode(),
+        1,
+        List.of(
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.GPU, plan.gpus()),
+            new ReportedAllocation(
+                "ml", "p1", "uid-1", "main", ResourceNames.HCA, List.of(plan.hcas().get(0)))));
+    assertEquals(1, assumed.count(), "one HCA of two reported");
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
+    s.putTopology(
+        TestMachines.pixNode(),
+        1,
+        List.of(
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.GPU, plan.gpus()),
+            new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.HCA, plan.hcas())));
+    assertEquals(0, assumed.count());
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.GPU));
+  }
+
+  @Test
+  @DisplayName("sriov: a VF reported by its PCI address takes that VF")
+  void vfReportedByPciAddress() {
+    ClusterState s = cluster.state();
+    var vm = TestMachines.vmWithVf("vm-1");
+    var vf = vm.hcas().get(0);
+    String address = vf.address().toString();
+    s.putTopology(
+        vm,
+        counted(vm, Map.of(ResourceNames.HCA, List.of(address))),
+        List.of(
+            new ReportedAllocation(
+                "ml", "p", "uid-5", "main", ResourceNames.HCA, List.of(address))));
+    assertEquals(0, s.node("vm-1").free().freeUnits(DeviceKind.HCA));
+    s.podGone("uid-5");
+    assertEquals(1, s.node("vm-1").free().freeUnits(DeviceKind.HCA));
+  }
+
+  @Test
+  @DisplayName("time-sliced GPUs: replicas count per GPU, and reported replicas take their GPU's")
+  void timeSlicedGpus() {
+    ClusterState s = cluster.state();
+    var m = TestMachines.pixNode();
+    List<String> replicas = new ArrayList<>();
+    m.gpus().forEach(g -> List.of(0, 1, 2).forEach(r -> replicas.add(g.id() + "::" + r)));
+    String gpu = m.gpus().get(0).id();
+    s.putTopology(
+        m,
+        counted(m, Map.of(ResourceNames.GPU, replicas)),
+        List.of(
+            new ReportedAllocation(
+                "ml", "p", "uid-6", "main", ResourceNames.GPU, List.of(gpu + "::0", gpu + "::2"))));
+    assertEquals(1, s.node("pix-node").free().free(gpu));
+    assertEquals(3 * m.gpus().size() - 2, s.node("pix-node").free().freeUnits(DeviceKind.GPU));
   }
 
   @Test

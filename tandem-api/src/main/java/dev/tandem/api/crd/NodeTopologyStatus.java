@@ -11,22 +11,36 @@ import java.util.List;
  * @param audit the actual GPU/HCA locality of every pod holding both
  * @param notes human-readable remarks: discovery warnings and failures, audit waiting for the
  *     kubelet
+ * @param units the kubelet's devices per device of the tree, for each governed resource whose every
+ *     allocatable id maps to the tree; a resource absent here was not counted (the kubelet was not
+ *     reached, or it hands out ids that stand for no device of the tree)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeTopologyStatus(
     String observedAt,
     List<AllocationEntry> allocations,
     List<AuditEntry> audit,
-    List<String> notes) {
+    List<String> notes,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UnitEntry> units) {
 
   public NodeTopologyStatus {
     allocations = allocations == null ? List.of() : List.copyOf(allocations);
     audit = audit == null ? List.of() : List.copyOf(audit);
     notes = notes == null ? List.of() : List.copyOf(notes);
+    units = units == null ? List.of() : List.copyOf(units);
+  }
+
+  /** A status with no units counted. */
+  public NodeTopologyStatus(
+      String observedAt,
+      List<AllocationEntry> allocations,
+      List<AuditEntry> audit,
+      List<String> notes) {
+    this(observedAt, allocations, audit, notes, List.of());
   }
 
   /** The same status observed at another time. */
   public NodeTopologyStatus withObservedAt(String value) {
-    return new NodeTopologyStatus(value, allocations, audit, notes);
+    return new NodeTopologyStatus(value, allocations, audit, notes, units);
   }
 }

@@ -428,17 +428,13 @@ public final class Allocator {
       return true;
     }
 
-    /** Takes devices in canonical order; HCA units go to distinct HCAs before any HCA gets two. */
+    /**
+     * Takes devices in canonical order; units go to distinct devices before any device gives two (a
+     * shared HCA's slots, a time-sliced GPU's replicas).
+     */
     private void pick(int level, int group, int gpus, int hcas) {
-      int needGpus = takeRound(level, group, true, gpus, false);
-      int needHcas = takeRound(level, group, false, hcas, true);
-      while (needHcas > 0) {
-        int before = needHcas;
-        needHcas = takeRound(level, group, false, needHcas, false);
-        if (needHcas == before) {
-          break;
-        }
-      }
+      int needGpus = spread(level, group, true, gpus);
+      int needHcas = spread(level, group, false, hcas);
       if (needGpus > 0 || needHcas > 0) {
         throw new IllegalStateException(
             "group "
@@ -448,6 +444,19 @@ public final class Allocator {
                 + " cannot hold what its counts promised on node "
                 + index.machine().nodeName());
       }
+    }
+
+    /** Takes units of one kind, first one per untouched device, then round by round; the rest. */
+    private int spread(int level, int group, boolean gpus, int need) {
+      int left = takeRound(level, group, gpus, need, true);
+      while (left > 0) {
+        int before = left;
+        left = takeRound(level, group, gpus, left, false);
+        if (left == before) {
+          break;
+        }
+      }
+      return left;
     }
 
     /**

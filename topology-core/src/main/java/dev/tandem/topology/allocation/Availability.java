@@ -5,11 +5,12 @@ import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.function.ToIntFunction;
 
 /**
- * How many units of each device of a machine are free: 0 or 1 for a GPU, the free slots for an HCA
- * (1 per HCA in {@code hca} and {@code sriov} modes, N in {@code shared} mode). Unhealthy devices
- * have none. Immutable; cheap to share between threads.
+ * How many units of each device of a machine are free: 0 or 1 for a whole GPU or HCA, the free
+ * replicas of a time-sliced GPU, the free slots of a shared HCA. Unhealthy devices have none.
+ * Immutable; cheap to share between threads.
  */
 public final class Availability {
 
@@ -23,15 +24,27 @@ public final class Availability {
     this.capacity = capacity;
   }
 
-  /** Every healthy device free, each HCA with {@code slotsPerHca} units. */
+  /** Every healthy device free, each GPU with 1 unit and each HCA with {@code slotsPerHca}. */
   public static Availability allFree(LocalityIndex index, int slotsPerHca) {
     if (slotsPerHca < 1) {
       throw new IllegalArgumentException("slots per HCA must be at least 1, got " + slotsPerHca);
     }
+    return allFree(index, d -> d.kind() == DeviceKind.GPU ? 1 : slotsPerHca);
+  }
+
+  /**
+   * Every healthy device free with the units given: several for a shared HCA or a time-sliced GPU,
+   * 0 for a device nothing is offered for (a PF whose VFs are the devices).
+   */
+  public static Availability allFree(LocalityIndex index, ToIntFunction<Device> units) {
     int[] free = new int[index.devices().size()];
     for (int i = 0; i < free.length; i++) {
       Device d = index.devices().get(i);
-      free[i] = !d.healthy() ? 0 : d.kind() == DeviceKind.GPU ? 1 : slotsPerHca;
+      int n = units.applyAsInt(d);
+      if (n < 0) {
+        throw new IllegalArgumentException("device " + d.id() + " has " + n + " units");
+      }
+      free[i] = d.healthy() ? n : 0;
     }
     return new Availability(index, free, free);
   }

@@ -8,6 +8,7 @@ import dev.tandem.topology.allocation.Infeasible.Shortfall;
 import dev.tandem.topology.fixtures.Machines;
 import dev.tandem.topology.fixtures.Sketch;
 import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.Alignment;
@@ -136,6 +137,39 @@ class AllocatorTest {
     Allocation two =
         assertInstanceOf(Allocation.class, result(Machines.xe8640(), 1, 3, SWITCH, List.of(), 2));
     assertEquals(List.of("mlx5_0", "mlx5_0", "mlx5_1"), two.hcaIds());
+  }
+
+  @Test
+  @DisplayName(
+      "time-sliced GPUs: replicas of the GPUs beside the HCA, distinct GPUs first, more replicas"
+          + " than GPUs when one switch holds them")
+  void timeSlicedReplicas() {
+    Machine m = Machines.relion();
+    LocalityIndex index = LocalityIndex.of(m);
+    Availability four = Availability.allFree(index, d -> d.kind() == DeviceKind.GPU ? 4 : 1);
+    Allocation a =
+        assertInstanceOf(
+            Allocation.class,
+            new Allocator(index).allocate(new AllocationRequest(3, 1, SWITCH), four));
+    assertEquals(List.of("GPU-0", "GPU-0", "GPU-1"), a.gpuIds());
+    assertEquals(Locality.PIX, a.worst());
+    Availability one = Availability.allFree(index, 1);
+    assertInstanceOf(
+        Infeasible.class, new Allocator(index).allocate(new AllocationRequest(3, 1, SWITCH), one));
+  }
+
+  @Test
+  @DisplayName("a device with 0 units (a PF whose VFs are offered) is never chosen")
+  void zeroUnitsNeverChosen() {
+    Machine m = Machines.xe8640();
+    LocalityIndex index = LocalityIndex.of(m);
+    Availability noPf = Availability.allFree(index, d -> d.id().equals("mlx5_2") ? 0 : 1);
+    Allocation a =
+        assertInstanceOf(
+            Allocation.class,
+            new Allocator(index).allocate(new AllocationRequest(1, 1, SWITCH), noPf));
+    assertTrue(!a.hcaIds().contains("mlx5_2"), a.hcaIds().toString());
+    assertEquals(Locality.PIX, a.worst());
   }
 
   @Test

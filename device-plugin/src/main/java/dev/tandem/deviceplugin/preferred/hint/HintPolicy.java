@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.preferred.hint;
 
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.preferred.HcaChooser;
 import dev.tandem.deviceplugin.preferred.Holdings;
@@ -15,8 +16,6 @@ import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import io.vertx.core.Future;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +30,7 @@ public final class HintPolicy implements PreferredPolicy {
 
   private final PendingPodLocator locator;
   private final HcaChooser chooser;
-  private final Set<String> gpuIds;
+  private final DeviceIds ids;
   private final PreferredOutcome.Listener outcomes;
 
   public HintPolicy(Inventory inventory, PendingPodLocator locator) {
@@ -46,11 +45,7 @@ public final class HintPolicy implements PreferredPolicy {
     this.locator = locator;
     this.outcomes = outcomes;
     this.chooser = new HcaChooser(new InventoryAllocator(inventory));
-    this.gpuIds =
-        inventory.machine().devices().stream()
-            .filter(d -> d.kind() == DeviceKind.GPU)
-            .map(Device::id)
-            .collect(Collectors.toSet());
+    this.ids = DeviceIds.of(inventory.machine());
   }
 
   @Override
@@ -122,7 +117,8 @@ public final class HintPolicy implements PreferredPolicy {
                     && h.pod().equals(p.name())
                     && h.container().equals(container))
         .flatMap(h -> h.deviceIds().stream())
-        .filter(gpuIds::contains)
+        .flatMap(id -> ids.device(id).filter(d -> d.kind() == DeviceKind.GPU).stream())
+        .map(Device::id)
         .distinct()
         .sorted()
         .toList();

@@ -1,0 +1,168 @@
+package dev.tandem.api.identity;
+
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PciAddress;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one mapping between the ids the kubelet reports for devices and the devices of a node's tree.
+ * The device plugin names what it offers with the static methods; the agent (audit, units) and the
+ * extender (free devices) read reported ids back with {@link #device(String)}. A kubelet id stands
+ * for exactly one device of the tree:
+ *
+ * <table>
+ *   <caption>Kubelet ids and the device each stands for</caption>
+ *   <tr><th>kind</th><th>id the kubelet reports</th><th>device of the tree</th></tr>
+ *   <tr><td>whole HCA ({@code hca} mode)</td><td>ibverbs name, {@code mlx5_0}</td>
+ *       <td>the HCA of that ibverbs name</td></tr>
+ *   <tr><td>shared slot ({@code shared} mode)</td><td>{@code mlx5_0-slot-7}</td>
+ *       <td>the HCA {@code mlx5_0}</td></tr>
+ *   <tr><td>VF ({@code sriov} mode)</td><td>the VF's PCI address, {@code 0000:3b:00.2}</td>
+ *       <td>the VF (its PF is {@code hca.physicalFunction})</td></tr>
+ *   <tr><td>GPU</td><td>UUID, {@code GPU-…}</td><td>the GPU of that UUID</td></tr>
+ *   <tr><td>time-sliced GPU replica (NVIDIA's plugin)</td><td>{@code GPU-…::3}</td>
+ *       <td>the GPU before {@code ::}</td></tr>
+ *   <tr><td>GPU known by bus id (a VM's NCCL topology file)</td><td>{@code 0000:17:00.0}</td>
+ *       <td>the GPU at that PCI address</td></tr>
+ * </table>
+ *
+ * <p>MIG devices ({@code MIG-…}) have UUIDs of their own that no rule maps to their GPU; they
+ * resolve to nothing here, and their resource is counted as the tree describes it (see {@code
+ * docs/topology.md}). Pure and immutable; resolution scans the machine's few devices rather than
+ * keeping an index, so that a cluster of many nodes holds no second copy of every tree.
+ */
+public final class DeviceIds {
+
+  /** Between an HCA's ibverbs name and its slot number in {@code shared} mode. */
+  public static final String SLOT_SEPARATOR = "-slot-";
+
+  /** Between a GPU's id and its replica number, as NVIDIA's plugin writes time-sliced replicas. */
+  public static final String REPLICA_SEPARATOR = "::";
+
+  private final Machine machine;
+
+  private DeviceIds(Machine machine) {
+    this.machine = Objects.requireNonNull(machine, "machine");
+  }
+
+  /** The mapping for one node's tree. */
+  public static DeviceIds of(Machine machine) {
+    return new DeviceIds(machine);
+  }
+
+  // ---- the ids the device plugin offers
+
+  /**
+   * A whole HCA's id ({@code hca} mode): its ibverbs name.
+   *
+   * @throws IllegalArgumentException when the HCA has no ibverbs name (its RDMA driver is not
+   *     loaded): no container could use it, so it has no id
+   */
+  public static String wholeHca(Device hca) {
+    return ibDevice(hca);
+  }
+
+  /** Slot {@code n} of a shared HCA: {@code <ibverbs name>-slot-<n>}. */
+  public static String slot(Device hca, int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("slot number must not be negative, got " + n);
+    }
+    return ibDevice(hca) + SLOT_SEPARATOR + n;
+  }
+
+  /**
+   * A VF's id ({@code sriov} mode): its PCI address, as SR-IOV CNI and Multus expect it.
+   *
+   * @throws IllegalArgumentException when the device is not a VF with a PCI address
+   */
+  public static String virtualFunction(Device vf) {
+    if (vf.hca() == null || !vf.hca().virtualFunction() || vf.address() == null) {
+      throw new IllegalArgumentException(
+          "device " + vf.id() + " is not an SR-IOV VF with a PCI address; it has no VF id");
+    }
+    return vf.address().toString();
+  }
+
+  private static String ibDevice(Device hca) {
+    String name = hca.hca() == null ? null : hca.hca().ibDevice();
+    if (name == null) {
+      throw new IllegalArgumentException(
+          "HCA "
+              + hca.id()
+              + " has no ibverbs name (its RDMA driver is not loaded), so it has no kubelet id");
+    }
+    return name;
+  }
+
+  // ---- reading reported ids back
+
+  /** The device of the tree a kubelet id stands for; empty when it stands for none. */
+  public Optional<Device> device(String kubeletId) {
+    if (kubeletId == null || kubeletId.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Device> exact = machine.device(kubeletId);
+    if (exact.isPresent()) {
+      return exact;
+    }
+    int replica = kubeletId.indexOf(REPLICA_SEPARATOR);
+    if (replica > 0 && isNumber(kubeletId, replica + REPLICA_SEPARATOR.length())) {
+      return device(kubeletId.substring(0, replica)).filter(d -> d.kind() == DeviceKind.GPU);
+    }
+    int slot = kubeletId.lastIndexOf(SLOT_SEPARATOR);
+    if (slot > 0 && isNumber(kubeletId, slot + SLOT_SEPARATOR.length())) {
+      Optional<Device> hca = byIbDevice(kubeletId.substring(0, slot));
+      if (hca.isPresent()) {
+        return hca;
+      }
+    }
+    return byIbDevice(kubeletId).or(() -> byAddress(kubeletId));
+  }
+
+  /** The tree's id of the device a kubelet id stands for; empty when it stands for none. */
+  public Optional<String> treeId(String kubeletId) {
+    return device(kubeletId).map(Device::id);
+  }
+
+  private Optional<Device> byIbDevice(String name) {
+    for (Device d : machine.devices()) {
+      if (d.hca() != null && name.equals(d.hca().ibDevice())) {
+        return Optional.of(d);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Device> byAddress(String text) {
+    if (text.indexOf(':') < 0 || text.indexOf('.') < 0) {
+      return Optional.empty();
+    }
+    PciAddress address;
+    try {
+      address = PciAddress.parse(text);
+    } catch (IllegalArgumentException notAnAddress) {
+      return Optional.empty();
+    }
+    for (Device d : machine.devices()) {
+      if (address.equals(d.address())) {
+        return Optional.of(d);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isNumber(String s, int from) {
+    if (from >= s.length()) {
+      return false;
+    }
+    for (int i = from; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+}
