@@ -276,6 +276,57 @@ func TestMatrixCases(t *testing.T) {
 	})
 }
 
+// The Device Information directory: mounted read-write from the host at the same path when on (the
+// spec's by default, no flag), --device-info-dir=off and no mount when off, the flag for another path.
+func TestDeviceInfoDirectory(t *testing.T) {
+	const spec = "/var/run/k8s.cni.cncf.io/devinfo/dp"
+	for _, c := range []struct {
+		name   string
+		values []string
+		flag   string
+		mount  string
+	}{
+		{"default", nil, "", spec},
+		{"off (mode-shared)", ci("mode-shared"), "--device-info-dir=off", ""},
+		{"another path", []string{writeValues(t, "devicePlugin: {deviceInfo: {hostPath: /run/devinfo}}")}, "--device-info-dir=/run/devinfo", "/run/devinfo"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := Find(render(t, c.values), "DaemonSet", "tandem-device-plugin")
+			ctr := container(t, ds)
+			var flags []string
+			for _, a := range strs(ctr["args"]) {
+				if strings.HasPrefix(a, "--device-info-dir") {
+					flags = append(flags, a)
+				}
+			}
+			if (c.flag == "" && len(flags) != 0) || (c.flag != "" && !reflect.DeepEqual(flags, []string{c.flag})) {
+				t.Errorf("device-plugin args %v, want the flag %q", ctr["args"], c.flag)
+			}
+			var mount map[string]any
+			for _, m := range ctr["volumeMounts"].([]any) {
+				if m.(map[string]any)["name"] == "device-info" {
+					mount = m.(map[string]any)
+				}
+			}
+			var vol map[string]any
+			for _, v := range podSpec(ds)["volumes"].([]any) {
+				if v.(map[string]any)["name"] == "device-info" {
+					vol = v.(map[string]any)["hostPath"].(map[string]any)
+				}
+			}
+			if c.mount == "" {
+				if mount != nil || vol != nil {
+					t.Errorf("off: mount %v, volume %v, want none", mount, vol)
+				}
+				return
+			}
+			if mount == nil || mount["mountPath"] != c.mount || mount["readOnly"] == true || vol == nil || vol["path"] != c.mount || vol["type"] != "DirectoryOrCreate" {
+				t.Errorf("mount %v, volume %v, want %s read-write from the host's %s (DirectoryOrCreate)", mount, vol, c.mount, c.mount)
+			}
+		})
+	}
+}
+
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {

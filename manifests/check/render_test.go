@@ -128,7 +128,8 @@ func TestWorkloadsAreUnprivilegedAndBounded(t *testing.T) {
 		t.Errorf("agent host paths (path -> read-only) = %v, want %v", agent, want)
 	}
 	plugin := hostPaths(t, find(t, rs, "DaemonSet", "tandem-device-plugin"))
-	want = map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true, "/var/lib/kubelet/device-plugins": false}
+	want = map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true, "/var/lib/kubelet/device-plugins": false,
+		"/var/run/k8s.cni.cncf.io/devinfo/dp": false}
 	if !reflect.DeepEqual(plugin, want) {
 		t.Errorf("device-plugin host paths (path -> read-only) = %v, want %v", plugin, want)
 	}

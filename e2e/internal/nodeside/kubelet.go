@@ -168,6 +168,29 @@ func (k *Kubelet) Admit(pod *v1.Pod) (map[string]map[string][]string, error) {
 	return out, nil
 }
 
+// Env is the environment the device plugins' Allocate answers gave the container (what the kubelet
+// passes to the runtime).
+func (k *Kubelet) Env(pod *v1.Pod, container string) (map[string]string, error) {
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		if c.Name != container {
+			continue
+		}
+		opts, err := k.manager().GetDeviceRunContainerOptions(context.Background(), pod, c)
+		if err != nil {
+			return nil, err
+		}
+		env := map[string]string{}
+		if opts != nil {
+			for _, e := range opts.Envs {
+				env[e.Name] = e.Value
+			}
+		}
+		return env, nil
+	}
+	return nil, fmt.Errorf("pod %s/%s has no container %s", pod.Namespace, pod.Name, container)
+}
+
 // Forget drops the pod (it ended) and frees its devices, as the kubelet does for terminated pods.
 func (k *Kubelet) Forget(uid types.UID) {
 	k.mu.Lock()

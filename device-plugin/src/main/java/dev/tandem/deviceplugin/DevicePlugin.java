@@ -1,11 +1,15 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.deviceplugin.allocate.DeviceHandOff;
+import dev.tandem.deviceplugin.cni.DeviceInfoDirectory;
+import dev.tandem.deviceplugin.cni.DeviceInfoHandOff;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.deviceplugin.preferred.Side;
@@ -35,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * answering GetPreferredAllocation from one {@link JointPolicy}. One {@link ResourcePlugin} per
  * resource; they share the kubelet registration client. Its ops listener ({@link #listenOps})
  * serves {@code /healthz}, {@code /readyz} (ready once every resource is registered) and {@code
- * /metrics} ({@link PluginMetrics}).
+ * /metrics} ({@link PluginMetrics}). With a Device Information directory, Allocate of {@code
+ * rdma/hca} also hands the granted devices to CNI plugins ({@link DeviceInfoHandOff}).
  */
 public final class DevicePlugin {
 
@@ -50,6 +55,7 @@ public final class DevicePlugin {
   private final GpuDevices gpuDevices;
   private final JointPolicy joint;
   private final PluginMetrics metrics;
+  private final DeviceInfoHandOff deviceInfo;
   private OpsServer ops;
 
   public DevicePlugin(Vertx vertx, PluginSettings s) {
@@ -63,6 +69,8 @@ public final class DevicePlugin {
     this.metrics = metrics;
     this.inventory = Inventory.of(s.machine(), s.config());
     this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
+    this.deviceInfo = deviceInfo(vertx, s, inventory);
+    DeviceHandOff hcaHandOff = deviceInfo == null ? DeviceHandOff.NONE : deviceInfo;
     GpuConfig g = s.config().gpu();
     DeviceTable hcas =
         new DeviceTable(new HcaDevices(inventory, s.probe(), new UverbsLocator(s.sysfsRoot())));
@@ -90,9 +98,19 @@ public final class DevicePlugin {
                   metrics.preferredAnswered(
                       side == Side.GPU ? g.resourceName() : s.config().resourceName(), o.label()));
       this.gpu =
-          resource(gpus, joint.side(Side.GPU), r -> joint.allocated(Side.GPU, r), s.gpuSocket());
+          resource(
+              gpus,
+              joint.side(Side.GPU),
+              r -> joint.allocated(Side.GPU, r),
+              DeviceHandOff.NONE,
+              s.gpuSocket());
       this.hca =
-          resource(hcas, joint.side(Side.HCA), r -> joint.allocated(Side.HCA, r), s.pluginSocket());
+          resource(
+              hcas,
+              joint.side(Side.HCA),
+              r -> joint.allocated(Side.HCA, r),
+              hcaHandOff,
+              s.pluginSocket());
     } else {
       this.gpuDevices = null;
       this.joint = null;
@@ -100,20 +118,40 @@ public final class DevicePlugin {
       PreferredOutcome.Listener outcomes =
           (side, o) -> metrics.preferredAnswered(s.config().resourceName(), o.label());
       this.hca =
-          resource(hcas, new HintPolicy(inventory, locator, outcomes), r -> {}, s.pluginSocket());
+          resource(
+              hcas,
+              new HintPolicy(inventory, locator, outcomes),
+              r -> {},
+              hcaHandOff,
+              s.pluginSocket());
     }
+  }
+
+  /** The CNI hand-off, when a directory is set; null otherwise. */
+  private static DeviceInfoHandOff deviceInfo(Vertx vertx, PluginSettings s, Inventory inventory) {
+    if (s.deviceInfoDir() == null) {
+      return null;
+    }
+    PodResourcesSource podResources =
+        s.podResources() != null
+            ? s.podResources()
+            : () -> Future.failedFuture("the PodResources lookup is off");
+    return new DeviceInfoHandOff(
+        vertx, inventory, new DeviceInfoDirectory(s.deviceInfoDir()), podResources, s.clock());
   }
 
   private ResourcePlugin resource(
       DeviceTable table,
       PreferredPolicy preferred,
       Consumer<AllocateRequest> allocated,
+      DeviceHandOff handOff,
       Path socket) {
     return new ResourcePlugin(
         vertx,
         table,
         preferred,
         allocated,
+        handOff,
         socket,
         registration,
         settings.backoff(),
@@ -179,9 +217,35 @@ public final class DevicePlugin {
     return new JsonObject().put("registered", registered);
   }
 
-  /** Reads health once, then serves and registers (returns before registration completes). */
+  /**
+   * Prepares the Device Information directory (fails naming it when it cannot be written), reads
+   * health once, then serves and registers (returns before registration completes).
+   */
   public Future<Void> start() {
-    return startGpu().compose(v -> hca.start());
+    return prepareDeviceInfo().compose(v -> startGpu()).compose(v -> hca.start());
+  }
+
+  private Future<Void> prepareDeviceInfo() {
+    if (deviceInfo == null) {
+      return Future.succeededFuture();
+    }
+    DeviceInfoDirectory dir = new DeviceInfoDirectory(settings.deviceInfoDir());
+    return vertx
+        .<Void>executeBlocking(
+            () -> {
+              dir.prepare();
+              return null;
+            },
+            false)
+        .onSuccess(
+            v -> {
+              LOG.info(
+                  "Device Information files for CNI plugins in {}, checked against PodResources"
+                      + " every {} s",
+                  dir.path(),
+                  settings.deviceInfoInterval().toSeconds());
+              deviceInfo.every(settings.deviceInfoInterval());
+            });
   }
 
   private Future<Void> startGpu() {
@@ -208,11 +272,15 @@ public final class DevicePlugin {
     return either.future();
   }
 
-  /** Stops health checks and the servers (the ops listener too); removes the sockets. */
+  /**
+   * Stops health checks and the servers (the ops listener too); removes the sockets and the Device
+   * Information files.
+   */
   public Future<Void> stop() {
     Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
     Future<Void> opsClosed = ops == null ? Future.succeededFuture() : ops.close();
-    return Future.join(hca.stop(), gpuStopped, opsClosed)
+    Future<Void> filesRemoved = deviceInfo == null ? Future.succeededFuture() : deviceInfo.stop();
+    return Future.join(hca.stop(), gpuStopped, opsClosed, filesRemoved)
         .<Void>mapEmpty()
         .eventually(registration::close);
   }

@@ -117,7 +117,9 @@ public final class DevicePluginMain {
             flags.lookupTimeoutMs(),
             PluginLifecycle.DEFAULT_BACKOFF,
             flags.pluginDir().resolve(flags.gpuEndpoint()),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            flags.deviceInfoDir(),
+            flags.deviceInfoInterval());
     DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",

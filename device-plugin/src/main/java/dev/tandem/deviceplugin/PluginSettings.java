@@ -8,6 +8,7 @@ import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Everything a running plugin needs, resolved from flags, config and discovery.
@@ -24,6 +25,8 @@ import java.time.Clock;
  * @param backoff registration retries
  * @param gpuSocket the GPU plugin's socket in joint mode ({@code <plugin-dir>/<gpu-endpoint>})
  * @param clock time of joint-mode reservations
+ * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
+ * @param deviceInfoInterval how often those files are reconciled against PodResources
  */
 public record PluginSettings(
     Machine machine,
@@ -37,11 +40,47 @@ public record PluginSettings(
     long lookupTimeoutMs,
     Backoff backoff,
     Path gpuSocket,
-    Clock clock) {
+    Clock clock,
+    Path deviceInfoDir,
+    Duration deviceInfoInterval) {
 
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
 
-  /** GPU socket {@code tandem-gpu.sock} next to the plugin's, system clock. */
+  /** No Device Information files. */
+  public PluginSettings(
+      Machine machine,
+      PluginConfig config,
+      Path pluginSocket,
+      Path kubeletSocket,
+      Path sysfsRoot,
+      HealthProbe probe,
+      PendingPlans plans,
+      PodResourcesSource podResources,
+      long lookupTimeoutMs,
+      Backoff backoff,
+      Path gpuSocket,
+      Clock clock) {
+    this(
+        machine,
+        config,
+        pluginSocket,
+        kubeletSocket,
+        sysfsRoot,
+        probe,
+        plans,
+        podResources,
+        lookupTimeoutMs,
+        backoff,
+        gpuSocket,
+        clock,
+        null,
+        Duration.ofSeconds(10));
+  }
+
+  /**
+   * GPU socket {@code tandem-gpu.sock} next to the plugin's, system clock, no Device Information
+   * files.
+   */
   public PluginSettings(
       Machine machine,
       PluginConfig config,

@@ -56,6 +56,34 @@ class MainIT {
 
   @Test
   @DisplayName(
+      "a device-info directory that cannot be written stops the start: exit 1 naming it, the setting and the fix")
+  void deviceInfoDirectoryUnwritable() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    Path log = dir.resolve("out");
+    assertEquals(
+        1,
+        exit(
+            log,
+            "--plugin-dir",
+            dir.toString(),
+            "--hwloc-xml",
+            Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
+            "--node-name",
+            "n1",
+            "--no-kube",
+            "--ops-port",
+            "0",
+            "--device-info-dir",
+            file.resolve("dp").toString()));
+    String out = Files.readString(log);
+    assertTrue(
+        out.contains("the device-info directory " + file.resolve("dp") + " of --device-info-dir"),
+        out);
+    assertTrue(out.contains("read-write"), out);
+  }
+
+  @Test
+  @DisplayName(
       "on the XE8640 fixture it registers with the stand-in, and SIGTERM removes its socket")
   void fixtureAndSigterm() throws Exception {
     Vertx vertx = Vertx.vertx();
@@ -75,7 +103,9 @@ class MainIT {
               "--ops-port",
               "0",
               "--pod-resources-socket",
-              dir.resolve("pr.sock").toString());
+              dir.resolve("pr.sock").toString(),
+              "--device-info-dir",
+              dir.resolve("devinfo").toString());
       var list = kubelet.nextList(30_000);
       assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
       assertEquals(
@@ -124,7 +154,9 @@ class MainIT {
               "--config",
               cfg.toString(),
               "--gpu-endpoint",
-              "joint-gpu.sock");
+              "joint-gpu.sock",
+              "--device-info-dir",
+              "off");
       var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
       assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
       assertEquals(4, gpus.getDevicesCount());

@@ -66,7 +66,8 @@ public final class RdmaAnswer implements ContainerAnswer {
     }
     paths.add(RDMA_CM);
     ContainerAllocateResponse.Builder b =
-        ContainerAllocateResponse.newBuilder().putAllEnvs(RdmaEnvironment.of(devices));
+        ContainerAllocateResponse.newBuilder()
+            .putAllEnvs(RdmaEnvironment.of(inventory.config().resourceName(), devices));
     for (String p : paths) {
       b.addDevices(DeviceSpec.newBuilder().setContainerPath(p).setHostPath(p).setPermissions("rw"));
     }

@@ -14,7 +14,11 @@ import java.util.stream.Collectors;
  *       {@code mlx5_1} does not also select {@code mlx5_10});
  *   <li>{@code UCX_NET_DEVICES=<ibdev>:1,…} (UCX wants device:port; port 1);
  *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names;
- *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the kubelet device ids allocated.
+ *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the kubelet device ids allocated;
+ *   <li>{@code PCIDEVICE_<RESOURCE>=<pci>,…} the PCI addresses of the devices (the VFs in {@code
+ *       sriov} mode, the HCAs otherwise), each once, named and formatted as the SR-IOV network
+ *       device plugin names its variable, so that tools written for that plugin find them ({@link
+ *       #pciDeviceVariable}); left out when no device has a known PCI address.
  * </ul>
  */
 public final class RdmaEnvironment {
@@ -24,9 +28,32 @@ public final class RdmaEnvironment {
   public static final String TANDEM_RDMA_DEVICES = "TANDEM_RDMA_DEVICES";
   public static final String TANDEM_RDMA_DEVICE_IDS = "TANDEM_RDMA_DEVICE_IDS";
 
+  /** The prefix of the SR-IOV network device plugin's variable. */
+  public static final String PCIDEVICE_PREFIX = "PCIDEVICE_";
+
   private RdmaEnvironment() {}
 
-  public static Map<String, String> of(List<PluginDevice> devices) {
+  /**
+   * The SR-IOV network device plugin's variable name for a resource: {@code PCIDEVICE_} then the
+   * resource name upper-cased with every character other than a letter, a digit or {@code _}
+   * replaced by {@code _}. For the names that plugin accepts ({@code <prefix>/<name>}, dots in the
+   * prefix, the name of letters, digits and {@code _}) this is exactly its name ({@code
+   * intel.com/sriov_a} gives {@code PCIDEVICE_INTEL_COM_SRIOV_A}); the dashes a Kubernetes resource
+   * name may also carry become {@code _}, so the name stays a shell identifier.
+   */
+  public static String pciDeviceVariable(String resourceName) {
+    StringBuilder b = new StringBuilder(PCIDEVICE_PREFIX);
+    for (char c : resourceName.toCharArray()) {
+      boolean keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      b.append(keep ? Character.toUpperCase(c) : '_');
+    }
+    return b.toString();
+  }
+
+  /**
+   * @param resourceName the resource the devices are of, which names {@code PCIDEVICE_<RESOURCE>}
+   */
+  public static Map<String, String> of(String resourceName, List<PluginDevice> devices) {
     List<String> hcas = devices.stream().map(PluginDevice::ibDevice).distinct().toList();
     Map<String, String> env = new LinkedHashMap<>();
     env.put(NCCL_IB_HCA, "=" + String.join(",", hcas));
@@ -35,6 +62,15 @@ public final class RdmaEnvironment {
     env.put(
         TANDEM_RDMA_DEVICE_IDS,
         devices.stream().map(PluginDevice::id).collect(Collectors.joining(",")));
+    List<String> pci =
+        devices.stream()
+            .filter(d -> d.hca().address() != null)
+            .map(d -> d.hca().address().toString())
+            .distinct()
+            .toList();
+    if (!pci.isEmpty()) {
+      env.put(pciDeviceVariable(resourceName), String.join(",", pci));
+    }
     return env;
   }
 }

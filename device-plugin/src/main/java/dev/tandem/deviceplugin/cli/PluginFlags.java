@@ -34,6 +34,8 @@ import java.util.Map;
  * @param lookupTimeoutMs bound on each API-server and PodResources call
  * @param healthInterval port-state re-check interval
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
+ * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
+ * @param deviceInfoInterval how often those files are reconciled against PodResources
  */
 public record PluginFlags(
     Path pluginDir,
@@ -51,7 +53,12 @@ public record PluginFlags(
     Path podResourcesSocket,
     long lookupTimeoutMs,
     Duration healthInterval,
-    int opsPort) {
+    int opsPort,
+    Path deviceInfoDir,
+    Duration deviceInfoInterval) {
+
+  /** The value of {@link #DEVICE_INFO_DIR} that writes no Device Information files. */
+  public static final String OFF = "off";
 
   public static final Setting<Path> PLUGIN_DIR =
       Setting.of("--plugin-dir", "DIR", Parsers.path())
@@ -140,6 +147,22 @@ public record PluginFlags(
               "port of `/healthz`, `/readyz` (ready once registered with the kubelet) and"
                   + " `/metrics`");
 
+  public static final Setting<Path> DEVICE_INFO_DIR =
+      Setting.of("--device-info-dir", "DIR", PluginFlags::pathOrOff)
+          .env("TANDEM_PLUGIN_DEVICE_INFO_DIR")
+          .defaultValue("/var/run/k8s.cni.cncf.io/devinfo/dp")
+          .help(
+              "where Allocate writes a Device Information file per device granted (NPWG Device"
+                  + " Information Specification; read by Multus, SR-IOV CNI and the RDMA CNI),"
+                  + " created if missing; `off` writes none");
+  public static final Setting<Duration> DEVICE_INFO_INTERVAL =
+      Setting.of("--device-info-reconcile-seconds", "N", Parsers.seconds(1, 86_400))
+          .env("TANDEM_PLUGIN_DEVICE_INFO_RECONCILE_SECONDS")
+          .defaultValue("10")
+          .help(
+              "how often the Device Information files are checked against PodResources: those of"
+                  + " devices no container holds are removed");
+
   /** The plugin's settings; the file {@code --config} names gives two of them. */
   public static final Settings SETTINGS =
       Settings.of(
@@ -166,7 +189,9 @@ public record PluginFlags(
                   POD_RESOURCES_SOCKET,
                   LOOKUP_TIMEOUT_MS,
                   HEALTH_INTERVAL,
-                  OPS_PORT))
+                  OPS_PORT,
+                  DEVICE_INFO_DIR,
+                  DEVICE_INFO_INTERVAL))
           .configFile(CONFIG)
           .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
 
@@ -200,7 +225,14 @@ public record PluginFlags(
         v.get(POD_RESOURCES_SOCKET),
         v.get(LOOKUP_TIMEOUT_MS),
         v.get(HEALTH_INTERVAL),
-        v.get(OPS_PORT));
+        v.get(OPS_PORT),
+        v.get(DEVICE_INFO_DIR),
+        v.get(DEVICE_INFO_INTERVAL));
+  }
+
+  /** A path, or null for {@code off}. */
+  private static Path pathOrOff(String text) {
+    return OFF.equals(text) ? null : Path.of(text);
   }
 
   private static String hostName(Map<String, String> env) {

@@ -77,14 +77,11 @@ public final class PluginServer {
         DevicePluginGrpcService.Allocate,
         req ->
             req.handler(
-                m -> {
-                  try {
-                    req.response().end(resource.allocate(m));
-                  } catch (AllocationException e) {
-                    LOG.warn("Allocate of {} refused: {}", resource.resourceName(), e.getMessage());
-                    fail(req.response(), GrpcStatus.INVALID_ARGUMENT, e);
-                  }
-                }));
+                m ->
+                    resource
+                        .allocate(m)
+                        .onSuccess(r -> req.response().end(r))
+                        .onFailure(e -> allocateFailed(req.response(), e))));
     grpc.callHandler(
         DevicePluginGrpcService.PreStartContainer,
         req ->
@@ -154,6 +151,17 @@ public final class PluginServer {
                     LOG.debug("stream already failed: {}", e.getMessage());
                   }
                 }));
+  }
+
+  /** A refused request is the kubelet's INVALID_ARGUMENT; a failed hand-off is INTERNAL. */
+  private void allocateFailed(GrpcServerResponse<?, ?> response, Throwable e) {
+    boolean refused = e instanceof AllocationException;
+    LOG.warn(
+        "Allocate of {} {}: {}",
+        resource.resourceName(),
+        refused ? "refused" : "failed",
+        e.getMessage());
+    fail(response, refused ? GrpcStatus.INVALID_ARGUMENT : GrpcStatus.INTERNAL, e);
   }
 
   private static void fail(GrpcServerResponse<?, ?> response, GrpcStatus status, Throwable e) {

@@ -27,9 +27,10 @@ public interface ServedResource {
   Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request);
 
   /**
-   * @throws AllocationException naming unknown devices or what is missing
+   * The answer once the devices are handed out; fails with an {@link AllocationException} naming
+   * unknown devices or what is missing, or another exception when the hand-off failed.
    */
-  AllocateResponse allocate(AllocateRequest request);
+  Future<AllocateResponse> allocate(AllocateRequest request);
 
   /** For the log: how many devices, how many healthy. */
   String describe();

@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.resource;
 
 import dev.tandem.deviceplugin.allocate.AllocateResponder;
+import dev.tandem.deviceplugin.allocate.DeviceHandOff;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.ServedResource;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
@@ -16,14 +17,15 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * One extended resource served to the kubelet ({@code rdma/hca}, and in joint mode {@code
  * nvidia.com/gpu}) on its own socket: its device table, kept by a periodic health check; its gRPC
  * server and registration with the kubelet, again after each kubelet restart ({@link
- * PluginLifecycle}); Allocate from its {@link ResourceDevices}, GetPreferredAllocation from a
- * {@link PreferredPolicy}.
+ * PluginLifecycle}); Allocate from its {@link ResourceDevices}, answered once its {@link
+ * DeviceHandOff} is done; GetPreferredAllocation from a {@link PreferredPolicy}.
  */
 public final class ResourcePlugin implements ServedResource {
 
@@ -33,6 +35,7 @@ public final class ResourcePlugin implements ServedResource {
   private final AllocateResponder allocate;
   private final PreferredPolicy preferred;
   private final Consumer<AllocateRequest> allocated;
+  private final DeviceHandOff handOff;
   private final Duration healthInterval;
   private final PluginLifecycle lifecycle;
   private final PluginMetrics metrics;
@@ -40,6 +43,7 @@ public final class ResourcePlugin implements ServedResource {
 
   /**
    * @param allocated told what each Allocate gave out (joint mode records it)
+   * @param handOff what is done for the granted devices before Allocate answers
    * @param socket this resource's socket in the kubelet's plugin directory
    * @param metrics where its registrations, health transitions and Allocate errors are counted
    */
@@ -48,6 +52,7 @@ public final class ResourcePlugin implements ServedResource {
       DeviceTable table,
       PreferredPolicy preferred,
       Consumer<AllocateRequest> allocated,
+      DeviceHandOff handOff,
       Path socket,
       KubeletRegistration registration,
       Backoff backoff,
@@ -63,6 +68,7 @@ public final class ResourcePlugin implements ServedResource {
     this.allocate = table.devices().allocateResponder();
     this.preferred = preferred;
     this.allocated = allocated;
+    this.handOff = handOff;
     this.healthInterval = healthInterval;
     this.lifecycle = new PluginLifecycle(vertx, socket, registration, this, backoff, metrics);
   }
@@ -114,16 +120,26 @@ public final class ResourcePlugin implements ServedResource {
   }
 
   @Override
-  public AllocateResponse allocate(AllocateRequest request) {
+  public Future<AllocateResponse> allocate(AllocateRequest request) {
     AllocateResponse r;
     try {
       r = allocate.allocate(request);
     } catch (RuntimeException e) {
       metrics.allocateFailed(resourceName());
-      throw e;
+      return Future.failedFuture(e);
     }
-    allocated.accept(request);
-    return r;
+    List<String> ids =
+        request.getContainerRequestsList().stream()
+            .flatMap(c -> c.getDevicesIdsList().stream())
+            .toList();
+    return handOff
+        .granted(ids)
+        .map(
+            v -> {
+              allocated.accept(request);
+              return r;
+            })
+        .onFailure(e -> metrics.allocateFailed(resourceName()));
   }
 
   @Override

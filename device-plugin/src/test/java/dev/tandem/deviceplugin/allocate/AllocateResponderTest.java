@@ -89,4 +89,41 @@ class AllocateResponderTest {
         e.getMessage());
     assertTrue(e.getMessage().contains("ib_uverbs"), e.getMessage());
   }
+
+  @Test
+  @DisplayName(
+      "PCIDEVICE_<RESOURCE>: the SR-IOV network device plugin's name, the devices' PCI addresses once each")
+  void pciDeviceVariable() {
+    assertEquals("PCIDEVICE_RDMA_HCA", RdmaEnvironment.pciDeviceVariable("rdma/hca"));
+    assertEquals(
+        "PCIDEVICE_INTEL_COM_SRIOV_NETDEVICE",
+        RdmaEnvironment.pciDeviceVariable("intel.com/sriov_netdevice"));
+    assertEquals(
+        "PCIDEVICE_EXAMPLE_CORP_COM_RDMA_HCA",
+        RdmaEnvironment.pciDeviceVariable("example-corp.com/rdma-hca"));
+
+    Inventory vf =
+        Inventory.of(TestMachines.vmWithVf("n1"), PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+    var env =
+        hcas(vf, Map.of("mlx5_4", "uverbs4"))
+            .allocate(request(List.of("0000:0b:00.2")))
+            .getContainerResponses(0)
+            .getEnvsMap();
+    assertEquals("0000:0b:00.2", env.get("PCIDEVICE_RDMA_HCA"));
+
+    Inventory shared =
+        Inventory.of(
+            TestMachines.twoSockets("n1"),
+            PluginConfig.parse(
+                "{\"mode\":\"shared\",\"slotsPerHca\":4,\"resourceName\":\"rdma/shared_hca\"}",
+                "t"));
+    var slots =
+        hcas(shared, Map.of("mlx5_0", "uverbs0", "mlx5_1", "uverbs1"))
+            .allocate(request(List.of("mlx5_0-slot-1", "mlx5_0-slot-2", "mlx5_1-slot-0")))
+            .getContainerResponses(0)
+            .getEnvsMap();
+    String pf0 = shared.device("mlx5_0-slot-0").orElseThrow().hca().address().toString();
+    String pf1 = shared.device("mlx5_1-slot-0").orElseThrow().hca().address().toString();
+    assertEquals(pf0 + "," + pf1, slots.get("PCIDEVICE_RDMA_SHARED_HCA"));
+  }
 }

@@ -86,7 +86,9 @@ public final class RoundTripBenchmark {
             sysfs.toString(),
             "--node-name",
             "bench",
-            "--no-kube"));
+            "--no-kube",
+            "--device-info-dir",
+            dir.resolve("devinfo").toString()));
     Process plugin =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)

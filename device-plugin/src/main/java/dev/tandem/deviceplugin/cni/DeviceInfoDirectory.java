@@ -1,0 +1,115 @@
+package dev.tandem.deviceplugin.cni;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The directory Device Information files go to ({@code --device-info-dir}, by default the
+ * specification's {@code /var/run/k8s.cni.cncf.io/devinfo/dp}). Blocking file I/O: call it on a
+ * worker thread, or at start before the plugin serves.
+ */
+public final class DeviceInfoDirectory {
+
+  /** The directory the specification names for device plugins' files. */
+  public static final String SPEC_DIRECTORY = "/var/run/k8s.cni.cncf.io/devinfo/dp";
+
+  private static final String SETTING = "--device-info-dir (TANDEM_PLUGIN_DEVICE_INFO_DIR)";
+
+  private final Path dir;
+
+  public DeviceInfoDirectory(Path dir) {
+    this.dir = dir;
+  }
+
+  public Path path() {
+    return dir;
+  }
+
+  /**
+   * Creates the directory when it is missing (the specification asks the device plugin to), then
+   * proves that a file can be created in it.
+   *
+   * @throws DeviceInfoException naming the directory, the setting, the cause and what to do
+   */
+  public void prepare() {
+    try {
+      Files.createDirectories(dir);
+      Files.delete(Files.createTempFile(dir, ".tandem-probe-", ".tmp"));
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new DeviceInfoException(
+          "the device-info directory "
+              + dir
+              + " of "
+              + SETTING
+              + " cannot be written: "
+              + why(e)
+              + ". Mount the host's "
+              + dir
+              + " read-write into the device plugin (a hostPath volume of type DirectoryOrCreate,"
+              + " as the DaemonSet of manifests/ and the chart do), or set "
+              + SETTING
+              + " to off to hand no device information to CNI plugins",
+          e);
+    }
+  }
+
+  /** Writes a file whole (a temporary file moved over it), readable by all. */
+  public void write(DeviceInfo info) throws IOException {
+    Path tmp =
+        Files.createTempFile(
+            dir,
+            "." + info.fileName(),
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    try {
+      Files.writeString(tmp, info.json());
+      Files.move(
+          tmp,
+          dir.resolve(info.fileName()),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** Removes a file; false when it was not there. */
+  public boolean delete(String fileName) throws IOException {
+    return Files.deleteIfExists(dir.resolve(fileName));
+  }
+
+  /** The names among {@code candidates} that are files in the directory now. */
+  public Set<String> present(Set<String> candidates) throws IOException {
+    Set<String> out = new HashSet<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      files.map(p -> p.getFileName().toString()).filter(candidates::contains).forEach(out::add);
+    }
+    return out;
+  }
+
+  private static String why(Exception e) {
+    if (e instanceof FileAlreadyExistsException) {
+      return "it or a directory above it is a file";
+    }
+    if (e instanceof NoSuchFileException) {
+      return "a directory above it does not exist and cannot be created";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.toString();
+  }
+}
