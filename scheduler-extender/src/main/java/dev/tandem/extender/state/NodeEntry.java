@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -59,15 +60,8 @@ public record NodeEntry(
             ? previous.allocator
             : new Allocator(LocalityIndex.of(machine));
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
-    List<String> taken = new ArrayList<>();
-    for (ReportedAllocation a : allocations) {
-      taken.addAll(a.deviceIds());
-    }
-    for (AssumedPlan p : plans.values()) {
-      taken.addAll(p.gpus());
-      taken.addAll(p.hcas());
-    }
-    Availability free = Availability.allFree(allocator.index(), slots).without(taken);
+    Availability free =
+        Availability.allFree(allocator.index(), slots).without(taken(allocations, plans, Set.of()));
     return new NodeEntry(
         machine,
         allocator,
@@ -77,6 +71,50 @@ public record NodeEntry(
         free,
         VERSIONS.incrementAndGet(),
         updatedAt);
+  }
+
+  /** Device ids held by the reports and plans, except those of the pods in {@code leaving}. */
+  private static List<String> taken(
+      List<ReportedAllocation> allocations, Map<String, AssumedPlan> plans, Set<String> leaving) {
+    List<String> taken = new ArrayList<>();
+    for (ReportedAllocation a : allocations) {
+      if (!leaving.contains(a.uid())) {
+        taken.addAll(a.deviceIds());
+      }
+    }
+    for (AssumedPlan p : plans.values()) {
+      if (!leaving.contains(p.pod().uid())) {
+        taken.addAll(p.gpus());
+        taken.addAll(p.hcas());
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * The free devices once the pods in {@code leaving} are gone: what a preemption of them would
+   * free (their reported allocations and assumed plans), for the allocator to judge.
+   */
+  public Availability freeWithout(Set<String> leaving) {
+    if (leaving.isEmpty()) {
+      return free;
+    }
+    return Availability.allFree(allocator.index(), slotsPerHca)
+        .without(taken(allocations, assumed, leaving));
+  }
+
+  /** Whether the pod holds a device here: reported by the agent or promised by an assumed plan. */
+  public boolean holdsDevices(String uid) {
+    AssumedPlan plan = assumed.get(uid);
+    if (plan != null && !(plan.gpus().isEmpty() && plan.hcas().isEmpty())) {
+      return true;
+    }
+    for (ReportedAllocation a : allocations) {
+      if (a.uid().equals(uid) && !a.deviceIds().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
