@@ -36,6 +36,8 @@ type podSpec struct {
 	gpus, hcas int
 	alignment  string // tandem.dev/alignment, "" = the default
 	mode       string // tandem.dev/alignment-mode, "" = the default
+	priority   string // spec.priorityClassName, "" = none
+	node       string // pinned to this node (kubernetes.io/hostname), "" = any of the group
 }
 
 // group creates the fake nodes of one scenario (label tandem.dev/e2e-group=<group>), runs the real
@@ -143,11 +145,16 @@ func (k *cluster) pod(group string, s podSpec) *corev1.Pod {
 		ann["tandem.dev/alignment-mode"] = s.mode
 	}
 	requests := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}
+	selector := map[string]string{groupLabel: group}
+	if s.node != "" {
+		selector["kubernetes.io/hostname"] = s.node
+	}
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: s.name, Namespace: group, Annotations: ann},
 		Spec: corev1.PodSpec{
-			SchedulerName: k.schedName,
-			NodeSelector:  map[string]string{groupLabel: group},
+			SchedulerName:     k.schedName,
+			NodeSelector:      selector,
+			PriorityClassName: s.priority,
 			Containers: []corev1.Container{{
 				Name: "main", Image: "registry.invalid/tandem-e2e:none",
 				Resources: corev1.ResourceRequirements{Limits: limits, Requests: requests},

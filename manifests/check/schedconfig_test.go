@@ -21,6 +21,7 @@ func wantExtender(urlPrefix string) config.Extender {
 	return config.Extender{
 		URLPrefix:        urlPrefix,
 		FilterVerb:       "filter",
+		PreemptVerb:      "preempt",
 		PrioritizeVerb:   "prioritize",
 		BindVerb:         "bind",
 		Weight:           5,

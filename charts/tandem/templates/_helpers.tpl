@@ -105,6 +105,7 @@ imagePullSecrets:
   filterVerb: filter
   prioritizeVerb: prioritize
   bindVerb: bind
+  preemptVerb: preempt
   weight: {{ $root.Values.scheduler.weight }}
   enableHTTPS: {{ $root.Values.extender.tls.enabled }}
 {{- if $root.Values.extender.tls.enabled }}

@@ -119,6 +119,30 @@ func byNodes(p *v1.Pod) extenderv1.ExtenderArgs {
 	return extenderv1.ExtenderArgs{Pod: p, Nodes: list}
 }
 
+// Victims of a preemption on the golden nodes: four 1 GPU + 1 HCA pods per node, UIDs
+// victim-<node>-<n>, as the extender's tests hold them.
+func victimUID(node string, n int) string {
+	return "victim-" + node + "-" + string(rune('0'+n))
+}
+
+func metaVictims(pdb int64, node string, ns ...int) *extenderv1.MetaVictims {
+	v := &extenderv1.MetaVictims{Pods: []*extenderv1.MetaPod{}, NumPDBViolations: pdb}
+	for _, n := range ns {
+		v.Pods = append(v.Pods, &extenderv1.MetaPod{UID: victimUID(node, n)})
+	}
+	return v
+}
+
+func victimPod(node string, n int, onNode string, priority int32) *v1.Pod {
+	p := pod("victim-"+string(rune('0'+n)), victimUID(node, n), nil, nil,
+		[]v1.Container{container("main", devices("1", "1"), devices("1", "1"))})
+	p.Spec.NodeName = onNode
+	p.Spec.Priority = &priority
+	p.Spec.PriorityClassName = "batch-low"
+	p.Status.Phase = v1.PodRunning
+	return p
+}
+
 func write(dir, name string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -154,4 +178,31 @@ func main() {
 			"rdma/hca": resource.MustParse("1")})})))
 	write(dir, "bind.json", extenderv1.ExtenderBindingArgs{PodName: "trainer-0", PodNamespace: "ml",
 		PodUID: types.UID("6f1c2a4e-0b1d-4f5e-9a7c-3d2e1f0a9b8c"), Node: "pix-node"})
+	preemptor := pairPod(annotated)
+	high := int32(1000)
+	preemptor.Spec.Priority = &high
+	preemptor.Spec.PriorityClassName = "train-high"
+	write(dir, "preempt-meta.json", extenderv1.ExtenderPreemptionArgs{Pod: preemptor,
+		NodeNameToMetaVictims: map[string]*extenderv1.MetaVictims{
+			"pix-node":   metaVictims(1, "pix-node", 0, 1, 2),
+			"split-node": metaVictims(0, "split-node", 0, 1),
+			"gpu-only":   metaVictims(0, "gpu-only", 0),
+		}})
+	write(dir, "preempt-nodes.json", extenderv1.ExtenderPreemptionArgs{Pod: preemptor,
+		NodeNameToVictims: map[string]*extenderv1.Victims{
+			"pix-node": {Pods: []*v1.Pod{victimPod("pix-node", 0, "pix-node", 10),
+				victimPod("pix-node", 1, "pix-node", 5), victimPod("pix-node", 2, "pix-node", 1)}, NumPDBViolations: 0},
+		}})
+	write(dir, "preempt-plain.json", extenderv1.ExtenderPreemptionArgs{
+		Pod: pod("web-0", "0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51", nil, nil,
+			[]v1.Container{container("web", devices("", ""), nil)}),
+		NodeNameToMetaVictims: map[string]*extenderv1.MetaVictims{"pix-node": metaVictims(0, "pix-node", 3)}})
+	// bad input: kube-scheduler never sends these, but they must get a 400 naming the problem
+	write(dir, "preempt-no-maps.json", extenderv1.ExtenderPreemptionArgs{Pod: preemptor})
+	write(dir, "preempt-unknown-node.json", extenderv1.ExtenderPreemptionArgs{Pod: preemptor,
+		NodeNameToMetaVictims: map[string]*extenderv1.MetaVictims{"unknown-node": metaVictims(0, "unknown-node", 0)}})
+	write(dir, "preempt-victim-elsewhere.json", extenderv1.ExtenderPreemptionArgs{Pod: preemptor,
+		NodeNameToVictims: map[string]*extenderv1.Victims{
+			"pix-node": {Pods: []*v1.Pod{victimPod("split-node", 0, "split-node", 1)}},
+		}})
 }

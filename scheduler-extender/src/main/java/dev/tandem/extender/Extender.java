@@ -13,6 +13,7 @@ import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.NodeEvaluator;
 import dev.tandem.extender.verbs.PodRequests;
+import dev.tandem.extender.verbs.PreemptVerb;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -82,6 +83,7 @@ public final class Extender {
             new FilterVerb(evaluator),
             new PrioritizeVerb(evaluator),
             bind,
+            new PreemptVerb(cluster.state(), pods),
             requests,
             metrics)
         .mount(router, config.prefix(), config.bodyLimit());

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.NodeDirectory;
+import dev.tandem.extender.verbs.ChosenVictims;
 import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.PreemptionResult;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /**
  * Encodes the extender's answers with the Go field names kube-scheduler decodes. Filter and
@@ -109,6 +112,33 @@ public final class Replies {
         g -> {
           g.writeStartObject();
           g.writeStringField("Error", error == null ? "" : error);
+          g.writeEndObject();
+        });
+  }
+
+  /**
+   * ExtenderPreemptionResult: {@code NodeNameToMetaVictims}, the kept nodes with their victims'
+   * UIDs; a node left out is no longer a candidate.
+   */
+  static Buffer preemption(PreemptionResult result) {
+    return encode(
+        64 + result.candidates().size() * 96,
+        g -> {
+          g.writeStartObject();
+          g.writeObjectFieldStart("NodeNameToMetaVictims");
+          for (Map.Entry<String, ChosenVictims> e : result.candidates().entrySet()) {
+            g.writeObjectFieldStart(e.getKey());
+            g.writeArrayFieldStart("Pods");
+            for (String uid : e.getValue().uids()) {
+              g.writeStartObject();
+              g.writeStringField("UID", uid);
+              g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeNumberField("NumPDBViolations", e.getValue().pdbViolations());
+            g.writeEndObject();
+          }
+          g.writeEndObject();
           g.writeEndObject();
         });
   }

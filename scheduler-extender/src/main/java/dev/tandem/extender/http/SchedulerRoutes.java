@@ -7,8 +7,10 @@ import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.AllocationBudget;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.InvalidPreemption;
 import dev.tandem.extender.verbs.PodRequest;
 import dev.tandem.extender.verbs.PodRequests;
+import dev.tandem.extender.verbs.PreemptVerb;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -25,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST <prefix>/filter|prioritize|bind}: kube-scheduler's extender protocol. Every request
- * kube-scheduler could send gets 200 (errors go in {@code Error}); garbage gets 400.
+ * {@code POST <prefix>/filter|prioritize|bind|preempt}: kube-scheduler's extender protocol. Every
+ * request kube-scheduler could send gets 200 (errors go in {@code Error}); garbage gets 400.
  */
 public final class SchedulerRoutes {
 
@@ -41,6 +43,7 @@ public final class SchedulerRoutes {
   private final FilterVerb filterVerb;
   private final PrioritizeVerb prioritizeVerb;
   private final BindVerb bindVerb;
+  private final PreemptVerb preemptVerb;
   private final PodRequests requests;
   private final ExtenderMetrics metrics;
   private final Replies replies = new Replies();
@@ -52,6 +55,7 @@ public final class SchedulerRoutes {
       FilterVerb filterVerb,
       PrioritizeVerb prioritizeVerb,
       BindVerb bindVerb,
+      PreemptVerb preemptVerb,
       PodRequests requests,
       ExtenderMetrics metrics) {
     this.vertx = vertx;
@@ -60,6 +64,7 @@ public final class SchedulerRoutes {
     this.filterVerb = filterVerb;
     this.prioritizeVerb = prioritizeVerb;
     this.bindVerb = bindVerb;
+    this.preemptVerb = preemptVerb;
     this.requests = requests;
     this.metrics = metrics;
   }
@@ -70,6 +75,7 @@ public final class SchedulerRoutes {
     router.post(base + "/filter").handler(body).handler(this::filter);
     router.post(base + "/prioritize").handler(body).handler(this::prioritize);
     router.post(base + "/bind").handler(body).handler(this::bind);
+    router.post(base + "/preempt").handler(body).handler(this::preempt);
   }
 
   private void filter(RoutingContext ctx) {
@@ -165,15 +171,45 @@ public final class SchedulerRoutes {
             });
   }
 
+  /**
+   * Decided on a worker thread: preemption is rare, and a node's victim search may run the
+   * allocator a few hundred times. Arguments that contradict the extender's state get 400.
+   */
+  private void preempt(RoutingContext ctx) {
+    Timer.Sample sample = Timer.start();
+    PreemptionArgs args = PreemptionArgs.decode(ctx.body().buffer());
+    PodRequest pod = podOf(args.pod(), "ExtenderPreemptionArgs.Pod");
+    vertx
+        .executeBlocking(() -> preemptVerb.preempt(pod, args.proposals()), false)
+        .onSuccess(
+            result -> {
+              metrics.preempted(result);
+              reply(ctx, Replies.preemption(result));
+              sample.stop(metrics.verb("preempt"));
+            })
+        .onFailure(
+            e -> {
+              if (e instanceof InvalidPreemption) {
+                LOG.info("preempt of {} refused: {}", pod.pod(), e.getMessage());
+                ctx.fail(new BadRequest(e.getMessage()));
+              } else {
+                ctx.fail(e);
+              }
+            });
+  }
+
   private PodRequest podOf(ExtenderArgs args) {
-    PodRequest pod;
-    try {
-      pod = requests.of(args.pod());
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      throw new BadRequest("ExtenderArgs.Pod is not a v1.Pod: " + e.getMessage());
-    }
+    PodRequest pod = podOf(args.pod(), "ExtenderArgs.Pod");
     pods.remember(pod.pod().uid(), pod.interested() ? args.pod() : PLAIN_POD);
     return pod;
+  }
+
+  private PodRequest podOf(JsonObject json, String what) {
+    try {
+      return requests.of(json);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new BadRequest(what + " is not a v1.Pod: " + e.getMessage());
+    }
   }
 
   private static String field(JsonObject args, String key) {

@@ -137,6 +137,7 @@ final class Informers {
       @Override
       public void onAdd(Node node) {
         metrics.informerEvent("nodes");
+        state.nodeObject(node.getMetadata().getName(), true);
         state.hcaCapacity(node.getMetadata().getName(), hcaCapacity(node, resources.hca()));
       }
 
@@ -148,6 +149,7 @@ final class Informers {
       @Override
       public void onDelete(Node node, boolean unknownFinalState) {
         metrics.informerEvent("nodes");
+        state.nodeObject(node.getMetadata().getName(), false);
         state.hcaCapacity(node.getMetadata().getName(), 0);
         state.removeTopology(node.getMetadata().getName());
       }

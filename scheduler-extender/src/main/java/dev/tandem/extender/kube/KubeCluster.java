@@ -132,16 +132,19 @@ public final class KubeCluster implements AutoCloseable {
             .inform(Informers.topologies(state, metrics, config.resources()), RESYNC_MILLIS));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
+    // indexed by UID too: a preemption names its victims by UID only
     SharedIndexInformer<Pod> podInformer =
         client
             .pods()
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
-            .inform(
-                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()),
-                RESYNC_MILLIS);
+            .runnableInformer(RESYNC_MILLIS)
+            .addIndexers(KubePods.indexers())
+            .addEventHandler(
+                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
     informers.add(podInformer);
     pods.informer(podInformer);
+    podInformer.run();
     informers.add(
         client.nodes().inform(Informers.nodes(state, metrics, config.resources()), RESYNC_MILLIS));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);

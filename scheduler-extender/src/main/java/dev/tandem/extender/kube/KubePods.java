@@ -1,5 +1,6 @@
 package dev.tandem.extender.kube;
 
+import dev.tandem.extender.state.AssignedPod;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodSource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,9 +10,18 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
-/** Finds a bind's pod in the pod informer's cache, else with a GET. */
+/**
+ * Finds a bind's pod in the pod informer's cache, else with a GET; a preemption's victims by UID in
+ * that cache only (preemption must answer quickly, and kube-scheduler's own cache is no fresher).
+ */
 final class KubePods implements PodSource {
+
+  /** The pod informer's index by UID. */
+  static final String BY_UID = "uid";
 
   private final Vertx vertx;
   private final KubernetesClient client;
@@ -25,6 +35,26 @@ final class KubePods implements PodSource {
 
   void informer(SharedIndexInformer<Pod> value) {
     this.informer = value;
+  }
+
+  /** The index to add to the pod informer before it runs. */
+  static Map<String, Function<Pod, List<String>>> indexers() {
+    return Map.of(BY_UID, p -> List.of(String.valueOf(p.getMetadata().getUid())));
+  }
+
+  @Override
+  public AssignedPod assigned(String uid) {
+    SharedIndexInformer<Pod> i = informer;
+    List<Pod> found = i == null ? List.of() : i.getIndexer().byIndex(BY_UID, uid);
+    if (found.isEmpty()) {
+      return null;
+    }
+    Pod p = found.get(0);
+    Integer priority = p.getSpec() == null ? null : p.getSpec().getPriority();
+    return new AssignedPod(
+        new PodRef(p.getMetadata().getNamespace(), p.getMetadata().getName(), uid),
+        p.getSpec() == null ? null : p.getSpec().getNodeName(),
+        priority == null ? 0 : priority);
   }
 
   @Override

@@ -5,6 +5,8 @@ import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.verbs.FilterVerdict;
 import dev.tandem.extender.verbs.Outcome;
+import dev.tandem.extender.verbs.PreemptOutcome;
+import dev.tandem.extender.verbs.PreemptionResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -25,6 +27,7 @@ public final class ExtenderMetrics {
   private final Map<String, Timer> latency = new ConcurrentHashMap<>();
   private final Counter[] outcomes = new Counter[Outcome.values().length];
   private final Map<String, Counter> binds = new ConcurrentHashMap<>();
+  private final Counter[] preemptOutcomes = new Counter[PreemptOutcome.values().length];
   private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
   private final Clock clock;
@@ -36,6 +39,13 @@ public final class ExtenderMetrics {
       outcomes[o.ordinal()] =
           Counter.builder("tandem_extender_filter_nodes")
               .description("Nodes judged by filter, by outcome")
+              .tag("outcome", o.label())
+              .register(registry);
+    }
+    for (PreemptOutcome o : PreemptOutcome.values()) {
+      preemptOutcomes[o.ordinal()] =
+          Counter.builder("tandem_extender_preempt_nodes")
+              .description("Nodes proposed by kube-scheduler for a preemption, by outcome")
               .tag("outcome", o.label())
               .register(registry);
     }
@@ -61,7 +71,7 @@ public final class ExtenderMetrics {
         .register(registry);
   }
 
-  /** Latency of one verb (filter, prioritize, bind). */
+  /** Latency of one verb (filter, prioritize, bind, preempt). */
   public Timer verb(String verb) {
     return latency.computeIfAbsent(
         verb,
@@ -87,6 +97,11 @@ public final class ExtenderMetrics {
   /** A filter or prioritize call was decided on the event loop, or handed to a worker thread. */
   public void decided(String verb, boolean onEventLoop) {
     decisions.get(verb + "/" + (onEventLoop ? "event_loop" : "worker")).increment();
+  }
+
+  /** What became of each node a preemption proposed. */
+  public void preempted(PreemptionResult result) {
+    result.outcomes().values().forEach(o -> preemptOutcomes[o.ordinal()].increment());
   }
 
   public void bound(String result) {

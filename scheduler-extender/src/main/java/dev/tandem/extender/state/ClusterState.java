@@ -28,6 +28,7 @@ public final class ClusterState {
   private final Clock clock;
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
+  private final Set<String> nodeObjects = ConcurrentHashMap.newKeySet();
 
   /**
    * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
@@ -66,6 +67,14 @@ public final class ClusterState {
 
   public int size() {
     return nodes.size();
+  }
+
+  /**
+   * Whether the node exists as far as this extender knows: it has a NodeTopology, or its Node
+   * object was seen (a node without the agent).
+   */
+  public boolean knows(String name) {
+    return nodes.get(name) != null || nodeObjects.contains(name);
   }
 
   // ---- writes from sources
@@ -133,6 +142,15 @@ public final class ClusterState {
           return NodeEntry.of(
               machine, units, slotsPerHca, allocations, plans, clock.instant(), old);
         });
+  }
+
+  /** The node's Node object was seen ({@code present}) or deleted. */
+  public void nodeObject(String name, boolean present) {
+    if (present) {
+      nodeObjects.add(name);
+    } else {
+      nodeObjects.remove(name);
+    }
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -67,16 +68,9 @@ public record NodeEntry(
             ? previous.allocator
             : new Allocator(LocalityIndex.of(machine));
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
-    Map<String, Held> held = held(machine, allocations);
-    List<String> taken = new ArrayList<>();
-    held.values().forEach(h -> h.addTo(taken));
-    for (AssumedPlan p : plans.values()) {
-      Held h = held.getOrDefault(p.pod().uid(), Held.NONE);
-      taken.addAll(notYetReported(p.gpus(), h.gpus()));
-      taken.addAll(notYetReported(p.hcas(), h.hcas()));
-    }
     Availability free =
-        Availability.allFree(allocator.index(), d -> units.units(d, slots)).without(taken);
+        Availability.allFree(allocator.index(), d -> units.units(d, slots))
+            .without(taken(machine, allocations, plans, Set.of()));
     return new NodeEntry(
         machine,
         allocator,
@@ -87,6 +81,59 @@ public record NodeEntry(
         free,
         VERSIONS.incrementAndGet(),
         updatedAt);
+  }
+
+  /**
+   * Devices of the tree held by the reports and the unreported part of the plans, except those of
+   * the pods in {@code leaving}.
+   */
+  private static List<String> taken(
+      Machine machine,
+      List<ReportedAllocation> allocations,
+      Map<String, AssumedPlan> plans,
+      Set<String> leaving) {
+    Map<String, Held> held = held(machine, allocations);
+    List<String> taken = new ArrayList<>();
+    held.forEach(
+        (uid, h) -> {
+          if (!leaving.contains(uid)) {
+            h.addTo(taken);
+          }
+        });
+    for (AssumedPlan p : plans.values()) {
+      if (!leaving.contains(p.pod().uid())) {
+        Held h = held.getOrDefault(p.pod().uid(), Held.NONE);
+        taken.addAll(notYetReported(p.gpus(), h.gpus()));
+        taken.addAll(notYetReported(p.hcas(), h.hcas()));
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * The free devices once the pods in {@code leaving} are gone: what a preemption of them would
+   * free (their reported allocations and assumed plans), for the allocator to judge.
+   */
+  public Availability freeWithout(Set<String> leaving) {
+    if (leaving.isEmpty()) {
+      return free;
+    }
+    return Availability.allFree(allocator.index(), d -> units.units(d, slotsPerHca))
+        .without(taken(machine, allocations, assumed, leaving));
+  }
+
+  /** Whether the pod holds a device here: reported by the agent or promised by an assumed plan. */
+  public boolean holdsDevices(String uid) {
+    AssumedPlan plan = assumed.get(uid);
+    if (plan != null && !(plan.gpus().isEmpty() && plan.hcas().isEmpty())) {
+      return true;
+    }
+    for (ReportedAllocation a : allocations) {
+      if (a.uid().equals(uid) && !a.deviceIds().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -32,6 +32,28 @@ public final class RecentPods implements PodSource {
     return pod != null ? Future.succeededFuture(pod) : fallback.pod(ref);
   }
 
+  /**
+   * The fallback's answer; else the pod filter or prioritize saw with this UID, node unknown (the
+   * demo's victims, which only filter and bind saw).
+   */
+  @Override
+  public AssignedPod assigned(String uid) {
+    AssignedPod known = fallback.assigned(uid);
+    if (known != null) {
+      return known;
+    }
+    JsonObject pod = pods.getIfPresent(uid);
+    if (pod == null || pod.isEmpty()) {
+      return null;
+    }
+    JsonObject meta = pod.getJsonObject("metadata", new JsonObject());
+    Object priority = pod.getJsonObject("spec", new JsonObject()).getValue("priority");
+    return new AssignedPod(
+        new PodRef(meta.getString("namespace", "default"), meta.getString("name", ""), uid),
+        null,
+        priority instanceof Number n ? n.intValue() : 0);
+  }
+
   /** A fallback for the demo: there is no API to ask. */
   public static PodSource none() {
     return ref ->

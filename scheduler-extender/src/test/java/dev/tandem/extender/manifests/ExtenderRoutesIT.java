@@ -95,6 +95,11 @@ class ExtenderRoutesIT {
             path + "/" + entry.path("bindVerb").asText(),
             "{\"PodName\":\"p\",\"PodNamespace\":\"default\",\"PodUID\":\"u-1\",\"Node\":\"no-such-node\"}");
     assertTrue(bind.has("Error"), "bind answer " + bind);
+    JsonNode preempt =
+        post(
+            path + "/" + entry.path("preemptVerb").asText(),
+            "{\"Pod\":" + pod + ",\"NodeNameToVictims\":null,\"NodeNameToMetaVictims\":{}}");
+    assertTrue(preempt.path("NodeNameToMetaVictims").isObject(), "preempt answer " + preempt);
   }
 
   @Test

@@ -66,6 +66,7 @@ class SchedulerConfigurationTest {
       assertEquals("filter", e.path("filterVerb").asText(), file);
       assertEquals("prioritize", e.path("prioritizeVerb").asText(), file);
       assertEquals("bind", e.path("bindVerb").asText(), file);
+      assertEquals("preempt", e.path("preemptVerb").asText(), file);
       assertTrue(
           e.path("weight").isIntegralNumber() && e.path("weight").asLong() > 0,
           file + ": weight must be a positive integer when prioritizeVerb is set");
