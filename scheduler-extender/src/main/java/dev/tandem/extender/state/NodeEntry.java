@@ -118,8 +118,7 @@ public record NodeEntry(
     if (leaving.isEmpty()) {
       return free;
     }
-    return Availability.allFree(allocator.index(), d -> units.units(d, slotsPerHca))
-        .without(taken(machine, allocations, assumed, leaving));
+    return free.emptied().without(taken(machine, allocations, assumed, leaving));
   }
 
   /** Whether the pod holds a device here: reported by the agent or promised by an assumed plan. */
