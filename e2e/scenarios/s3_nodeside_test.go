@@ -168,7 +168,7 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 	for i := 0; i < perSize*len(sizes); i++ {
 		s := sizes[i%len(sizes)]
 		name := fmt.Sprintf("%s-%03d-g%d", label, i, s)
-		pod := k.bindOne(t, podSpec{name: name, gpus: s, hcas: s, mode: "preferred"})
+		pod := k.bindOne(t, "node", podSpec{name: name, gpus: s, hcas: s, mode: "preferred"})
 		got, err := kubelet.Admit(pod)
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +203,7 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 			k.detail(fmt.Sprintf("%s aligned=%v plan gpus=%v hcas=%v got gpus=%v hcas=%v hcasAsPlanned=%v\n",
 				name, ok, pl.GPUs, pl.HCAs, g, h, sameSet(pl.HCAs, h)))
 		}
-		k.deleteNow(t, name)
+		k.deleteNow(t, "node", name)
 		kubelet.Forget(pod.UID)
 	}
 	return res
@@ -213,11 +213,11 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 // unschedulable pod on the previous pod's deletion, which can reach it before the extender's informer
 // has seen that deletion (the extender then still counts the previous pod's devices and nothing retries
 // the pod for minutes): a pod not bound within 15 s is deleted and submitted again, at most 3 times.
-func (k *cluster) bindOne(t *testing.T, spec podSpec) *corev1.Pod {
+func (k *cluster) bindOne(t *testing.T, ns string, spec podSpec) *corev1.Pod {
 	t.Helper()
-	pods := k.c.Kube.CoreV1().Pods("node")
+	pods := k.c.Kube.CoreV1().Pods(ns)
 	for attempt := 1; ; attempt++ {
-		k.submit(t, "node", spec)
+		k.submit(t, ns, spec)
 		deadline := time.Now().Add(15 * time.Second)
 		for time.Now().Before(deadline) {
 			p, err := pods.Get(context.Background(), spec.name, metav1.GetOptions{})
@@ -227,17 +227,17 @@ func (k *cluster) bindOne(t *testing.T, spec podSpec) *corev1.Pod {
 			time.Sleep(100 * time.Millisecond)
 		}
 		if attempt == 3 {
-			t.Fatalf("pod node/%s not bound after %d submissions of 15 s; its events:\n%s", spec.name, attempt, k.events("node", spec.name))
+			t.Fatalf("pod %s/%s not bound after %d submissions of 15 s; its events:\n%s", ns, spec.name, attempt, k.events(ns, spec.name))
 		}
-		t.Logf("pod node/%s not bound within 15 s (events: %s); submitting it again", spec.name, strings.TrimSpace(k.events("node", spec.name)))
-		k.deleteNow(t, spec.name)
+		t.Logf("pod %s/%s not bound within 15 s (events: %s); submitting it again", ns, spec.name, strings.TrimSpace(k.events(ns, spec.name)))
+		k.deleteNow(t, ns, spec.name)
 	}
 }
 
 // deleteNow deletes the pod with no grace period and waits until the API server no longer has it.
-func (k *cluster) deleteNow(t *testing.T, name string) {
+func (k *cluster) deleteNow(t *testing.T, ns, name string) {
 	t.Helper()
-	pods := k.c.Kube.CoreV1().Pods("node")
+	pods := k.c.Kube.CoreV1().Pods(ns)
 	zero := int64(0)
 	if err := pods.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil && !apierrors.IsNotFound(err) {
 		t.Fatal(err)
@@ -248,7 +248,7 @@ func (k *cluster) deleteNow(t *testing.T, name string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("pod node/%s still present 10 s after its deletion", name)
+	t.Fatalf("pod %s/%s still present 10 s after its deletion", ns, name)
 }
 
 func sameSet(a, b []string) bool {
@@ -267,20 +267,39 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
+// pluginProc is a running device plugin process: its ops listener (/healthz, /readyz, /metrics) and the
+// fake sysfs tree it reads.
+type pluginProc struct {
+	*harness.Proc
+	ops   string // http://127.0.0.1:PORT
+	sysfs string
+}
+
 // startPlugin runs Tandem's device plugin jar for node with its ServiceAccount, against the device
 // manager's socket and the PodResources socket of the node side; extra flags (joint mode's --config)
-// follow the usual ones. logName names its log file.
-func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas, gpus []nodeside.Device, logName string, extra ...string) *harness.Proc {
+// follow the usual ones. logName names its log file. It is stopped when t ends.
+func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas, gpus []nodeside.Device, logName string, extra ...string) *pluginProc {
 	t.Helper()
-	sysfs := filepath.Join(k.env.Dir, "sysfs-"+node)
-	if err := fakeSysfs(sysfs, hcas, gpus); err != nil {
-		t.Fatal(err)
-	}
-	kc, err := k.c.ServiceAccountKubeconfig(context.Background(), k.env, "tandem-system", "tandem-device-plugin")
+	p, err := k.launchPlugin(node, f, hcas, gpus, logName, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { p.Stop(10 * time.Second) })
+	return p
+}
+
+// launchPlugin is startPlugin for a caller that stops the plugin itself.
+func (k *cluster) launchPlugin(node string, f fixture, hcas, gpus []nodeside.Device, logName string, extra ...string) (*pluginProc, error) {
+	sysfs := filepath.Join(k.env.Dir, "sysfs-"+node)
+	if err := fakeSysfs(sysfs, hcas, gpus); err != nil {
+		return nil, err
+	}
+	kc, err := k.c.ServiceAccountKubeconfig(context.Background(), k.env, "tandem-system", "tandem-device-plugin")
+	if err != nil {
+		return nil, err
+	}
 	jar := k.env.Jar("device-plugin")
+	ops := harness.FreePort()
 	argv := append([]string{k.env.Java}, javaArgs("96m", jar,
 		"--node-name", node,
 		"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)),
@@ -288,14 +307,13 @@ func (k *cluster) startPlugin(t *testing.T, node string, f fixture, hcas, gpus [
 		"--sysfs-root", sysfs,
 		"--plugin-dir", nodeside.PluginDir,
 		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"),
-		"--ops-port", fmt.Sprint(harness.FreePort()))...)
+		"--ops-port", fmt.Sprint(ops))...)
 	argv = append(argv, extra...)
 	p, err := harness.Start(k.env.Logs(), logName, []string{"NODE_NAME=" + node}, argv...)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { p.Stop(10 * time.Second) })
-	return p
+	return &pluginProc{Proc: p, ops: fmt.Sprintf("http://127.0.0.1:%d", ops), sysfs: sysfs}, nil
 }
 
 // fakeSysfs writes what a node with cabled, linked-up HCAs and driver-bound GPUs shows: port 1 ACTIVE

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.grpc.SocketIdentity;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.FakeSysfs;
@@ -27,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,6 +64,10 @@ class DevicePluginIT {
   }
 
   private void startPlugin() {
+    plugin = started(vertx);
+  }
+
+  private DevicePlugin started(Vertx vertx) {
     PluginSettings s =
         new PluginSettings(
             machine,
@@ -74,8 +80,9 @@ class DevicePluginIT {
             null,
             500,
             new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5));
-    plugin = new DevicePlugin(vertx, s);
-    plugin.start().await();
+    DevicePlugin p = new DevicePlugin(vertx, s);
+    p.start().await();
+    return p;
   }
 
   private ListAndWatchResponse firstList() throws InterruptedException {
@@ -272,6 +279,47 @@ class DevicePluginIT {
     plugin.stop().await();
     plugin = null;
     assertFalse(Files.exists(dir.resolve("tandem-rdma.sock")));
+  }
+
+  @Test
+  @DisplayName(
+      "two plugin processes on one socket (a rolling update): the one stopping leaves the other's socket and registration")
+  void overlappingPluginsKeepTheNewSocket() throws Exception {
+    // its own Vert.x, as in its own process: servers of one Vert.x on one address are shared
+    Vertx oldProcess = Vertx.vertx();
+    DevicePlugin old = started(oldProcess);
+    firstList();
+    Path socket = dir.resolve("tandem-rdma.sock");
+    Optional<String> oldSocket = SocketIdentity.of(socket);
+    startPlugin(); // the new pod: deletes the old socket file and listens on the same path
+    firstList();
+    assertEquals(2, kubelet.registrations().size());
+    Optional<String> newSocket = SocketIdentity.of(socket);
+    assertTrue(
+        newSocket.isPresent() && !newSocket.equals(oldSocket),
+        "no new socket file: " + oldSocket + " then " + newSocket);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                old.hca()
+                    .lifecycle()
+                    .notRegistered()
+                    .filter(w -> w.startsWith("another plugin process took over"))
+                    .isPresent());
+    old.stop().await();
+    oldProcess.close().await();
+    assertEquals(
+        newSocket, SocketIdentity.of(socket), "the old plugin removed the new one's socket");
+    assertTrue(plugin.hca().lifecycle().notRegistered().isEmpty());
+    // the new plugin saw nothing to recover from: no third registration over three of its 200 ms
+    // socket checks
+    await()
+        .during(Duration.ofMillis(600))
+        .atMost(Duration.ofSeconds(2))
+        .until(
+            () ->
+                kubelet.registrations().size() == 2 && newSocket.equals(SocketIdentity.of(socket)));
   }
 
   static String ids(ListAndWatchResponse l) {

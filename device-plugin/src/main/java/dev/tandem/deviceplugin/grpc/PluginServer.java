@@ -14,10 +14,14 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * stay open until the server stops; each health change is sent to them as the full list. When a
  * stream ends while the server is running, {@code onStreamLost} runs (the kubelet never re-opens
  * it: the plugin must register again).
+ *
+ * <p>The server owns only the socket file it created: another plugin process serving the same
+ * endpoint (the new pod of a rolling update) deletes that file and listens on the same path, and
+ * when this server stops afterwards it must leave the other's socket alone, or the kubelet can no
+ * longer reach the plugin that stays.
  */
 public final class PluginServer {
 
@@ -36,6 +45,8 @@ public final class PluginServer {
           .setGetPreferredAllocationAvailable(true)
           .build();
 
+  private static final AtomicLong SERVERS = new AtomicLong();
+
   private final Vertx vertx;
   private final Path socket;
   private final ServedResource resource;
@@ -43,6 +54,7 @@ public final class PluginServer {
   private final Set<GrpcServerResponse<?, ListAndWatchResponse>> streams =
       ConcurrentHashMap.newKeySet();
   private HttpServer http;
+  private volatile Optional<String> created = Optional.empty();
   private Runnable unsubscribe = () -> {};
   private volatile boolean stopping;
 
@@ -57,7 +69,11 @@ public final class PluginServer {
     return socket;
   }
 
-  /** Deletes a stale socket file, then listens. */
+  /**
+   * Listens on a private path next to the socket, then renames that file onto the socket's path:
+   * atomically, so the path never lacks a socket (a stale file, or another plugin process's, is
+   * replaced in one step).
+   */
   public Future<Void> start() {
     GrpcServer grpc = GrpcServer.server(vertx);
     grpc.callHandler(
@@ -87,22 +103,56 @@ public final class PluginServer {
         req ->
             req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
     unsubscribe = resource.onChange(this::broadcast);
+    Path bound = privatePath();
     return vertx
-        .executeBlocking(() -> Files.deleteIfExists(socket), false)
+        .executeBlocking(() -> Files.deleteIfExists(bound), false)
         .compose(
             v ->
                 vertx
                     .createHttpServer(new HttpServerOptions())
                     .requestHandler(grpc)
-                    .listen(SocketAddress.domainSocketAddress(socket.toAbsolutePath().toString())))
-        .map(
+                    .listen(SocketAddress.domainSocketAddress(bound.toAbsolutePath().toString())))
+        .compose(
             s -> {
               http = s;
+              return vertx.executeBlocking(
+                  () -> {
+                    Files.move(bound, socket, StandardCopyOption.ATOMIC_MOVE);
+                    return SocketIdentity.of(socket);
+                  },
+                  false);
+            })
+        .map(
+            identity -> {
+              created = identity;
               return null;
             });
   }
 
-  /** Ends the streams, closes the server and removes the socket file. */
+  /**
+   * Where the server binds before its file is renamed onto the socket's path. Netty deletes the
+   * path it bound when the server closes, whatever file is there by then: bound here, that is never
+   * the socket another plugin process has put on the shared path since.
+   */
+  private Path privatePath() {
+    return socket.resolveSibling(
+        "."
+            + socket.getFileName()
+            + "."
+            + ProcessHandle.current().pid()
+            + "-"
+            + SERVERS.incrementAndGet());
+  }
+
+  /** The incarnation of the socket file this server created; empty before it listens. */
+  public Optional<String> created() {
+    return created;
+  }
+
+  /**
+   * Ends the streams, closes the server and removes the socket file if it is still the one this
+   * server created (not one another plugin process created on the same path since).
+   */
   public Future<Void> stop() {
     stopping = true;
     unsubscribe.run();
@@ -111,8 +161,22 @@ public final class PluginServer {
     Future<Void> closed = http == null ? Future.succeededFuture() : http.close();
     return closed
         .recover(e -> Future.succeededFuture())
-        .compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket), false))
+        .compose(v -> vertx.executeBlocking(this::removeOwnSocket, false))
         .mapEmpty();
+  }
+
+  private boolean removeOwnSocket() throws IOException {
+    Optional<String> now = SocketIdentity.of(socket);
+    if (now.isEmpty()) {
+      return false;
+    }
+    if (!now.equals(created)) {
+      LOG.info(
+          "leaving {} in place: another plugin process created it after this one (rolling update?)",
+          socket);
+      return false;
+    }
+    return Files.deleteIfExists(socket);
   }
 
   private void watch(GrpcServerRequest<?, ListAndWatchResponse> req) {

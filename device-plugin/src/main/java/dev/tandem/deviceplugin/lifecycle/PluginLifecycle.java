@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.lifecycle;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.grpc.PluginServer;
 import dev.tandem.deviceplugin.grpc.ServedResource;
+import dev.tandem.deviceplugin.grpc.SocketIdentity;
 import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.kit.retry.Backoff;
 import io.vertx.core.Context;
@@ -21,10 +22,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Serve, then register; and again whenever the kubelet restarts. A restart is seen as {@code
  * kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled; the old
- * server is stopped before the new one starts. While {@code kubelet.sock} is absent the plugin
- * waits (and says so). Failed registrations are retried with {@link Backoff}; when they are
- * exhausted, {@link #failed()} completes and the process should exit non-zero. Restart storms (more
- * than 3 in 10 s) are slowed down with the same backoff.
+ * server is stopped before the new one starts. A socket replaced by another plugin process (two
+ * pods of a rolling update overlapping) is left to that process: this one reports itself
+ * unregistered and, when stopped, removes nothing but its own file. While {@code kubelet.sock} is
+ * absent the plugin waits (and says so). Failed registrations are retried with {@link Backoff};
+ * when they are exhausted, {@link #failed()} completes and the process should exit non-zero.
+ * Restart storms (more than 3 in 10 s) are slowed down with the same backoff.
  */
 public final class PluginLifecycle {
 
@@ -51,6 +54,7 @@ public final class PluginLifecycle {
   private String registeredKubelet;
   private boolean busy;
   private boolean stopped;
+  private boolean superseded;
   private long watchTimer = -1;
   private long waitingSince = -1;
   private int failures;
@@ -111,7 +115,7 @@ public final class PluginLifecycle {
   }
 
   private void watch() {
-    if (busy || stopped) {
+    if (busy || stopped || superseded) {
       return;
     }
     vertx
@@ -122,7 +126,7 @@ public final class PluginLifecycle {
             false)
         .onSuccess(
             o -> {
-              if (busy || stopped) {
+              if (busy || stopped || superseded) {
                 return;
               }
               if (o.kubelet().isPresent() && !o.kubelet().get().equals(registeredKubelet)) {
@@ -132,8 +136,38 @@ public final class PluginLifecycle {
                         + " was created again (kubelet restart)");
               } else if (o.plugin().isEmpty() && o.kubelet().isPresent()) {
                 restart("our socket " + pluginSocket + " was removed");
+              } else if (replacedByAnother(o.plugin())) {
+                supersede();
               }
             });
+  }
+
+  /** Our server listens, and the file at its path is not the one it created. */
+  private boolean replacedByAnother(Optional<String> plugin) {
+    PluginServer s = server;
+    return s != null
+        && plugin.isPresent()
+        && s.created().isPresent()
+        && !plugin.equals(s.created());
+  }
+
+  /**
+   * Another plugin process listens on our path now (the new pod of a rolling update) and has
+   * registered: the kubelet talks to it. This one stays idle until it is stopped: registering again
+   * would take the path back and make the two steal it from each other, and ending its streams
+   * early would make the kubelet drop the other one too (it disconnects whichever client holds the
+   * resource when any stream of that resource ends).
+   */
+  private void supersede() {
+    if (superseded) {
+      return;
+    }
+    superseded = true;
+    LOG.info(
+        "another plugin process serves {} now (the new pod of a rolling update?); this one stays"
+            + " idle until it stops and will remove nothing of the other's",
+        pluginSocket);
+    unregistered("another plugin process took over " + pluginSocket);
   }
 
   private record Observed(Optional<String> kubelet, Optional<String> plugin) {}
@@ -141,9 +175,24 @@ public final class PluginLifecycle {
   private void onStreamLost() {
     context.runOnContext(
         v -> {
-          if (!busy && !stopped) {
-            restart("the kubelet cancelled the ListAndWatch stream");
+          if (busy || stopped || superseded) {
+            return;
           }
+          busy = true;
+          vertx
+              .executeBlocking(() -> SocketIdentity.of(pluginSocket), false)
+              .onComplete(
+                  ar -> {
+                    busy = false;
+                    if (stopped || superseded) {
+                      return;
+                    }
+                    if (ar.succeeded() && replacedByAnother(ar.result())) {
+                      supersede();
+                    } else {
+                      restart("the kubelet cancelled the ListAndWatch stream");
+                    }
+                  });
         });
   }
 

@@ -111,7 +111,9 @@ public final class InspectionRoutes {
             .put("ready", readiness.ready())
             .put("synced", readiness.synced())
             .put("leader", readiness.leader())
+            .put("degraded", readiness.degraded().isPresent())
             .put("nodes", state.size());
+    readiness.degraded().ifPresent(why -> body.put("reason", why));
     json(ctx, readiness.ready() ? 200 : 503, body);
   }
 

@@ -20,7 +20,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,8 @@ public final class KubeCluster implements AutoCloseable {
    * Informer start retries: after 1 s, then twice as long each time up to 10 s. A passing fault (an
    * API server restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
    */
+  static final long WATCH_CHECK_MILLIS = 1000;
+
   static final Backoff INFORMER_START = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
 
   private final Vertx vertx;
@@ -47,9 +51,11 @@ public final class KubeCluster implements AutoCloseable {
   private final Cluster cluster;
   private final ClusterState state;
   private final Readiness readiness;
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final Map<String, SharedIndexInformer<?>> informers = new ConcurrentSkipListMap<>();
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
+  private long watchTimer = -1;
+  private long degradedSince = -1;
 
   private KubeCluster(Vertx vertx, KubernetesClient client, ExtenderConfig config) {
     this.vertx = vertx;
@@ -77,6 +83,7 @@ public final class KubeCluster implements AutoCloseable {
   /** Starts the informers (blocking until their first list, on a worker) and leader election. */
   public void start(ExtenderMetrics metrics) {
     startInformersRetrying(metrics);
+    watchTimer = vertx.setPeriodic(WATCH_CHECK_MILLIS, id -> checkWatches());
     if (config.leaderElection()) {
       elect();
     } else {
@@ -105,7 +112,7 @@ public final class KubeCluster implements AutoCloseable {
                   "informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
                   e.getMessage(),
                   delayMs / 1000);
-              informers.forEach(SharedIndexInformer::stop);
+              informers.values().forEach(SharedIndexInformer::stop);
               informers.clear();
               if (!closed) {
                 vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, failures + 1));
@@ -117,7 +124,7 @@ public final class KubeCluster implements AutoCloseable {
     if (readiness.synced() || closed) {
       return;
     }
-    boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    boolean synced = informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     if (!synced) {
       vertx.setTimer(1000, id -> watchSync());
@@ -126,7 +133,8 @@ public final class KubeCluster implements AutoCloseable {
 
   /** Keeps each informer as soon as it runs, so that a failed start stops those that did run. */
   private void startInformers(ExtenderMetrics metrics) {
-    informers.add(
+    informers.put(
+        "nodetopologies",
         client
             .resources(NodeTopology.class)
             .inform(Informers.topologies(state, metrics, config.resources()), RESYNC_MILLIS));
@@ -142,14 +150,53 @@ public final class KubeCluster implements AutoCloseable {
             .addIndexers(KubePods.indexers())
             .addEventHandler(
                 Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
-    informers.add(podInformer);
+    informers.put("pods", podInformer);
     pods.informer(podInformer);
     podInformer.run();
-    informers.add(
+    informers.put(
+        "nodes",
         client.nodes().inform(Informers.nodes(state, metrics, config.resources()), RESYNC_MILLIS));
-    boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    boolean synced = informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
+  }
+
+  /**
+   * Degraded while a synced informer is not watching (its watch broke and it is re-listing or
+   * waiting for the API server): the replica answers from the state it last saw. Logged once when
+   * it starts and once when it ends.
+   */
+  private void checkWatches() {
+    if (closed || !readiness.synced()) {
+      return;
+    }
+    List<String> lost = new ArrayList<>();
+    informers.forEach(
+        (name, informer) -> {
+          if (!informer.isWatching()) {
+            lost.add(name);
+          }
+        });
+    long now = System.currentTimeMillis();
+    if (lost.isEmpty()) {
+      if (degradedSince >= 0) {
+        LOG.info(
+            "informers watch the API server again after {} s; no longer degraded",
+            (now - degradedSince) / 1000);
+        degradedSince = -1;
+      }
+      readiness.degraded(null);
+      return;
+    }
+    String why =
+        "informers "
+            + String.join(", ", lost)
+            + " lost their watch on the API server; answering from the state they last saw";
+    if (degradedSince < 0) {
+      degradedSince = now;
+      LOG.warn("degraded: {}", why);
+    }
+    readiness.degraded(why);
   }
 
   private void elect() {
@@ -199,7 +246,8 @@ public final class KubeCluster implements AutoCloseable {
     if (e != null) {
       e.cancel(true);
     }
-    informers.forEach(SharedIndexInformer::stop);
+    vertx.cancelTimer(watchTimer);
+    informers.values().forEach(SharedIndexInformer::stop);
     client.close();
   }
 }

@@ -1,6 +1,7 @@
 package dev.tandem.extender.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -143,6 +144,26 @@ class InspectionIT {
                 + "\"PodUID\":\"never-seen\",\"Node\":\"pix-node\"}");
     assertEquals(200, unknown.statusCode());
     assertTrue(new JsonObject(unknown.body()).getString("Error").contains("not seen by filter"));
+  }
+
+  @Test
+  @DisplayName(
+      "a degraded replica (informers not watching the API server) stays ready: 200, degraded and why")
+  void degradedStaysReady() {
+    JsonObject before = new JsonObject(http.get("/readyz").body());
+    assertFalse(before.getBoolean("degraded"));
+    assertNull(before.getString("reason"));
+    cluster.readiness().degraded("informers pods lost their watch on the API server");
+    try {
+      HttpResponse<String> r = http.get("/readyz");
+      assertEquals(200, r.statusCode());
+      JsonObject body = new JsonObject(r.body());
+      assertTrue(body.getBoolean("ready"));
+      assertTrue(body.getBoolean("degraded"));
+      assertEquals("informers pods lost their watch on the API server", body.getString("reason"));
+    } finally {
+      cluster.readiness().degraded(null);
+    }
   }
 
   @Test

@@ -384,6 +384,22 @@ class KubeClusterMockTest {
     assertEquals("replica-a", lease.getSpec().getHolderIdentity());
   }
 
+  @Test
+  @DisplayName("the API server going away makes the replica degraded, and it stays ready")
+  void degradedWhileTheApiServerIsAway() throws Exception {
+    start(false);
+    await("ready", readiness::ready);
+    assertTrue(readiness.degraded().isEmpty());
+    server.shutdown();
+    await("degraded", () -> readiness.degraded().isPresent());
+    assertTrue(readiness.ready(), "a degraded replica stays ready");
+    assertTrue(
+        readiness.degraded().get().contains("lost their watch on the API server"),
+        readiness.degraded().get());
+    // The mock server cannot start again; the end of the degradation is asserted end to end
+    // (TestAPIServerRestartedMidRun).
+  }
+
   private RecordedRequest lastRequest(String pathEnd) throws InterruptedException {
     RecordedRequest found = null;
     int n = server.getRequestCount();

@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.lifecycle;
+package dev.tandem.deviceplugin.grpc;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,0 +1,149 @@
+//go:build e2e
+
+package scenarios
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+// kube-apiserver is stopped while pods are being scheduled and started again on the same port and
+// etcd. While it is down the extender answers filter from its informers and its /readyz says it is
+// degraded (still 200: a not-ready extender would fail every pod asking for GPUs or HCAs); once it is
+// back, scheduling resumes and two XE8640 hold exactly their six aligned 1+1 pods, nothing planned
+// twice.
+func TestAPIServerRestartedMidRun(t *testing.T) {
+	const ns = "apirestart"
+	nodes := cl.group(t, ns, xe8640, xe8640)
+	var specs []podSpec
+	for i := 0; i < 10; i++ {
+		specs = append(specs, podSpec{name: fmt.Sprintf("pair-%02d", i), gpus: 1, hcas: 1})
+	}
+	cl.submit(t, ns, specs[:3]...)
+	cl.settle(t, ns, 3, 2*time.Second, 90*time.Second)
+	ext := cl.service.Ready()
+	if ext == "" {
+		t.Fatal("no extender replica is ready")
+	}
+
+	t0 := time.Now()
+	killed, err := cl.env.StopAPIServer(3 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Since(t0)
+	// Degraded, and still ready, once its informers notice the lost watches.
+	deadline := time.Now().Add(8 * time.Second)
+	var code int
+	var ready map[string]any
+	for {
+		var body string
+		code, body, _ = harness.Get(ext + "/readyz")
+		ready = map[string]any{}
+		_ = json.Unmarshal([]byte(body), &ready)
+		if ready["degraded"] == true {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extender's /readyz did not say degraded within 8 s of the API server stopping: %d %s", code, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	seen := time.Since(t0)
+	if code != http.StatusOK {
+		t.Errorf("degraded extender answered /readyz %d %v, want 200 (ready, degraded)", code, ready)
+	}
+	// Filter answers from the informers: the 3 bound pods leave 3 aligned pairs free on the two nodes
+	// (best fit may have filled one of them), so at least one node passes, and every node is judged.
+	passed, failed := filterDirect(t, ext, ns, nodes)
+	if len(passed) == 0 || len(passed)+len(failed) != len(nodes) {
+		t.Errorf("with the API server down, filter passed %v and failed %v, want at least one of %v passed and each judged", passed, failed, nodes)
+	}
+	t.Logf("API server stopped in %s (SIGKILL after 3 s of SIGTERM: %v); the extender said degraded (/readyz %d, %v) %s after "+
+		"the SIGTERM, and filter answered from its informers",
+		stopped.Round(time.Millisecond), killed, code, ready["reason"], seen.Round(time.Millisecond))
+
+	t1 := time.Now()
+	if err := cl.env.StartAPIServer(cl.c, 90*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("API server down for %s in all; ready again %s after it was let start", time.Since(t0).Round(time.Millisecond),
+		time.Since(t1).Round(time.Millisecond))
+	// kube-scheduler exits when it cannot renew its Lease in time; its Deployment would start it again.
+	if !cl.scheduler.Running() {
+		t.Logf("kube-scheduler exited while the API server was down (lost its Lease); starting it again, as its Deployment would")
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := cl.startScheduler(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := cl.waitServiceReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	back := cl.service.Ready()
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		_, body, _ := harness.Get(back + "/readyz")
+		ready = map[string]any{}
+		_ = json.Unmarshal([]byte(body), &ready)
+		if ready["degraded"] == false {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extender still degraded 30 s after the API server came back: %s", body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cl.submit(t, ns, specs[3:]...)
+	cl.settle(t, ns, 6, 30*time.Second, 3*time.Minute)
+	if bound := cl.assertNoDoubleBooking(t, ns); bound != 6 {
+		t.Fatalf("%d pods bound after the API server restart; 2 XE8640 hold exactly 6 aligned 1+1 pods", bound)
+	}
+}
+
+// filterDirect POSTs kube-scheduler's filter call for a 1 GPU + 1 HCA pod straight to one extender
+// replica (not through the Service) and returns the nodes that passed and those that failed.
+func filterDirect(t *testing.T, ext, ns string, nodes []string) ([]string, map[string]string) {
+	t.Helper()
+	pod := cl.pod(ns, podSpec{name: "filter-probe", gpus: 1, hcas: 1})
+	pod.UID = types.UID("filter-probe-uid")
+	args, err := json.Marshal(map[string]any{"Pod": pod, "Nodes": nil, "NodeNames": nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Post(ext+"/scheduler/filter", "application/json", bytes.NewReader(args))
+	if err != nil {
+		t.Fatalf("filter with the API server down: %v", err)
+	}
+	defer resp.Body.Close()
+	var result struct {
+		NodeNames                  []string
+		FailedNodes                map[string]string
+		FailedAndUnresolvableNodes map[string]string
+		Error                      string
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&result); err != nil || resp.StatusCode != http.StatusOK || result.Error != "" {
+		t.Fatalf("filter with the API server down: %s, %v, error %q", resp.Status, err, result.Error)
+	}
+	failed := map[string]string{}
+	for n, r := range result.FailedNodes {
+		failed[n] = r
+	}
+	for n, r := range result.FailedAndUnresolvableNodes {
+		failed[n] = r
+	}
+	return result.NodeNames, failed
+}
