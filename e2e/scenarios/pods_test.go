@@ -123,20 +123,7 @@ func (k *cluster) waitTopology(ctx context.Context, node string, f fixture) erro
 }
 
 func (k *cluster) pod(group string, s podSpec) *corev1.Pod {
-	limits := corev1.ResourceList{}
-	if s.gpus > 0 {
-		limits["nvidia.com/gpu"] = *resource.NewQuantity(int64(s.gpus), resource.DecimalSI)
-	}
-	if s.hcas > 0 {
-		limits["rdma/hca"] = *resource.NewQuantity(int64(s.hcas), resource.DecimalSI)
-	}
-	ann := map[string]string{}
-	if s.alignment != "" {
-		ann["tandem.dev/alignment"] = s.alignment
-	}
-	if s.mode != "" {
-		ann["tandem.dev/alignment-mode"] = s.mode
-	}
+	limits, ann := harness.DeviceAsk(s.gpus, s.hcas, s.alignment, s.mode)
 	requests := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}
 	selector := map[string]string{groupLabel: group}
 	if s.node != "" {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // PlanAnnotation is the annotation the extender writes on a pod it binds.
@@ -74,3 +75,23 @@ func (l *Ledger) Remove(pod string) {
 
 // Pods is how many pods hold devices.
 func (l *Ledger) Pods() int { return len(l.held) }
+
+// DeviceAsk is what a pod asks of Tandem: the limits of its GPUs and HCAs, and the alignment
+// annotations (an empty alignment or mode is left out, so the extender's default applies).
+func DeviceAsk(gpus, hcas int, alignment, mode string) (corev1.ResourceList, map[string]string) {
+	limits := corev1.ResourceList{}
+	if gpus > 0 {
+		limits["nvidia.com/gpu"] = *resource.NewQuantity(int64(gpus), resource.DecimalSI)
+	}
+	if hcas > 0 {
+		limits["rdma/hca"] = *resource.NewQuantity(int64(hcas), resource.DecimalSI)
+	}
+	ann := map[string]string{}
+	if alignment != "" {
+		ann["tandem.dev/alignment"] = alignment
+	}
+	if mode != "" {
+		ann["tandem.dev/alignment-mode"] = mode
+	}
+	return limits, ann
+}
