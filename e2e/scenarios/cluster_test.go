@@ -44,7 +44,6 @@ type cluster struct {
 	extPorts  map[string]int
 	extKC     string
 	agents    map[string]*harness.Proc // by node name
-	agentKC   string
 	scheduler *harness.Proc
 }
 
@@ -112,11 +111,20 @@ func (k *cluster) stopAll() {
 		p.Stop(5 * time.Second)
 	}
 	var wg sync.WaitGroup
-	for _, p := range k.agents {
+	for node, p := range k.agents {
 		wg.Add(1)
-		go func(p *harness.Proc) { defer wg.Done(); p.Stop(5 * time.Second) }(p)
+		go func(node string, p *harness.Proc) {
+			defer wg.Done()
+			p.Stop(5 * time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := k.c.DeletePodNow(ctx, "tandem-system", agentPodName(node)); err != nil {
+				fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
+			}
+		}(node, p)
 	}
 	wg.Wait()
+	k.agents = map[string]*harness.Proc{}
 	if k.service != nil {
 		k.service.Close()
 		k.service = nil // stopAll may run twice: the uninstall scenario stops everything first
@@ -125,10 +133,7 @@ func (k *cluster) stopAll() {
 
 func (k *cluster) credentials(ctx context.Context) error {
 	var err error
-	if k.extKC, err = k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-scheduler-extender"); err != nil {
-		return err
-	}
-	k.agentKC, err = k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-node-topology-agent")
+	k.extKC, err = k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-scheduler-extender")
 	return err
 }
 
@@ -139,17 +144,32 @@ func javaArgs(heap string, jar string, args ...string) []string {
 	return append(base, args...)
 }
 
-// startAgent runs the real agent for one fake node, reading the node's topology from a fixture.
+// agentPodName is the stand-in of the agent DaemonSet's pod on node.
+func agentPodName(node string) string { return "tandem-node-topology-agent-" + node }
+
+// startAgent runs the real agent for one fake node, reading the node's topology from a fixture. It
+// authenticates as the DaemonSet's pod would, with a token bound to a pod on its node (the own-node
+// ValidatingAdmissionPolicy refuses any other token of the agent's ServiceAccount).
 func (k *cluster) startAgent(node string, f fixture) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pod, err := k.c.StandInPod(ctx, "tandem-system", agentPodName(node), "tandem-node-topology-agent", node)
+	if err != nil {
+		return err
+	}
+	kc, err := k.c.PodBoundKubeconfig(ctx, k.env, pod)
+	if err != nil {
+		return err
+	}
 	jar := k.env.Jar("node-topology-agent")
 	xml := k.env.Testdata(filepath.Join("topologies", f.file))
 	port := harness.FreePort()
 	argv := append([]string{k.env.Java}, javaArgs("48m", jar, "run",
 		"--node-name", node,
 		"--hwloc-xml", xml,
-		"--kubeconfig", k.agentKC,
+		"--kubeconfig", kc,
 		"--port", fmt.Sprint(port))...)
-	p, err := harness.Start(k.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + k.agentKC, "NODE_NAME=" + node}, argv...)
+	p, err := harness.Start(k.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, argv...)
 	if err != nil {
 		return err
 	}
@@ -314,25 +334,6 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 // deploymentArgs reads the first container's args of a Deployment of what was installed (manifests/
 // or the chart's release).
 func deploymentArgs(docs []harness.Doc, name string) ([]string, error) {
-	for _, d := range docs {
-		if d.Kind != "Deployment" || d.Name != name {
-			continue
-		}
-		spec, _ := d.Obj["spec"].(map[string]any)
-		tmpl, _ := spec["template"].(map[string]any)
-		pspec, _ := tmpl["spec"].(map[string]any)
-		cs, _ := pspec["containers"].([]any)
-		if len(cs) == 0 {
-			return nil, fmt.Errorf("%s: Deployment %s has no containers", d.File, name)
-		}
-		c, _ := cs[0].(map[string]any)
-		var out []string
-		if as, ok := c["args"].([]any); ok {
-			for _, a := range as {
-				out = append(out, fmt.Sprint(a))
-			}
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("no Deployment %s in what was installed", name)
+	args, _, err := harness.DeploymentContainer(docs, name)
+	return args, err
 }

@@ -4,7 +4,6 @@ package scenarios
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -22,13 +21,7 @@ import (
 const groupLabel = "tandem.dev/e2e-group"
 
 // plan is the tandem.dev/plan annotation the extender writes on bind.
-type plan struct {
-	Node     string   `json:"node"`
-	GPUs     []string `json:"gpus"`
-	HCAs     []string `json:"hcas"`
-	Locality string   `json:"locality"`
-	Policy   string   `json:"policy"`
-}
+type plan = harness.Plan
 
 // podSpec is a pod the scenarios submit: g GPUs and h HCAs, with an optional alignment policy.
 type podSpec struct {
@@ -130,20 +123,7 @@ func (k *cluster) waitTopology(ctx context.Context, node string, f fixture) erro
 }
 
 func (k *cluster) pod(group string, s podSpec) *corev1.Pod {
-	limits := corev1.ResourceList{}
-	if s.gpus > 0 {
-		limits["nvidia.com/gpu"] = *resource.NewQuantity(int64(s.gpus), resource.DecimalSI)
-	}
-	if s.hcas > 0 {
-		limits["rdma/hca"] = *resource.NewQuantity(int64(s.hcas), resource.DecimalSI)
-	}
-	ann := map[string]string{}
-	if s.alignment != "" {
-		ann["tandem.dev/alignment"] = s.alignment
-	}
-	if s.mode != "" {
-		ann["tandem.dev/alignment-mode"] = s.mode
-	}
+	limits, ann := harness.DeviceAsk(s.gpus, s.hcas, s.alignment, s.mode)
 	requests := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}
 	selector := map[string]string{groupLabel: group}
 	if s.node != "" {
@@ -222,15 +202,11 @@ func (k *cluster) events(ns, name string) string {
 // planOf decodes the pod's tandem.dev/plan annotation (nil when absent).
 func planOf(t *testing.T, p *corev1.Pod) *plan {
 	t.Helper()
-	raw, ok := p.Annotations["tandem.dev/plan"]
-	if !ok {
-		return nil
+	pl, err := harness.PlanOf(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var pl plan
-	if err := json.Unmarshal([]byte(raw), &pl); err != nil {
-		t.Fatalf("pod %s/%s: tandem.dev/plan is not JSON: %v (%s)", p.Namespace, p.Name, err, raw)
-	}
-	return &pl
+	return pl
 }
 
 // settle waits until the number of bound pods in ns has not changed for quiet, and returns the pods.

@@ -141,7 +141,7 @@ func (k *cluster) assertNoDoubleBooking(t *testing.T, ns string) (bound int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	owner := map[string]string{} // node/device -> pod
+	ledger := harness.NewLedger()
 	for i := range list.Items {
 		p := &list.Items[i]
 		if p.Spec.NodeName == "" {
@@ -160,12 +160,8 @@ func (k *cluster) assertNoDoubleBooking(t *testing.T, ns string) (bound int) {
 		if pl.Node != p.Spec.NodeName || len(pl.GPUs) != gpus || len(pl.HCAs) != hcas {
 			t.Errorf("pod %s (%d GPUs, %d HCAs) bound to %s has plan %+v", p.Name, gpus, hcas, p.Spec.NodeName, pl)
 		}
-		for _, d := range append(append([]string{}, pl.GPUs...), pl.HCAs...) {
-			key := p.Spec.NodeName + "/" + d
-			if other, taken := owner[key]; taken {
-				t.Errorf("device %s planned twice: pods %s and %s", key, other, p.Name)
-			}
-			owner[key] = p.Name
+		for _, clash := range ledger.Add(p.Name, pl) {
+			t.Error(clash)
 		}
 	}
 	return bound

@@ -45,6 +45,8 @@ func TestInstallHasEachKindOncePerComponent(t *testing.T) {
 		"tandem-node-topology-agent ClusterRole",
 		"tandem-node-topology-agent ClusterRoleBinding",
 		"tandem-node-topology-agent DaemonSet",
+		"tandem-node-topology-agent ValidatingAdmissionPolicy",
+		"tandem-node-topology-agent ValidatingAdmissionPolicyBinding",
 		"tandem-device-plugin ServiceAccount",
 		"tandem-device-plugin ClusterRole",
 		"tandem-device-plugin ClusterRoleBinding",

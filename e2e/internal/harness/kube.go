@@ -26,10 +26,13 @@ type Clients struct {
 }
 
 // Connect builds admin clients from the admin kubeconfig.
-func (e *Env) Connect() (*Clients, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", e.Kubeconfig)
+func (e *Env) Connect() (*Clients, error) { return ConnectAs(e.Kubeconfig) }
+
+// ConnectAs builds clients that authenticate as the given kubeconfig says.
+func ConnectAs(kubeconfig string) (*Clients, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", e.Kubeconfig, err)
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
 	cfg.QPS, cfg.Burst = 200, 400
 	k, err := kubernetes.NewForConfig(cfg)
@@ -116,14 +119,28 @@ func (c *Clients) EnsureServiceAccount(ctx context.Context, ns, name string) err
 
 // ServiceAccountKubeconfig asks the API server for a token of ns/name (TokenRequest) and writes a
 // kubeconfig that authenticates with it, so a component runs with exactly that ServiceAccount's rights.
+// The token is bound to no object: the API server puts no pod or node in its user extra.
 func (c *Clients) ServiceAccountKubeconfig(ctx context.Context, e *Env, ns, name string) (string, error) {
+	return c.tokenKubeconfig(ctx, e, ns, name, nil, fmt.Sprintf("sa-%s-%s.kubeconfig", ns, name))
+}
+
+// PodBoundKubeconfig writes a kubeconfig with a token of the pod's ServiceAccount bound to the pod
+// (TokenRequest with boundObjectRef kind Pod), as the kubelet's projected token is: the API server puts
+// the pod and its node (authentication.kubernetes.io/node-name) in the user extra of its requests.
+func (c *Clients) PodBoundKubeconfig(ctx context.Context, e *Env, pod *corev1.Pod) (string, error) {
+	ref := &authv1.BoundObjectReference{Kind: "Pod", APIVersion: "v1", Name: pod.Name, UID: pod.UID}
+	return c.tokenKubeconfig(ctx, e, pod.Namespace, pod.Spec.ServiceAccountName, ref,
+		fmt.Sprintf("pod-%s-%s.kubeconfig", pod.Namespace, pod.Name))
+}
+
+func (c *Clients) tokenKubeconfig(ctx context.Context, e *Env, ns, name string, bound *authv1.BoundObjectReference, file string) (string, error) {
 	exp := int64(6 * time.Hour / time.Second)
 	tr, err := c.Kube.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name,
-		&authv1.TokenRequest{Spec: authv1.TokenRequestSpec{ExpirationSeconds: &exp}}, metav1.CreateOptions{})
+		&authv1.TokenRequest{Spec: authv1.TokenRequestSpec{ExpirationSeconds: &exp, BoundObjectRef: bound}}, metav1.CreateOptions{})
 	if err != nil {
-		return "", fmt.Errorf("token for serviceaccount %s/%s: %w", ns, name, err)
+		return "", fmt.Errorf("token for serviceaccount %s/%s (bound to %v): %w", ns, name, bound, err)
 	}
-	path := filepath.Join(e.Dir, fmt.Sprintf("sa-%s-%s.kubeconfig", ns, name))
+	path := filepath.Join(e.Dir, file)
 	body := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -138,4 +155,34 @@ contexts:
 current-context: e2e
 `, e.APIServer, e.CA, name, tr.Status.Token, name, ns)
 	return path, os.WriteFile(path, []byte(body), 0o600)
+}
+
+// StandInPod creates what the kubelet would run a DaemonSet's pod as on node: a pod bound to the node
+// (spec.nodeName), running as ns/serviceAccount. No kubelet runs it; it exists so that a token can be
+// bound to it. Remove it with DeletePodNow.
+func (c *Clients) StandInPod(ctx context.Context, ns, name, serviceAccount, node string) (*corev1.Pod, error) {
+	no := false
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: map[string]string{"tandem.dev/e2e-stand-in": "true"}},
+		Spec: corev1.PodSpec{
+			NodeName: node, ServiceAccountName: serviceAccount, AutomountServiceAccountToken: &no,
+			Containers: []corev1.Container{{Name: "stand-in", Image: "registry.k8s.io/pause:3.10"}},
+		},
+	}
+	created, err := c.Kube.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("create stand-in pod %s/%s on node %s: %w", ns, name, node, err)
+	}
+	return created, nil
+}
+
+// DeletePodNow deletes a pod with grace period 0: with no kubelet, a pod bound to a node would
+// otherwise wait forever for the kubelet to confirm it stopped.
+func (c *Clients) DeletePodNow(ctx context.Context, ns, name string) error {
+	zero := int64(0)
+	err := c.Kube.CoreV1().Pods(ns).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete pod %s/%s: %w", ns, name, err)
+	}
+	return nil
 }

@@ -165,6 +165,8 @@ public final class SchedulerRoutes {
               metrics.bound(done.succeeded() ? done.result().result() : "api_error");
               if (!error.isEmpty()) {
                 LOG.debug("bind {} to {}: {}", ref, node, error);
+              } else {
+                pods.forget(ref.uid());
               }
               reply(ctx, Replies.binding(error));
               sample.stop(metrics.verb("bind"));

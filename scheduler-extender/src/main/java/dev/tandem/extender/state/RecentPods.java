@@ -26,6 +26,11 @@ public final class RecentPods implements PodSource {
     }
   }
 
+  /** Drops a pod whose bind is done: only pods still to be bound are worth their memory. */
+  public void forget(String uid) {
+    pods.invalidate(uid);
+  }
+
   @Override
   public Future<JsonObject> pod(PodRef ref) {
     JsonObject pod = pods.getIfPresent(ref.uid());

@@ -38,17 +38,20 @@ public final class NodeEvaluator {
     }
   }
 
+  /**
+   * A node and a request shape. The node's version is in the cached value, not the key: a node's
+   * newer answer replaces its older one, so the cache holds live answers only instead of filling up
+   * with answers for versions that can never be asked again (benchmarks/run-soak).
+   */
   private static final class Key {
     private final String node;
-    private final long version;
     private final Shape shape;
     private final int hash;
 
-    Key(String node, long version, Shape shape) {
+    Key(String node, Shape shape) {
       this.node = node;
-      this.version = version;
       this.shape = shape;
-      this.hash = (31 * node.hashCode() + Long.hashCode(version)) * 31 + shape.hash;
+      this.hash = 31 * node.hashCode() + shape.hash;
     }
 
     @Override
@@ -60,16 +63,18 @@ public final class NodeEvaluator {
     public boolean equals(Object o) {
       return o instanceof Key k
           && k.hash == hash
-          && k.version == version
           && (k.shape == shape || k.shape.request.equals(shape.request))
           && k.node.equals(node);
     }
   }
 
+  /** An answer and the version of the node it was computed for. */
+  private record Versioned(long version, AllocationResult answer) {}
+
   /** Distinct refusals kept canonical; beyond it refusals still work, only encode slower. */
   private static final int MAX_REFUSALS = 4096;
 
-  private final Cache<Key, AllocationResult> cache;
+  private final Cache<Key, Versioned> cache;
   private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
   private final ConcurrentMap<Infeasible, Infeasible> refusals = new ConcurrentHashMap<>();
 
@@ -101,10 +106,12 @@ public final class NodeEvaluator {
    */
   public NodeCell.Answer known(NodeCell cell, NodeEntry node, Shape shape) {
     NodeCell.Answer remembered = cell.remembered(node, shape.request);
-    if (remembered != null) {
-      return remembered;
-    }
-    AllocationResult cached = cache.getIfPresent(new Key(node.name(), node.version(), shape));
+    return remembered != null ? remembered : fromCache(cell, node, shape);
+  }
+
+  /** Kept out of {@link #known}, whose remembered answer is the filter loop's hot path. */
+  private NodeCell.Answer fromCache(NodeCell cell, NodeEntry node, Shape shape) {
+    AllocationResult cached = cached(new Key(node.name(), shape), node);
     return cached == null ? null : cell.remember(node, shape.request, cached);
   }
 
@@ -113,19 +120,25 @@ public final class NodeEvaluator {
    * caches the answer and remembers it in the cell for the next request.
    */
   public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult answer = allocate(new Key(node.name(), node.version(), shape), node, shape);
+    AllocationResult answer = allocate(new Key(node.name(), shape), node, shape);
     return cell.remember(node, shape.request, answer);
   }
 
   public AllocationResult evaluate(NodeEntry node, Shape shape) {
-    Key key = new Key(node.name(), node.version(), shape);
-    AllocationResult answer = cache.getIfPresent(key);
+    Key key = new Key(node.name(), shape);
+    AllocationResult answer = cached(key, node);
     return answer != null ? answer : allocate(key, node, shape);
+  }
+
+  /** The cached answer for this version of the node; null when none or one for another version. */
+  private AllocationResult cached(Key key, NodeEntry node) {
+    Versioned v = cache.getIfPresent(key);
+    return v != null && v.version() == node.version() ? v.answer() : null;
   }
 
   private AllocationResult allocate(Key key, NodeEntry node, Shape shape) {
     AllocationResult answer = canonical(node.allocator().allocate(shape.request, node.free()));
-    cache.put(key, answer);
+    cache.put(key, new Versioned(node.version(), answer));
     return answer;
   }
 
