@@ -28,6 +28,26 @@ type plan struct {
 	HCAs     []string `json:"hcas"`
 	Locality string   `json:"locality"`
 	Policy   string   `json:"policy"`
+	// Containers is each container's share of the pod's devices, init containers first.
+	Containers []share `json:"containers"`
+}
+
+// share is one container's part of a plan.
+type share struct {
+	Name string   `json:"name"`
+	Init bool     `json:"init"`
+	GPUs []string `json:"gpus"`
+	HCAs []string `json:"hcas"`
+}
+
+// share returns the named container's share of the plan (nil when the plan has none).
+func (p *plan) share(container string) *share {
+	for i := range p.Containers {
+		if p.Containers[i].Name == container {
+			return &p.Containers[i]
+		}
+	}
+	return nil
 }
 
 // podSpec is a pod the scenarios submit: g GPUs and h HCAs, with an optional alignment policy.

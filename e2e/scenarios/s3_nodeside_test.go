@@ -32,19 +32,7 @@ func TestNodeSide(t *testing.T) {
 	}
 	nodes := cl.group(t, "node", xe8640)
 	node := nodes[0]
-	topo, err := cl.c.GetTopology(context.Background(), node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gpus, hcas []nodeside.Device
-	for _, d := range topo.Spec.Devices {
-		switch d.Kind {
-		case "GPU":
-			gpus = append(gpus, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
-		case "HCA":
-			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
-		}
-	}
+	topo, gpus, hcas := cl.devicesOf(t, node)
 	prSock := filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock")
 	kubelet, err := nodeside.Start(prSock)
 	if err != nil {
@@ -234,10 +222,17 @@ func (k *cluster) bindOne(t *testing.T, spec podSpec) *corev1.Pod {
 	}
 }
 
-// deleteNow deletes the pod with no grace period and waits until the API server no longer has it.
+// deleteNow deletes the pod of namespace node with no grace period and waits until the API server no
+// longer has it.
 func (k *cluster) deleteNow(t *testing.T, name string) {
 	t.Helper()
-	pods := k.c.Kube.CoreV1().Pods("node")
+	k.deleteIn(t, "node", name)
+}
+
+// deleteIn deletes the pod with no grace period and waits until the API server no longer has it.
+func (k *cluster) deleteIn(t *testing.T, ns, name string) {
+	t.Helper()
+	pods := k.c.Kube.CoreV1().Pods(ns)
 	zero := int64(0)
 	if err := pods.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil && !apierrors.IsNotFound(err) {
 		t.Fatal(err)
@@ -248,7 +243,7 @@ func (k *cluster) deleteNow(t *testing.T, name string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("pod node/%s still present 10 s after its deletion", name)
+	t.Fatalf("pod %s/%s still present 10 s after its deletion", ns, name)
 }
 
 func sameSet(a, b []string) bool {
