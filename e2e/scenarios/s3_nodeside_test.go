@@ -32,19 +32,7 @@ func TestNodeSide(t *testing.T) {
 	}
 	nodes := cl.group(t, "node", xe8640)
 	node := nodes[0]
-	topo, err := cl.c.GetTopology(context.Background(), node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gpus, hcas []nodeside.Device
-	for _, d := range topo.Spec.Devices {
-		switch d.Kind {
-		case "GPU":
-			gpus = append(gpus, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
-		case "HCA":
-			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
-		}
-	}
+	topo, gpus, hcas := cl.devicesOf(t, node)
 	prSock := filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock")
 	kubelet, err := nodeside.Start(prSock)
 	if err != nil {

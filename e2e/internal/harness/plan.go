@@ -19,6 +19,26 @@ type Plan struct {
 	HCAs     []string `json:"hcas"`
 	Locality string   `json:"locality"`
 	Policy   string   `json:"policy"`
+	// Containers is each container's share of the pod's devices, init containers first.
+	Containers []Share `json:"containers"`
+}
+
+// Share is one container's part of a plan.
+type Share struct {
+	Name string   `json:"name"`
+	Init bool     `json:"init"`
+	GPUs []string `json:"gpus"`
+	HCAs []string `json:"hcas"`
+}
+
+// Share returns the named container's share of the plan (nil when the plan has none).
+func (p *Plan) Share(container string) *Share {
+	for i := range p.Containers {
+		if p.Containers[i].Name == container {
+			return &p.Containers[i]
+		}
+	}
+	return nil
 }
 
 // PlanOf decodes the pod's plan; nil without error when the pod has none.

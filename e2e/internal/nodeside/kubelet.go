@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -189,6 +190,28 @@ func (k *Kubelet) Env(pod *v1.Pod, container string) (map[string]string, error) 
 		return env, nil
 	}
 	return nil, fmt.Errorf("pod %s/%s has no container %s", pod.Namespace, pod.Name, container)
+}
+
+// InUse lists the devices of resource the device manager holds for the active pods, init containers
+// included (PodResources never lists an ordinary init container, whose devices the pod keeps).
+func (k *Kubelet) InUse(resource string) []string {
+	mgr := k.manager()
+	seen := map[string]bool{}
+	for _, p := range k.activePods() {
+		for _, cs := range [][]v1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+			for _, c := range cs {
+				for id := range mgr.GetDevices(string(p.UID), c.Name)[resource] {
+					seen[id] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Forget drops the pod (it ended) and frees its devices, as the kubelet does for terminated pods.

@@ -4,11 +4,13 @@ import dev.tandem.deviceplugin.allocate.DeviceHandOff;
 import dev.tandem.deviceplugin.cni.DeviceInfoDirectory;
 import dev.tandem.deviceplugin.cni.DeviceInfoHandOff;
 import dev.tandem.deviceplugin.config.GpuConfig;
+import dev.tandem.deviceplugin.config.Mode;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
+import dev.tandem.deviceplugin.preferred.PodHcas;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
@@ -72,8 +74,14 @@ public final class DevicePlugin {
     this.deviceInfo = deviceInfo(vertx, s, inventory);
     DeviceHandOff hcaHandOff = deviceInfo == null ? DeviceHandOff.NONE : deviceInfo;
     GpuConfig g = s.config().gpu();
+    PodHcas podHcas = new PodHcas(s.clock());
     DeviceTable hcas =
-        new DeviceTable(new HcaDevices(inventory, s.probe(), new UverbsLocator(s.sysfsRoot())));
+        new DeviceTable(
+            new HcaDevices(
+                inventory,
+                s.probe(),
+                new UverbsLocator(s.sysfsRoot()),
+                s.config().mode() == Mode.SHARED ? podHcas : null));
     PendingPodLocator locator =
         new PendingPodLocator(
             s.machine().nodeName(),
@@ -120,7 +128,7 @@ public final class DevicePlugin {
       this.hca =
           resource(
               hcas,
-              new HintPolicy(inventory, locator, outcomes),
+              new HintPolicy(inventory, locator, outcomes, podHcas),
               r -> {},
               hcaHandOff,
               s.pluginSocket());

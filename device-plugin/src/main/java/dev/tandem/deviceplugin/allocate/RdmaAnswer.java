@@ -14,7 +14,9 @@ import java.util.function.Function;
 /**
  * What a container gets for its HCA devices: the character devices its HCAs need ({@code
  * /dev/infiniband/uverbsN} of each HCA and {@code /dev/infiniband/rdma_cm}, mode {@code rw}) and
- * the environment of {@link RdmaEnvironment}.
+ * the environment of {@link RdmaEnvironment}. In {@code shared} mode, when the devices were steered
+ * to a pod's plan ({@code podHcas}), its HCAs are the pod's: every container of the pod gets the
+ * same HCAs named and their character devices, whichever of them its own slots are on.
  */
 public final class RdmaAnswer implements ContainerAnswer {
 
@@ -24,36 +26,56 @@ public final class RdmaAnswer implements ContainerAnswer {
 
   private final Inventory inventory;
   private final Function<String, Optional<String>> uverbs;
+  private final Function<List<String>, Optional<List<String>>> podHcas;
 
   /**
    * @param uverbs the uverbs character device of an HCA (by ibverbs name), when known
    */
   public RdmaAnswer(Inventory inventory, Function<String, Optional<String>> uverbs) {
+    this(inventory, uverbs, ids -> Optional.empty());
+  }
+
+  /**
+   * @param podHcas the HCAs (ibverbs names) of the pod some device ids were steered to, when they
+   *     are to be named instead of the container's own ({@code shared} mode)
+   */
+  public RdmaAnswer(
+      Inventory inventory,
+      Function<String, Optional<String>> uverbs,
+      Function<List<String>, Optional<List<String>>> podHcas) {
     this.inventory = inventory;
     this.uverbs = uverbs;
+    this.podHcas = podHcas;
+  }
+
+  /** Allocate for the inventory's devices, each container with its own HCAs. */
+  public static AllocateResponder responder(
+      Inventory inventory, Function<String, Optional<String>> uverbs) {
+    return responder(inventory, uverbs, ids -> Optional.empty());
   }
 
   /** Allocate for the inventory's devices (HCAs, VFs or shared slots). */
   public static AllocateResponder responder(
-      Inventory inventory, Function<String, Optional<String>> uverbs) {
+      Inventory inventory,
+      Function<String, Optional<String>> uverbs,
+      Function<List<String>, Optional<List<String>>> podHcas) {
     return new AllocateResponder(
         inventory.machine().nodeName(),
         inventory.config().resourceName() + " device id",
         inventory.devices().stream().map(PluginDevice::id).toList(),
         LISTED_AT_MOST,
-        new RdmaAnswer(inventory, uverbs));
+        new RdmaAnswer(inventory, uverbs, podHcas));
   }
 
   @Override
   public ContainerAllocateResponse answer(List<String> ids) {
     List<PluginDevice> devices =
         ids.stream().map(id -> inventory.device(id).orElseThrow()).toList();
+    List<String> hcas = hcas(ids, devices);
     Set<String> paths = new LinkedHashSet<>();
     List<String> missing = new ArrayList<>();
-    for (PluginDevice d : devices) {
-      uverbs
-          .apply(d.ibDevice())
-          .ifPresentOrElse(u -> paths.add(DEV_DIR + u), () -> missing.add(d.ibDevice()));
+    for (String hca : hcas) {
+      uverbs.apply(hca).ifPresentOrElse(u -> paths.add(DEV_DIR + u), () -> missing.add(hca));
     }
     if (!missing.isEmpty()) {
       throw new AllocationException(
@@ -67,10 +89,18 @@ public final class RdmaAnswer implements ContainerAnswer {
     paths.add(RDMA_CM);
     ContainerAllocateResponse.Builder b =
         ContainerAllocateResponse.newBuilder()
-            .putAllEnvs(RdmaEnvironment.of(inventory.config().resourceName(), devices));
+            .putAllEnvs(RdmaEnvironment.of(inventory.config().resourceName(), devices, hcas));
     for (String p : paths) {
       b.addDevices(DeviceSpec.newBuilder().setContainerPath(p).setHostPath(p).setPermissions("rw"));
     }
     return b.build();
+  }
+
+  /**
+   * The container's own HCAs, or the pod's when {@code podHcas} knows them and they cover these.
+   */
+  private List<String> hcas(List<String> ids, List<PluginDevice> devices) {
+    List<String> own = devices.stream().map(PluginDevice::ibDevice).distinct().toList();
+    return podHcas.apply(ids).filter(pod -> pod.containsAll(own)).orElse(own);
   }
 }

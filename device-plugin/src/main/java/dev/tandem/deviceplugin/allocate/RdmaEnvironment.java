@@ -54,7 +54,16 @@ public final class RdmaEnvironment {
    * @param resourceName the resource the devices are of, which names {@code PCIDEVICE_<RESOURCE>}
    */
   public static Map<String, String> of(String resourceName, List<PluginDevice> devices) {
-    List<String> hcas = devices.stream().map(PluginDevice::ibDevice).distinct().toList();
+    return of(
+        resourceName, devices, devices.stream().map(PluginDevice::ibDevice).distinct().toList());
+  }
+
+  /**
+   * As {@link #of(String, List)}, {@code NCCL_IB_HCA}, {@code UCX_NET_DEVICES} and {@code
+   * TANDEM_RDMA_DEVICES} naming {@code hcas} (a pod's HCAs, the same in each of its containers).
+   */
+  public static Map<String, String> of(
+      String resourceName, List<PluginDevice> devices, List<String> hcas) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put(NCCL_IB_HCA, "=" + String.join(",", hcas));
     env.put(UCX_NET_DEVICES, hcas.stream().map(h -> h + ":1").collect(Collectors.joining(",")));

@@ -13,8 +13,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +77,9 @@ public final class ApiServerPlans implements PendingPlans {
                 pod.getMetadata().getName(),
                 PlanCodec.decode(text),
                 limits(pod, resource),
-                limits(pod, gpuResource)));
+                limits(pod, gpuResource),
+                order(pod),
+                endingInit(pod)));
       } catch (IllegalArgumentException e) {
         LOG.warn(
             "pod {}/{}: {}",
@@ -85,6 +89,30 @@ public final class ApiServerPlans implements PendingPlans {
       }
     }
     return out;
+  }
+
+  /** Init containers then app containers, as the kubelet admits them. */
+  private static List<String> order(Pod pod) {
+    List<String> out = new ArrayList<>();
+    initContainers(pod).forEach(c -> out.add(c.getName()));
+    pod.getSpec().getContainers().forEach(c -> out.add(c.getName()));
+    return out;
+  }
+
+  /** Init containers without {@code restartPolicy: Always} (sidecars have it). */
+  private static Set<String> endingInit(Pod pod) {
+    Set<String> out = new HashSet<>();
+    for (Container c : initContainers(pod)) {
+      if (!"Always".equals(c.getRestartPolicy())) {
+        out.add(c.getName());
+      }
+    }
+    return out;
+  }
+
+  private static List<Container> initContainers(Pod pod) {
+    List<Container> init = pod.getSpec().getInitContainers();
+    return init == null ? List.of() : init;
   }
 
   private static Map<String, Integer> limits(Pod pod, String resource) {

@@ -24,6 +24,15 @@ public record Holdings(List<HeldDevices> all, String unavailable) {
     return new Holdings(List.of(), why);
   }
 
+  /** Names of the containers of pod {@code namespace/name} holding devices of {@code resource}. */
+  Set<String> containersHolding(String podKey, String resource) {
+    return all.stream()
+        .filter(h -> h.resource().equals(resource) && !h.deviceIds().isEmpty())
+        .filter(h -> (h.namespace() + "/" + h.pod()).equals(podKey))
+        .map(HeldDevices::container)
+        .collect(Collectors.toSet());
+  }
+
   /** {@code namespace/name} of the pods holding devices of {@code resource}. */
   Set<String> podsHolding(String resource) {
     return all.stream()

@@ -11,12 +11,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Which pending pod on this node a GetPreferredAllocation call is for (the kubelet does not say):
- * among the pods pending on this node with a plan (oldest plan first), skipping pods that already
- * hold devices of the resource asked for (PodResources), the first container whose limit of that
- * resource equals the allocation size; its limit of the other resource is the size the other
- * resource's call will have. A pod without such limits matches when its plan has that many devices
- * of the resource. Without the API server, only the size asked for is known. Both lookups are
- * bounded by a timeout; a failure degrades the answer and says why, it never fails.
+ * among the pods pending on this node with a plan (oldest plan first), the first container, in the
+ * order the kubelet admits them (init containers, then app containers), whose limit of the resource
+ * asked for equals the allocation size and that has not been admitted yet: PodResources lists no
+ * devices of that resource for it nor for any container after it (PodResources never lists an
+ * ordinary init container, so one is known admitted only by a later container's devices), and, when
+ * the call must include devices (the kubelet reusing an ended init container's), it comes after an
+ * ordinary init container asking for the resource. So a pod's second container is found while its
+ * first already holds devices. Its limit of the other resource is the size the other resource's
+ * call will have. A pod without such limits matches when its plan has that many devices of the
+ * resource. Without the API server, only the size asked for is known. Both lookups are bounded by a
+ * timeout; a failure degrades the answer and says why, it never fails.
  */
 public final class PendingPodLocator {
 
@@ -45,6 +50,14 @@ public final class PendingPodLocator {
 
   /** The container a call for {@code size} devices of {@code side} is for. Never fails. */
   public Future<PendingPod> locate(Side side, int size) {
+    return locate(side, size, false);
+  }
+
+  /**
+   * As {@link #locate(Side, int)}; {@code reusing} when the call must include devices, which the
+   * kubelet does when it reuses an ended init container's devices for a later container.
+   */
+  public Future<PendingPod> locate(Side side, int size, boolean reusing) {
     Future<Holdings> held = held();
     if (plans == null) {
       return held.map(
@@ -64,7 +77,7 @@ public final class PendingPodLocator {
                                 + reason(pending.cause())
                                 + ")",
                             held.result())
-                        : choose(side, size, pending.result(), held.result())));
+                        : choose(side, size, reusing, pending.result(), held.result())));
   }
 
   private Future<Holdings> held() {
@@ -80,18 +93,21 @@ public final class PendingPodLocator {
 
   /** The rule itself, on what the lookups found. */
   PendingPod choose(Side side, int size, List<PlannedPod> pods, Holdings held) {
+    return choose(side, size, false, pods, held);
+  }
+
+  PendingPod choose(Side side, int size, boolean reusing, List<PlannedPod> pods, Holdings held) {
     String resource = side == Side.GPU ? gpuResource : hcaResource;
-    Set<String> holding = held.podsHolding(resource);
     List<PlannedPod> candidates =
         pods.stream()
             .filter(p -> p.plan().node().equals(node))
-            .filter(p -> !holding.contains(p.key()))
             .sorted(
                 Comparator.comparing((PlannedPod p) -> p.plan().plannedAt())
                     .thenComparing(PlannedPod::key))
             .toList();
     for (PlannedPod p : candidates) {
-      Optional<PendingPod> match = match(side, size, p, held);
+      Optional<PendingPod> match =
+          match(side, size, p, held, held.containersHolding(p.key(), resource), reusing);
       if (match.isPresent()) {
         return match.get();
       }
@@ -110,15 +126,11 @@ public final class PendingPodLocator {
         held);
   }
 
-  private static Optional<PendingPod> match(Side side, int size, PlannedPod p, Holdings held) {
+  private static Optional<PendingPod> match(
+      Side side, int size, PlannedPod p, Holdings held, Set<String> holding, boolean reusing) {
     Map<String, Integer> mine = side == Side.GPU ? p.gpuLimits() : p.hcaLimits();
     Map<String, Integer> other = side == Side.GPU ? p.hcaLimits() : p.gpuLimits();
-    Optional<String> container =
-        mine.entrySet().stream()
-            .filter(e -> e.getValue() == size)
-            .map(Map.Entry::getKey)
-            .sorted()
-            .findFirst();
+    Optional<String> container = next(p, mine, size, holding, reusing);
     if (container.isPresent()) {
       int o = other.getOrDefault(container.get(), 0);
       return Optional.of(
@@ -131,7 +143,7 @@ public final class PendingPodLocator {
               held));
     }
     int planned = side == Side.GPU ? p.plan().gpus().size() : p.plan().hcas().size();
-    if (mine.isEmpty() && planned == size) {
+    if (mine.isEmpty() && planned == size && holding.isEmpty()) {
       return Optional.of(
           new PendingPod(
               p,
@@ -140,6 +152,28 @@ public final class PendingPodLocator {
               p.plan().hcas().size(),
               "pod " + p.key() + " (by its plan's sizes)",
               held));
+    }
+    return Optional.empty();
+  }
+
+  /** The first container of {@code p}, in admission order, the call can be for. */
+  private static Optional<String> next(
+      PlannedPod p, Map<String, Integer> mine, int size, Set<String> holding, boolean reusing) {
+    List<String> order = p.order();
+    int lastHolding = -1;
+    for (int i = 0; i < order.size(); i++) {
+      if (holding.contains(order.get(i))) {
+        lastHolding = i;
+      }
+    }
+    boolean initBefore = false;
+    for (int i = 0; i < order.size(); i++) {
+      String name = order.get(i);
+      int limit = mine.getOrDefault(name, 0);
+      if (i > lastHolding && limit == size && (!reusing || initBefore)) {
+        return Optional.of(name);
+      }
+      initBefore |= limit > 0 && p.endingInit().contains(name);
     }
     return Optional.empty();
   }

@@ -1,7 +1,10 @@
 package dev.tandem.deviceplugin.preferred;
 
 import dev.tandem.api.plan.Plan;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * A pod pending on this node with a plan.
@@ -11,17 +14,45 @@ import java.util.Map;
  * @param plan its decoded plan
  * @param hcaLimits per container (regular and init), the limit of the plugin's resource, when set
  * @param gpuLimits per container, the limit of the GPU resource ({@code nvidia.com/gpu}), when set
+ * @param order every container's name in the order the kubelet admits them: init containers, then
+ *     app containers, each in spec order
+ * @param endingInit the ordinary init containers (not sidecars): the kubelet's PodResources never
+ *     lists them, and their devices are reused by the containers after them
  */
 public record PlannedPod(
     String namespace,
     String name,
     Plan plan,
     Map<String, Integer> hcaLimits,
-    Map<String, Integer> gpuLimits) {
+    Map<String, Integer> gpuLimits,
+    List<String> order,
+    Set<String> endingInit) {
 
   public PlannedPod {
     hcaLimits = Map.copyOf(hcaLimits);
     gpuLimits = Map.copyOf(gpuLimits);
+    order = List.copyOf(order);
+    endingInit = Set.copyOf(endingInit);
+  }
+
+  /** App containers only, admitted in name order. */
+  public PlannedPod(
+      String namespace,
+      String name,
+      Plan plan,
+      Map<String, Integer> hcaLimits,
+      Map<String, Integer> gpuLimits) {
+    this(
+        namespace,
+        name,
+        plan,
+        hcaLimits,
+        gpuLimits,
+        Stream.concat(hcaLimits.keySet().stream(), gpuLimits.keySet().stream())
+            .distinct()
+            .sorted()
+            .toList(),
+        Set.of());
   }
 
   /** Without GPU limits (hint mode reads only the HCA limits). */

@@ -5,6 +5,7 @@ import dev.tandem.deviceplugin.allocate.RdmaAnswer;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
+import dev.tandem.deviceplugin.preferred.PodHcas;
 import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
 import dev.tandem.topology.model.Device;
 import java.util.HashMap;
@@ -22,12 +23,24 @@ public final class HcaDevices implements ResourceDevices {
   private final Inventory inventory;
   private final HealthProbe probe;
   private final UverbsLocator locator;
+  private final PodHcas podHcas;
   private volatile Map<String, String> uverbsByIbdev = Map.of();
 
   public HcaDevices(Inventory inventory, HealthProbe probe, UverbsLocator locator) {
+    this(inventory, probe, locator, null);
+  }
+
+  /**
+   * @param podHcas where Allocate finds the pod HCAs devices were steered to, to name them in every
+   *     container of the pod; null to name each container's own HCAs (given only in {@code shared}
+   *     mode: in the other modes a container can use only the devices the kubelet granted it)
+   */
+  public HcaDevices(
+      Inventory inventory, HealthProbe probe, UverbsLocator locator, PodHcas podHcas) {
     this.inventory = inventory;
     this.probe = probe;
     this.locator = locator;
+    this.podHcas = podHcas;
   }
 
   @Override
@@ -83,7 +96,8 @@ public final class HcaDevices implements ResourceDevices {
 
   @Override
   public AllocateResponder allocateResponder() {
-    return RdmaAnswer.responder(inventory, this::uverbs);
+    return RdmaAnswer.responder(
+        inventory, this::uverbs, ids -> podHcas == null ? Optional.empty() : podHcas.of(ids));
   }
 
   /** The uverbs character device of an HCA, as the last health check found it. */

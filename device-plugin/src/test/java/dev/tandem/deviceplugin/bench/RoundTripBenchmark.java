@@ -18,12 +18,14 @@ import java.util.function.Supplier;
 
 /**
  * Round trips of GetPreferredAllocation and Allocate over the plugin's Unix socket, and the
- * plugin's RSS. The plugin runs as its own process from the shaded jar, on an hwloc fixture with a
- * fake sysfs tree and without the API-server lookup (--no-kube); this JVM plays the kubelet.
+ * plugin's RSS, twice: with the Device Information files Allocate writes, then without them (the
+ * baseline, printed below the first). The plugin runs as its own process from the shaded jar, on an
+ * hwloc fixture with a fake sysfs tree and without the API-server lookup (--no-kube); this JVM
+ * plays the kubelet.
  *
  * <pre>
- * mvn -q -pl device-plugin -am install -DskipTests
- * java -cp device-plugin/target/test-classes:device-plugin/target/device-plugin.jar \
+ * mvn -q -pl device-plugin -am package -DskipTests
+ * java -cp device-plugin/target/test-classes:test-fixtures/target/classes:device-plugin/target/device-plugin.jar \
  *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
  * </pre>
  */
@@ -59,7 +61,6 @@ public final class RoundTripBenchmark {
         Path.of(
             System.getProperty(
                 "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
-    Path dir = Files.createTempDirectory("dp-bench");
     Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
     for (int i = 0; i < 4; i++) {
       Files.createDirectories(
@@ -68,6 +69,25 @@ public final class RoundTripBenchmark {
           Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
       Files.writeString(port.resolve("state"), "4: ACTIVE\n");
     }
+    for (boolean deviceInfo : new boolean[] {true, false}) {
+      System.out.println(
+          deviceInfo
+              ? "== with Device Information files (--device-info-dir, the default)"
+              : "== without (--device-info-dir off), the baseline");
+      run(jvm, jar, fixture, Files.createTempDirectory("dp-bench"), sysfs, deviceInfo, iterations);
+    }
+  }
+
+  /** One plugin process, its figures printed; {@code deviceInfo} writes the files on Allocate. */
+  private static void run(
+      List<String> jvm,
+      Path jar,
+      Path fixture,
+      Path dir,
+      Path sysfs,
+      boolean deviceInfo,
+      int iterations)
+      throws Exception {
     Vertx vertx = Vertx.vertx();
     KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
@@ -88,7 +108,7 @@ public final class RoundTripBenchmark {
             "bench",
             "--no-kube",
             "--device-info-dir",
-            dir.resolve("devinfo").toString()));
+            deviceInfo ? dir.resolve("devinfo").toString() : "off"));
     Process plugin =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)

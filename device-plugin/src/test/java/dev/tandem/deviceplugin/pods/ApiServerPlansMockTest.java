@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,13 @@ class ApiServerPlansMockTest {
                     new Quantity("2")))
             .endResources()
             .endContainer()
+            .addNewInitContainer()
+            .withName("setup")
+            .endInitContainer()
+            .addNewInitContainer()
+            .withName("proxy")
+            .withRestartPolicy("Always")
+            .endInitContainer()
             .endSpec();
     if (plan != null) {
       b.editMetadata().withAnnotations(Map.of(Annotations.PLAN, plan)).endMetadata();
@@ -86,5 +94,8 @@ class ApiServerPlansMockTest {
     assertEquals(Map.of("train", 2), got.get(0).gpuLimits(), "joint mode reads the GPU limits too");
     assertEquals(
         GoldenPlan.PLAN, got.get(0).plan(), "the plan the extender writes (golden/plan.json)");
+    assertEquals(
+        List.of("setup", "proxy", "train"), got.get(0).order(), "the kubelet's admission order");
+    assertEquals(Set.of("setup"), got.get(0).endingInit(), "a sidecar's devices are never reused");
   }
 }

@@ -4,6 +4,7 @@ import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.request.ContainerShare;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -21,16 +22,18 @@ public record AssumedPlan(
     Locality locality,
     AlignmentPolicy policy,
     Instant plannedAt,
-    Instant expiresAt) {
+    Instant expiresAt,
+    List<ContainerShare> containers) {
 
   public AssumedPlan {
     gpus = List.copyOf(gpus);
     hcas = List.copyOf(hcas);
+    containers = List.copyOf(containers);
   }
 
   /** The plan as the pod's {@code tandem.dev/plan} annotation carries it. */
   public Plan plan() {
-    return new Plan(node, gpus, hcas, locality.name(), policy.toString(), plannedAt);
+    return new Plan(node, gpus, hcas, locality.name(), policy.toString(), plannedAt, containers);
   }
 
   /**
@@ -56,6 +59,7 @@ public record AssumedPlan(
         locality,
         p,
         plan.plannedAt(),
-        plan.plannedAt().plus(ttl));
+        plan.plannedAt().plus(ttl),
+        plan.containers());
   }
 }

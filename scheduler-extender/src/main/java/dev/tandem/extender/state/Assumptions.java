@@ -3,10 +3,13 @@ package dev.tandem.extender.state;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.request.ContainerShare;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +45,25 @@ public final class Assumptions {
    */
   public Optional<Assumption> assume(
       String node, PodRef pod, AllocationRequest request, Duration ttl) {
+    return assume(node, pod, request, ttl, Shares.NONE);
+  }
+
+  /** How a pod's chosen devices are split between its containers. */
+  @FunctionalInterface
+  public interface Shares {
+
+    /** No per-container shares. */
+    Shares NONE = (index, a) -> List.of();
+
+    List<ContainerShare> of(LocalityIndex index, Allocation chosen);
+  }
+
+  /**
+   * As {@link #assume(String, PodRef, AllocationRequest, Duration)}, the plan also carrying the
+   * per-container {@code shares} of the chosen devices.
+   */
+  public Optional<Assumption> assume(
+      String node, PodRef pod, AllocationRequest request, Duration ttl, Shares shares) {
     release(pod.uid());
     Assumption[] result = new Assumption[1];
     Instant now = clock.instant();
@@ -62,7 +84,8 @@ public final class Assumptions {
                   a.worst(),
                   request.policy(),
                   now,
-                  now.plus(ttl));
+                  now.plus(ttl),
+                  shares.of(entry.allocator().index(), a));
           result[0] = new Assumption(r, plan);
           Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
           plans.put(pod.uid(), plan);

@@ -86,7 +86,14 @@ public final class BindVerb {
     if (!request.interested()) {
       return writer.bind(ref, node, Map.of()).map(v -> BindResult.ok("bound_without_plan"));
     }
-    Optional<Assumption> result = assumptions.assume(node, ref, request.request(), ttl);
+    Optional<Assumption> result =
+        assumptions.assume(
+            node,
+            ref,
+            request.request(),
+            ttl,
+            (index, chosen) ->
+                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()));
     if (result.isEmpty()) {
       if (!request.needsTopology()) {
         LOG.debug("{} bound to {} without a plan: the node has no NodeTopology", ref, node);
@@ -115,12 +122,13 @@ public final class BindVerb {
         .map(
             v -> {
               LOG.debug(
-                  "bound {} to {}: GPUs {} HCAs {} ({})",
+                  "bound {} to {}: GPUs {} HCAs {} ({}), per container {}",
                   ref,
                   node,
                   plan.gpus(),
                   plan.hcas(),
-                  plan.locality());
+                  plan.locality(),
+                  plan.containers());
               return BindResult.ok("bound");
             })
         .recover(

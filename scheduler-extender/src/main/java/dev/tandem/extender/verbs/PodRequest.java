@@ -3,9 +3,12 @@ package dev.tandem.extender.verbs;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import dev.tandem.topology.request.ContainerDemand;
+import dev.tandem.topology.request.ContainerShare;
+import dev.tandem.topology.request.ContainerSplit;
 import dev.tandem.topology.request.PodDemand;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,8 +23,34 @@ import java.util.Map;
  * @param pod namespace, name and UID
  * @param request GPUs, HCAs and policy; null when the policy annotations are invalid
  * @param problem why the pod cannot be placed by Tandem at all (bad annotation); null if none
+ * @param init the init containers' demands, in spec order
+ * @param app the app containers' demands, in spec order
  */
-public record PodRequest(PodRef pod, AllocationRequest request, String problem) {
+public record PodRequest(
+    PodRef pod,
+    AllocationRequest request,
+    String problem,
+    List<ContainerDemand> init,
+    List<ContainerDemand> app) {
+
+  public PodRequest {
+    init = List.copyOf(init);
+    app = List.copyOf(app);
+  }
+
+  /** A pod request without container demands (tests, callers that never split). */
+  public PodRequest(PodRef pod, AllocationRequest request, String problem) {
+    this(pod, request, problem, List.of(), List.of());
+  }
+
+  /**
+   * Which of the planned devices each container gets, as the kubelet hands them out (see {@link
+   * ContainerSplit}).
+   */
+  public List<ContainerShare> shares(
+      ResourceNames resources, LocalityIndex index, List<String> gpus, List<String> hcas) {
+    return new ContainerSplit(resources.gpu(), resources.hca(), index).split(init, app, gpus, hcas);
+  }
 
   /** Whether Tandem has anything to decide: the pod requests GPUs or HCAs. */
   public boolean interested() {
@@ -54,11 +83,11 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
     int gpus = Math.toIntExact(PodDemand.effective(resources.gpu(), init, app));
     int hcas = Math.toIntExact(PodDemand.effective(resources.hca(), init, app));
     if (gpus == 0 && hcas == 0) {
-      return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null);
+      return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null, init, app);
     }
     try {
       AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations(meta), defaults);
-      return new PodRequest(ref, new AllocationRequest(gpus, hcas, policy), null);
+      return new PodRequest(ref, new AllocationRequest(gpus, hcas, policy), null, init, app);
     } catch (IllegalArgumentException e) {
       return new PodRequest(
           ref,
@@ -69,7 +98,9 @@ public record PodRequest(PodRef pod, AllocationRequest request, String problem) 
               + ref.name()
               + " has an invalid "
               + e.getMessage()
-              + " (fix the annotation and recreate the pod)");
+              + " (fix the annotation and recreate the pod)",
+          init,
+          app);
     }
   }
 

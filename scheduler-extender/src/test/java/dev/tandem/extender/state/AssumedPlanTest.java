@@ -26,7 +26,8 @@ class AssumedPlanTest {
           Locality.PIX,
           AlignmentPolicy.DEFAULT,
           Instant.parse("2026-11-22T03:00:00.640Z"),
-          Instant.parse("2026-11-22T03:05:00Z"));
+          Instant.parse("2026-11-22T03:05:00Z"),
+          List.of());
 
   @Test
   @DisplayName("bind writes exactly the golden bytes")

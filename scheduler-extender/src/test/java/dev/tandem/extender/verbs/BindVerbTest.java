@@ -3,11 +3,14 @@ package dev.tandem.extender.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.plan.Plan;
+import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.request.ContainerShare;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
@@ -15,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,8 +88,31 @@ class BindVerbTest {
             .matches(
                 "bind pix-node tandem\\.dev/plan \\{\"node\":\"pix-node\",\"gpus\":\\[\"[^\"]+\","
                     + "\"[^\"]+\"\\],\"hcas\":\\[\"mlx5_\\d\",\"mlx5_\\d\"\\],\"locality\":\"PIX\",\"policy\":\"switch/required\","
-                    + "\"plannedAt\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"\\}"),
+                    + "\"plannedAt\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\","
+                    + "\"containers\":\\[\\{\"name\":\"main\",\"gpus\":\\[[^]]+\\],\"hcas\":\\[[^]]+\\]\\}\\]\\}"),
         calls.get(0));
+  }
+
+  @Test
+  @DisplayName(
+      "several containers and an init container: the plan splits the pod's devices as the kubelet"
+          + " will, the init container's HCA reused by the first app container")
+  void perContainerShares() throws Exception {
+    JsonObject pod =
+        TestPods.pod(
+            List.of(TestPods.container("a", 1, 1), TestPods.container("b", 1, 1)),
+            List.of(TestPods.container("setup", 0, 1)));
+    bind(cluster(pod), "pix-node");
+    Plan plan = PlanCodec.decode(calls.get(0).substring(calls.get(0).indexOf('{')));
+    assertEquals(2, plan.gpus().size());
+    assertEquals(2, plan.hcas().size(), "the effective request: max(1 init, 1 + 1 app)");
+    ContainerShare setup = plan.container("setup").orElseThrow();
+    ContainerShare a = plan.container("a").orElseThrow();
+    ContainerShare b = plan.container("b").orElseThrow();
+    assertTrue(setup.init());
+    assertEquals(setup.hcas(), a.hcas(), "a reuses what setup held");
+    assertEquals(Set.copyOf(plan.hcas()), Set.of(a.hcas().get(0), b.hcas().get(0)));
+    assertEquals(Set.copyOf(plan.gpus()), Set.of(a.gpus().get(0), b.gpus().get(0)));
   }
 
   @Test

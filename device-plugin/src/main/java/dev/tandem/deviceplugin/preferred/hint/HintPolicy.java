@@ -8,13 +8,16 @@ import dev.tandem.deviceplugin.preferred.InventoryAllocator;
 import dev.tandem.deviceplugin.preferred.PendingPod;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PodHcas;
 import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.request.ContainerShare;
 import io.vertx.core.Future;
+import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,18 +35,24 @@ public final class HintPolicy implements PreferredPolicy {
   private final HcaChooser chooser;
   private final DeviceIds ids;
   private final PreferredOutcome.Listener outcomes;
+  private final PodHcas podHcas;
 
   public HintPolicy(Inventory inventory, PendingPodLocator locator) {
-    this(inventory, locator, PreferredOutcome.Listener.NONE);
+    this(inventory, locator, PreferredOutcome.Listener.NONE, new PodHcas(Clock.systemUTC()));
   }
 
   /**
    * @param outcomes told what guided each answer
+   * @param podHcas told, for the ids chosen for a pod's container, the HCAs of the pod's plan
    */
   public HintPolicy(
-      Inventory inventory, PendingPodLocator locator, PreferredOutcome.Listener outcomes) {
+      Inventory inventory,
+      PendingPodLocator locator,
+      PreferredOutcome.Listener outcomes,
+      PodHcas podHcas) {
     this.locator = locator;
     this.outcomes = outcomes;
+    this.podHcas = podHcas;
     this.chooser = new HcaChooser(new InventoryAllocator(inventory));
     this.ids = DeviceIds.of(inventory.machine());
   }
@@ -52,12 +61,16 @@ public final class HintPolicy implements PreferredPolicy {
   public Future<List<String>> choose(ContainerPreferredAllocationRequest c) {
     int size = c.getAllocationSize();
     return locator
-        .locate(Side.HCA, size)
-        .map(this::hint)
-        .recover(e -> Future.succeededFuture(Hint.none("hint lookup failed: " + e)))
+        .locate(Side.HCA, size, c.getMustIncludeDeviceIDsCount() > 0)
+        .recover(
+            e ->
+                Future.succeededFuture(
+                    PendingPod.unknown(
+                        Side.HCA, size, "hint lookup failed: " + e, Holdings.unavailable(""))))
         .map(
-            hint -> {
-              List<String> ids =
+            found -> {
+              Hint hint = hint(found);
+              List<String> chosen =
                   chooser.choose(
                       c.getAvailableDeviceIDsList(),
                       c.getMustIncludeDeviceIDsList(),
@@ -68,11 +81,14 @@ public final class HintPolicy implements PreferredPolicy {
                   "preferred {} of {} available: {} (hint {}: {})",
                   size,
                   c.getAvailableDeviceIDsCount(),
-                  ids,
+                  chosen,
                   hint.source().name().toLowerCase(),
                   hint.why());
               outcomes.decided(Side.HCA, outcome(hint.source()));
-              return ids;
+              if (found.pod() != null) {
+                podHcas.steered(found.pod().key(), ibDevices(found.pod().plan().hcas()), chosen);
+              }
+              return chosen;
             });
   }
 
@@ -91,7 +107,7 @@ public final class HintPolicy implements PreferredPolicy {
     }
     if (found.held().unavailable() != null) {
       return Hint.plan(
-          p.plan().hcas(),
+          plannedHcas(p, found.container()),
           "pod "
               + p.key()
               + ": following its plan; PodResources unavailable ("
@@ -99,14 +115,34 @@ public final class HintPolicy implements PreferredPolicy {
               + ")");
     }
     String container = found.container();
+    List<String> planned = plannedHcas(p, container);
     List<String> gpus = gpusOf(found.held(), p, container);
     if (gpus.isEmpty()) {
       return Hint.plan(
-          p.plan().hcas(),
-          "pod " + p.key() + ": container " + container + " holds no GPUs yet; following its plan");
+          planned,
+          "pod "
+              + p.key()
+              + ": container "
+              + container
+              + " holds no GPUs yet; following its plan "
+              + planned);
     }
     return Hint.gpus(
-        gpus, p.plan().hcas(), "pod " + p.key() + ": container " + container + " holds " + gpus);
+        gpus, planned, "pod " + p.key() + ": container " + container + " holds " + gpus);
+  }
+
+  /** The container's share of the plan's HCAs; the whole plan's for a plan without shares. */
+  private static List<String> plannedHcas(PlannedPod p, String container) {
+    return p.plan().container(container).map(ContainerShare::hcas).orElse(p.plan().hcas());
+  }
+
+  /** The plan's HCAs as ibverbs names, each once, in plan order. */
+  private List<String> ibDevices(List<String> hcas) {
+    return hcas.stream()
+        .flatMap(id -> ids.device(id).filter(d -> d.kind() == DeviceKind.HCA).stream())
+        .map(d -> d.hca().ibDevice())
+        .distinct()
+        .toList();
   }
 
   private List<String> gpusOf(Holdings held, PlannedPod p, String container) {
