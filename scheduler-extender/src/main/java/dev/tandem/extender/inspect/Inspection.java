@@ -99,6 +99,14 @@ public final class Inspection {
     return new JsonObject().put("free", free.freeUnits(kind)).put("total", total);
   }
 
+  /**
+   * What the extender counts for the device: the units it could grant now and when all are free.
+   */
+  private static JsonObject units(Availability free, String deviceId) {
+    int i = free.index().indexOf(deviceId);
+    return new JsonObject().put("free", free.free(i)).put("total", free.capacity(i));
+  }
+
   private static JsonObject pcie(PcieNode n) {
     return new JsonObject()
         .put("id", n.id())
@@ -123,6 +131,7 @@ public final class Inspection {
     for (ReportedAllocation a : e.allocations()) {
       a.deviceIds().forEach(id -> allocatedTo.put(id, pod(a.namespace(), a.pod(), a.uid())));
     }
+    Availability free = e.free();
     JsonArray out = new JsonArray();
     for (Device d : e.machine().devices()) {
       String sw = LocalityIndex.switchOf(d, nodes);
@@ -144,6 +153,7 @@ public final class Inspection {
               .put("switch", sw.startsWith("device:") ? null : sw)
               .put("healthy", d.healthy())
               .put("state", state)
+              .put("units", units(free, d.id()))
               .put("pod", pod)
               .put("model", d.model())
               .put("hca", d.hca() == null ? null : hca(d.hca())));
