@@ -36,7 +36,7 @@ public record PluginConfig(
   private static final Set<String> KEYS =
       Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds", "gpu");
   private static final Set<String> SELECTOR_KEYS =
-      Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs");
+      Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs", "pfNetdevs");
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
 
   /** Without joint mode. */
@@ -69,6 +69,7 @@ public record PluginConfig(
       throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
     }
     try {
+      o = MellanoxConfigs.asTandem(o, where);
       rejectUnknown(o, KEYS, where);
       Mode mode = Mode.parse(o.getString("mode", "hca"));
       int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
@@ -123,7 +124,8 @@ public record PluginConfig(
         strings(s, "deviceIds"),
         links,
         strings(s, "ibDevices"),
-        strings(s, "netdevs"));
+        strings(s, "netdevs"),
+        strings(s, "pfNetdevs"));
   }
 
   private static List<String> strings(JsonObject o, String key) {

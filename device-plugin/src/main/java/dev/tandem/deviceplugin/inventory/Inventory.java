@@ -37,7 +37,7 @@ public final class Inventory {
     this.ids = DeviceIds.of(machine);
     this.hcas =
         machine.hcas().stream()
-            .filter(config.selectors()::matches)
+            .filter(h -> config.selectors().matches(h, machine))
             .filter(h -> named(machine, h))
             .toList();
     for (Device hca : hcas) {
