@@ -4,6 +4,7 @@ import dev.tandem.deviceplugin.allocate.DeviceHandOff;
 import dev.tandem.deviceplugin.cni.DeviceInfoDirectory;
 import dev.tandem.deviceplugin.cni.DeviceInfoHandOff;
 import dev.tandem.deviceplugin.config.GpuConfig;
+import dev.tandem.deviceplugin.config.Mode;
 import dev.tandem.deviceplugin.grpc.KubeletRegistration;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
@@ -73,7 +74,12 @@ public final class DevicePlugin {
     DeviceHandOff hcaHandOff = deviceInfo == null ? DeviceHandOff.NONE : deviceInfo;
     GpuConfig g = s.config().gpu();
     DeviceTable hcas =
-        new DeviceTable(new HcaDevices(inventory, s.probe(), new UverbsLocator(s.sysfsRoot())));
+        new DeviceTable(
+            new HcaDevices(
+                inventory,
+                s.probe(),
+                new UverbsLocator(s.sysfsRoot()),
+                s.config().mode() == Mode.SRIOV ? s.rescan() : null));
     PendingPodLocator locator =
         new PendingPodLocator(
             s.machine().nodeName(),
