@@ -99,7 +99,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedPlugin(JsonObject o) {
-    rejectOthers(o, SHARED_KEYS, SHARED_PLUGIN + " config");
+    PluginConfig.rejectUnknown(o, SHARED_KEYS, SHARED_PLUGIN + " config");
     JsonArray list = o.getJsonArray("configList");
     if (list == null || list.size() != 1) {
       throw new ConfigException(
@@ -125,7 +125,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedEntry(JsonObject e) {
-    rejectOthers(e, SHARED_ENTRY_KEYS, "configList[0]");
+    PluginConfig.rejectUnknown(e, SHARED_ENTRY_KEYS, "configList[0]");
     String name = e.getString("resourceName");
     if (name == null || name.isEmpty()) {
       throw new ConfigException("configList[0].resourceName is missing; name the resource");
@@ -148,7 +148,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject sharedSelectors(JsonObject s) {
-    rejectOthers(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
+    PluginConfig.rejectUnknown(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
     if (!s.getJsonArray("drivers", new JsonArray()).isEmpty()) {
       throw new ConfigException(
           "configList[0].selectors.drivers cannot be mapped: Tandem selects by PCI vendor and"
@@ -173,19 +173,6 @@ final class MellanoxConfigs {
 
   private static JsonObject select(String key, JsonArray values) {
     return new JsonObject().put(key, values);
-  }
-
-  private static void rejectOthers(JsonObject o, Set<String> known, String what) {
-    Set<String> unknown = new TreeSet<>(o.fieldNames());
-    unknown.removeAll(known);
-    if (!unknown.isEmpty()) {
-      throw new ConfigException(
-          what
-              + " has "
-              + String.join(", ", unknown)
-              + ", which Tandem cannot map; it understands "
-              + String.join(", ", new TreeSet<>(known)));
-    }
   }
 
   private static String other(JsonObject o, Set<String> known) {

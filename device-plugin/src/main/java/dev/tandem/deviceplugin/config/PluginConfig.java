@@ -137,7 +137,7 @@ public record PluginConfig(
     return out;
   }
 
-  private static void rejectUnknown(JsonObject o, Set<String> known, String where) {
+  static void rejectUnknown(JsonObject o, Set<String> known, String where) {
     Set<String> unknown = new TreeSet<>(o.fieldNames());
     unknown.removeAll(known);
     if (!unknown.isEmpty()) {

@@ -118,7 +118,7 @@ class MellanoxConfigsTest {
         "both devices and selectors");
     assertRefused(
         "{\"configList\":[{\"resourceName\":\"a\",\"selectors\":{\"pciAddresses\":[\"x\"]}}]}",
-        "has pciAddresses, which Tandem cannot map");
+        "configList[0].selectors: unknown key pciAddresses; allowed: deviceIDs, drivers");
   }
 
   private static void assertRefused(String json, String... parts) {
