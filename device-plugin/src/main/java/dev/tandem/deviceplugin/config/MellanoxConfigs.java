@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,7 @@ final class MellanoxConfigs {
   private static final Map<String, String> LINK_TYPES =
       Map.of("ether", "Ethernet", "infiniband", "InfiniBand");
   private static final int SRIOV_PLUGIN_HCA_POOL = 1000;
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
   private MellanoxConfigs() {}
 
@@ -181,7 +183,11 @@ final class MellanoxConfigs {
     return String.join(", ", rest);
   }
 
+  /** Once per file and reading: the flags' layer and the plugin both parse the file. */
   private static JsonObject log(String where, String plugin, JsonObject tandem) {
+    if (!LOGGED.add(where + " " + tandem.encode())) {
+      return tandem;
+    }
     LOG.info(
         "{} is {}'s config; read as Tandem's {} (see docs/device-plugin.md, Migrating)",
         where,

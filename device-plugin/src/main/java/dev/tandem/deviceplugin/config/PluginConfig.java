@@ -60,16 +60,34 @@ public record PluginConfig(
     }
   }
 
-  /** Parses the config file's text; {@code where} names the file in error messages. */
-  public static PluginConfig parse(String json, String where) {
-    JsonObject o;
+  /**
+   * The config file's keys in Tandem's form: the file itself, or a Mellanox plugin's file rewritten
+   * ({@code resourceName} and {@code healthCheckSeconds} then come from its own keys).
+   */
+  public static JsonObject keys(String json, String where) {
     try {
-      o = new JsonObject(json);
+      return MellanoxConfigs.asTandem(object(json, where), where);
+    } catch (ClassCastException e) {
+      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
+    } catch (ConfigException e) {
+      throw e.getMessage().startsWith(where)
+          ? e
+          : new ConfigException(where + ": " + e.getMessage());
+    }
+  }
+
+  private static JsonObject object(String json, String where) {
+    try {
+      return new JsonObject(json);
     } catch (DecodeException | ClassCastException e) {
       throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
     }
+  }
+
+  /** Parses the config file's text; {@code where} names the file in error messages. */
+  public static PluginConfig parse(String json, String where) {
+    JsonObject o = keys(json, where);
     try {
-      o = MellanoxConfigs.asTandem(o, where);
       rejectUnknown(o, KEYS, where);
       Mode mode = Mode.parse(o.getString("mode", "hca"));
       int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
