@@ -42,7 +42,8 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 	}
 	t.Run("SharedSlots", func(t *testing.T) {
 		m := cl.startModeNode(t, "modes-shared", 0, 6, func(sysfs string) error { return sriovSysfs(sysfs, nil) })
-		m.startTandemPlugin(t, `{"mode":"shared","slotsPerHca":3}`, 6)
+		// k8s-rdma-shared-dev-plugin's own config file, read as is: shared mode, rdma/hca, 3 slots per HCA.
+		m.startTandemPlugin(t, `{"periodicUpdateInterval":300,"configList":[{"resourceName":"hca","rdmaHcaMax":3}]}`, 6)
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
 		m.exercise(t, "rdma/hca", []int64{2, 3, 1}, "HCA")
 	})
@@ -131,6 +132,9 @@ func (m *modeNode) startTandemPlugin(t *testing.T, config string, units int) {
 	if err := m.kubelet.WaitHealthy("rdma/hca", units, 60*time.Second); err != nil {
 		t.Fatalf("Tandem's plugin (%s) did not offer %d units: %v; see %s", config, units, err, p.Log)
 	}
+	if strings.Contains(config, "configList") {
+		waitLog(t, p.Log, "k8s-rdma-shared-dev-plugin's config; read as Tandem's", 10*time.Second)
+	}
 }
 
 // startAgent runs the real agent for the node with its ServiceAccount, polling PodResources every second.
@@ -151,6 +155,22 @@ func (m *modeNode) start(t *testing.T, logName string, argv []string) *harness.P
 	m.procs = append(m.procs, p)
 	t.Cleanup(func() { p.Stop(10 * time.Second) })
 	return p
+}
+
+// waitLog waits until the log file holds text.
+func waitLog(t *testing.T, log, text string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		b, _ := os.ReadFile(log)
+		if strings.Contains(string(b), text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s does not say %q within %s", log, text, within)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func (m *modeNode) logs() string {
@@ -217,6 +237,7 @@ type inspectedDevice struct {
 	Hca      *struct {
 		IbDevice string `json:"ibDevice"`
 	} `json:"hca"`
+	State string `json:"state"`
 	Units struct {
 		Free  int `json:"free"`
 		Total int `json:"total"`
@@ -368,11 +389,13 @@ func (m *modeNode) compare(res, kind string) (string, bool, error) {
 		}
 		free := total[d.ID] - used[d.ID]
 		anyUnit = anyUnit || total[d.ID] > 0
-		same := d.Units.Free == free && d.Units.Total == total[d.ID]
+		// a device some of whose units the kubelet granted shows as allocated, whatever id it granted
+		wantState := map[bool]string{true: "allocated", false: "free"}[used[d.ID] > 0]
+		same := d.Units.Free == free && d.Units.Total == total[d.ID] && d.State == wantState
 		ok = ok && same
 		mark := ""
 		if !same {
-			mark = fmt.Sprintf(" vs %d/%d", free, total[d.ID])
+			mark = fmt.Sprintf(" (%s) vs %d/%d (%s)", d.State, free, total[d.ID], wantState)
 		}
 		parts = append(parts, fmt.Sprintf("%s %d/%d%s", d.ID, d.Units.Free, d.Units.Total, mark))
 	}

@@ -1,5 +1,6 @@
 package dev.tandem.extender.inspect;
 
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
@@ -127,9 +128,12 @@ public final class Inspection {
       p.gpus().forEach(id -> assumedBy.put(id, pod));
       p.hcas().forEach(id -> assumedBy.put(id, pod));
     }
+    // reported ids are the kubelet's (a shared slot, a VF's address, a replica): keyed by tree id
+    DeviceIds ids = DeviceIds.of(e.machine());
     Map<String, JsonObject> allocatedTo = new HashMap<>();
     for (ReportedAllocation a : e.allocations()) {
-      a.deviceIds().forEach(id -> allocatedTo.put(id, pod(a.namespace(), a.pod(), a.uid())));
+      JsonObject pod = pod(a.namespace(), a.pod(), a.uid());
+      a.deviceIds().forEach(id -> allocatedTo.put(ids.device(id).map(Device::id).orElse(id), pod));
     }
     Availability free = e.free();
     JsonArray out = new JsonArray();
