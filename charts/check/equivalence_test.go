@@ -21,6 +21,7 @@ func TestChartRendersTheKustomizeObjects(t *testing.T) {
 		{"defaults = manifests/ + second scheduler", nil, nil, []string{"", "scheduler/second-scheduler"}},
 		{"default-scheduler wiring = manifests/ + default-scheduler-patch", ci("default-scheduler"), nil, []string{"", "scheduler/default-scheduler-patch"}},
 		{"joint mode = overlays/joint + second scheduler", ci("joint"), nil, []string{"overlays/joint", "scheduler/second-scheduler"}},
+		{"NCCL topology file = overlays/nccl-topology + second scheduler", ci("nccl-topology"), nil, []string{"overlays/nccl-topology", "scheduler/second-scheduler"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

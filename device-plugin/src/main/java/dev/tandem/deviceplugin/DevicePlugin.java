@@ -81,7 +81,8 @@ public final class DevicePlugin {
                 inventory,
                 s.probe(),
                 new UverbsLocator(s.sysfsRoot()),
-                s.config().mode() == Mode.SHARED ? podHcas : null));
+                s.config().mode() == Mode.SHARED ? podHcas : null,
+                s.config().mode() == Mode.SRIOV ? s.rescan() : null));
     PendingPodLocator locator =
         new PendingPodLocator(
             s.machine().nodeName(),

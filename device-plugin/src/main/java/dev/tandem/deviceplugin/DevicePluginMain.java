@@ -13,11 +13,13 @@ import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Settings;
 import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,23 +62,26 @@ public final class DevicePluginMain {
       System.exit(2);
       return;
     }
+    TopologySource source;
     Discovery discovery;
     try {
-      discovery =
-          TopologySources.discoverOnce(
+      source =
+          TopologySources.create(
               new DiscoveryOptions(
                   flags.nodeName(),
                   flags.hwlocXml(),
                   flags.sysfsRoot(),
                   flags.ncclTopo(),
                   flags.hwlocXml() == null && flags.ncclTopo() == null));
+      discovery = source.discover();
     } catch (DiscoveryException | IllegalArgumentException e) {
       System.err.println(
           "device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
       System.exit(1);
       return;
     }
-    run(flags, config, discovery);
+    TopologySource rediscovery = source;
+    run(flags, config, discovery, () -> rediscovery.discover().machine());
   }
 
   /** The file's configuration with the two settings flags and environment may override. */
@@ -87,7 +93,8 @@ public final class DevicePluginMain {
     return c.withResourceName(flags.resourceName()).withHealthInterval(flags.healthInterval());
   }
 
-  private static void run(PluginFlags flags, PluginConfig config, Discovery discovery) {
+  private static void run(
+      PluginFlags flags, PluginConfig config, Discovery discovery, Supplier<Machine> rescan) {
     // one event loop is plenty for a plugin; few workers (discovery is done, file reads are small)
     Vertx vertx =
         Vertx.vertx(
@@ -119,7 +126,8 @@ public final class DevicePluginMain {
             flags.pluginDir().resolve(flags.gpuEndpoint()),
             Clock.systemUTC(),
             flags.deviceInfoDir(),
-            flags.deviceInfoInterval());
+            flags.deviceInfoInterval(),
+            rescan);
     DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",

@@ -9,6 +9,7 @@ import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * Everything a running plugin needs, resolved from flags, config and discovery.
@@ -27,6 +28,8 @@ import java.time.Duration;
  * @param clock time of joint-mode reservations
  * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
  * @param deviceInfoInterval how often those files are reconciled against PodResources
+ * @param rescan a new discovery of the node; in {@code sriov} mode each health check runs it, so
+ *     re-created VFs are offered without a restart. Null: the devices found at start stay
  */
 public record PluginSettings(
     Machine machine,
@@ -42,9 +45,44 @@ public record PluginSettings(
     Path gpuSocket,
     Clock clock,
     Path deviceInfoDir,
-    Duration deviceInfoInterval) {
+    Duration deviceInfoInterval,
+    Supplier<Machine> rescan) {
 
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
+
+  /** No rescans: the devices found at start stay. */
+  public PluginSettings(
+      Machine machine,
+      PluginConfig config,
+      Path pluginSocket,
+      Path kubeletSocket,
+      Path sysfsRoot,
+      HealthProbe probe,
+      PendingPlans plans,
+      PodResourcesSource podResources,
+      long lookupTimeoutMs,
+      Backoff backoff,
+      Path gpuSocket,
+      Clock clock,
+      Path deviceInfoDir,
+      Duration deviceInfoInterval) {
+    this(
+        machine,
+        config,
+        pluginSocket,
+        kubeletSocket,
+        sysfsRoot,
+        probe,
+        plans,
+        podResources,
+        lookupTimeoutMs,
+        backoff,
+        gpuSocket,
+        clock,
+        deviceInfoDir,
+        deviceInfoInterval,
+        null);
+  }
 
   /** No Device Information files. */
   public PluginSettings(

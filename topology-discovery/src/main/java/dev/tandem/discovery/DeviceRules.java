@@ -9,8 +9,10 @@ import java.util.Locale;
  * <ul>
  *   <li>GPU: vendor 10de with class 0300/0302; vendor 1002 with class 0380/1200, or 0300 when a
  *       compute driver (OpenCL/RSMI OS device, amdgpu) claims it;
- *   <li>HCA: a function with an OpenFabrics (ibverbs) device, or vendor 15b3 with class
- *       0207/0200/0c06.
+ *   <li>HCA: a function with an OpenFabrics (ibverbs) device (ConnectX {@code mlx5_*}, Alibaba
+ *       eRDMA {@code erdma_*}, …); without one (its RDMA driver not loaded), vendor 15b3 with class
+ *       0207/0200/0c06, or Alibaba's Elastic RDMA adapter, 1ded:107f or 1ded:5007 (the ids the
+ *       kernel's {@code erdma} driver binds).
  * </ul>
  */
 final class DeviceRules {
@@ -18,6 +20,7 @@ final class DeviceRules {
   static final int NVIDIA = 0x10de;
   static final int AMD = 0x1002;
   static final int MELLANOX = 0x15b3;
+  static final int ALIBABA = 0x1ded;
 
   private DeviceRules() {}
 
@@ -35,8 +38,14 @@ final class DeviceRules {
     return false;
   }
 
-  /** An HCA without an ibverbs device name: a Mellanox network/InfiniBand function. */
-  static boolean isMellanoxHca(int vendor, int classId) {
+  /**
+   * An HCA without an ibverbs device name: a Mellanox network/InfiniBand function, or an Alibaba
+   * Elastic RDMA adapter.
+   */
+  static boolean isRdmaFunction(int vendor, int device, int classId) {
+    if (vendor == ALIBABA) {
+      return device == 0x107f || device == 0x5007;
+    }
     return vendor == MELLANOX && (classId == 0x0207 || classId == 0x0200 || classId == 0x0c06);
   }
 

@@ -156,7 +156,7 @@ final class HwlocXmlReader {
       for (Element v : verbs) {
         builder.device(hca(v, netdevs, address, pci, parent, numa));
       }
-    } else if (DeviceRules.isMellanoxHca(pci.vendor(), pci.classId())) {
+    } else if (DeviceRules.isRdmaFunction(pci.vendor(), pci.device(), pci.classId())) {
       List<String> netdevs =
           osdevs.stream()
               .filter(o -> osdevType(o) == OSDEV_NETWORK)

@@ -3,8 +3,9 @@ package dev.tandem.discovery;
 import dev.tandem.topology.model.Machine;
 
 /**
- * An adapter as callers see it: its notes go through the source's {@link DiscoveryLog}, and a tree
- * without GPUs or HCAs is reported as the empty topology (nothing to schedule on it).
+ * An adapter as callers see it: HCAs without their RDMA driver marked ({@link DriverlessHcas}), its
+ * notes through the source's {@link DiscoveryLog}, and a tree without GPUs or HCAs reported as the
+ * empty topology (nothing to schedule on it).
  */
 final class LoggedSource implements TopologySource {
 
@@ -18,7 +19,7 @@ final class LoggedSource implements TopologySource {
 
   @Override
   public Discovery discover() {
-    Discovery d = adapter.discover();
+    Discovery d = DriverlessHcas.marked(adapter.discover());
     log.log(d);
     Machine m = d.machine();
     if (m.devices().isEmpty() && !m.pcie().isEmpty()) {

@@ -155,7 +155,7 @@ final class SysfsReader {
                 true,
                 hca(name, f)));
       }
-    } else if (DeviceRules.isMellanoxHca(f.vendor(), f.classId())) {
+    } else if (DeviceRules.isRdmaFunction(f.vendor(), f.device(), f.classId())) {
       builder.device(
           new Device(
               f.address().toString(),

@@ -30,7 +30,7 @@ public final class TopologySources {
       return new HwlocXmlSource(node, options.hwlocXml(), new Hwloc());
     }
     if (options.ncclTopo() != null) {
-      return new NcclTopoSource(node, options.ncclTopo());
+      return new NcclTopoSource(node, options.ncclTopo(), options.sysfsRoot());
     }
     if (options.useLibraries()) {
       return new LiveSource(node, options.sysfsRoot(), new Hwloc(), new Ibverbs());

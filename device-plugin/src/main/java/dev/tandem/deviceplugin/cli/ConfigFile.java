@@ -32,14 +32,15 @@ public final class ConfigFile {
 
   /**
    * The values of the keys a flag also sets ({@code resourceName}, {@code healthCheckSeconds}),
-   * after {@link PluginConfig#parse} accepted the whole file.
+   * after {@link PluginConfig#parse} accepted the whole file; for a Mellanox plugin's file, the
+   * values its own keys map to (its resource name, its update interval).
    *
    * @throws ConfigException naming the file and what is wrong in it
    */
   public static Map<String, String> sharedKeys(Path file) {
     String text = read(file);
     PluginConfig.parse(text, file.toString());
-    JsonObject o = new JsonObject(text);
+    JsonObject o = PluginConfig.keys(text, file.toString());
     Map<String, String> out = new LinkedHashMap<>();
     for (String key : new String[] {"resourceName", "healthCheckSeconds"}) {
       if (o.containsKey(key)) {

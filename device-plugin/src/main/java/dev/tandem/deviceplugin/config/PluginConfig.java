@@ -36,7 +36,7 @@ public record PluginConfig(
   private static final Set<String> KEYS =
       Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds", "gpu");
   private static final Set<String> SELECTOR_KEYS =
-      Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs");
+      Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs", "pfNetdevs");
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
 
   /** Without joint mode. */
@@ -60,14 +60,33 @@ public record PluginConfig(
     }
   }
 
-  /** Parses the config file's text; {@code where} names the file in error messages. */
-  public static PluginConfig parse(String json, String where) {
-    JsonObject o;
+  /**
+   * The config file's keys in Tandem's form: the file itself, or a Mellanox plugin's file rewritten
+   * ({@code resourceName} and {@code healthCheckSeconds} then come from its own keys).
+   */
+  public static JsonObject keys(String json, String where) {
     try {
-      o = new JsonObject(json);
+      return MellanoxConfigs.asTandem(object(json, where), where);
+    } catch (ClassCastException e) {
+      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
+    } catch (ConfigException e) {
+      throw e.getMessage().startsWith(where)
+          ? e
+          : new ConfigException(where + ": " + e.getMessage());
+    }
+  }
+
+  private static JsonObject object(String json, String where) {
+    try {
+      return new JsonObject(json);
     } catch (DecodeException | ClassCastException e) {
       throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
     }
+  }
+
+  /** Parses the config file's text; {@code where} names the file in error messages. */
+  public static PluginConfig parse(String json, String where) {
+    JsonObject o = keys(json, where);
     try {
       rejectUnknown(o, KEYS, where);
       Mode mode = Mode.parse(o.getString("mode", "hca"));
@@ -123,7 +142,8 @@ public record PluginConfig(
         strings(s, "deviceIds"),
         links,
         strings(s, "ibDevices"),
-        strings(s, "netdevs"));
+        strings(s, "netdevs"),
+        strings(s, "pfNetdevs"));
   }
 
   private static List<String> strings(JsonObject o, String key) {
@@ -135,7 +155,7 @@ public record PluginConfig(
     return out;
   }
 
-  private static void rejectUnknown(JsonObject o, Set<String> known, String where) {
+  static void rejectUnknown(JsonObject o, Set<String> known, String where) {
     Set<String> unknown = new TreeSet<>(o.fieldNames());
     unknown.removeAll(known);
     if (!unknown.isEmpty()) {

@@ -2,6 +2,7 @@ package dev.tandem.deviceplugin.config;
 
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.HcaInfo;
+import dev.tandem.topology.model.Machine;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,16 +15,19 @@ import java.util.Locale;
  * @param linkLayers {@code InfiniBand} and/or {@code Ethernet}
  * @param ibDevices ibverbs names, e.g. {@code mlx5_0}
  * @param netdevs network interface names, e.g. {@code ib0}
+ * @param pfNetdevs network interface names of the physical function: a PF with one of them, and
+ *     every VF of such a PF (k8s-rdma-sriov-dev-plugin's {@code pfNetdevices})
  */
 public record Selectors(
     List<String> vendorIds,
     List<String> deviceIds,
     List<String> linkLayers,
     List<String> ibDevices,
-    List<String> netdevs) {
+    List<String> netdevs,
+    List<String> pfNetdevs) {
 
   public static final Selectors ALL =
-      new Selectors(List.of(), List.of(), List.of(), List.of(), List.of());
+      new Selectors(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
   public Selectors {
     vendorIds = lower(vendorIds);
@@ -31,16 +35,33 @@ public record Selectors(
     linkLayers = lower(linkLayers);
     ibDevices = List.copyOf(ibDevices);
     netdevs = List.copyOf(netdevs);
+    pfNetdevs = List.copyOf(pfNetdevs);
   }
 
-  public boolean matches(Device hca) {
+  /** Whether the HCA (or VF) of {@code machine} is offered. */
+  public boolean matches(Device hca, Machine machine) {
     HcaInfo info = hca.hca();
     return anyOf(vendorIds, hex(hca.vendorId()))
         && anyOf(deviceIds, hex(hca.deviceId()))
         && anyOf(
             linkLayers, info.linkLayer() == null ? null : info.linkLayer().toLowerCase(Locale.ROOT))
         && anyOf(ibDevices, info.ibDevice())
-        && (netdevs.isEmpty() || info.netdevs().stream().anyMatch(netdevs::contains));
+        && (netdevs.isEmpty() || info.netdevs().stream().anyMatch(netdevs::contains))
+        && (pfNetdevs.isEmpty()
+            || physicalFunction(hca, machine).stream().anyMatch(pfNetdevs::contains));
+  }
+
+  /** The interfaces of the device's PF: its own for a PF, its PF's for a VF (none if not found). */
+  private static List<String> physicalFunction(Device hca, Machine machine) {
+    HcaInfo info = hca.hca();
+    if (!info.virtualFunction()) {
+      return info.netdevs();
+    }
+    return machine.hcas().stream()
+        .filter(pf -> pf.address() != null && pf.address().equals(info.physicalFunction()))
+        .findFirst()
+        .map(pf -> pf.hca().netdevs())
+        .orElse(List.of());
   }
 
   private static boolean anyOf(List<String> allowed, String value) {

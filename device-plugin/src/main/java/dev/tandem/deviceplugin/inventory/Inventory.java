@@ -7,6 +7,7 @@ import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,40 +20,70 @@ import org.slf4j.LoggerFactory;
  * The devices the plugin offers on one node, derived from the node's topology and the config: which
  * HCAs (selectors), and how each becomes kubelet devices (mode). An HCA without an ibverbs name
  * (its RDMA driver is not loaded, or a VM's NIC known only from an NCCL topology file) has no
- * device a container could use: it is left out, with one warning. Immutable.
+ * device a container could use: it is left out, with one warning. The device set changes only as a
+ * whole, when a {@link #rescan} finds other devices (SR-IOV VFs re-created): each call reads one
+ * consistent set.
  */
 public final class Inventory {
 
   private static final Logger LOG = LoggerFactory.getLogger(Inventory.class);
 
-  private final Machine machine;
   private final PluginConfig config;
-  private final List<Device> hcas;
-  private final DeviceIds ids;
-  private final Map<String, PluginDevice> byId = new LinkedHashMap<>();
+  private volatile Devices current;
+
+  /** One discovery's devices: the machine, the HCAs the selectors kept, the offered devices. */
+  private record Devices(
+      Machine machine, List<Device> hcas, DeviceIds ids, Map<String, PluginDevice> byId) {}
 
   private Inventory(Machine machine, PluginConfig config) {
-    this.machine = machine;
     this.config = config;
-    this.ids = DeviceIds.of(machine);
-    this.hcas =
-        machine.hcas().stream()
-            .filter(config.selectors()::matches)
-            .filter(h -> named(machine, h))
-            .toList();
-    for (Device hca : hcas) {
-      for (PluginDevice d : devicesOf(hca)) {
-        byId.put(d.id(), d);
-      }
-    }
+    this.current = devices(machine, config, true);
   }
 
   public static Inventory of(Machine machine, PluginConfig config) {
     return new Inventory(machine, config);
   }
 
+  /** {@code warn}: log each HCA left out for want of an ibverbs name (once, at start). */
+  private static Devices devices(Machine machine, PluginConfig config, boolean warn) {
+    List<Device> hcas =
+        machine.hcas().stream()
+            .filter(h -> config.selectors().matches(h, machine))
+            .filter(h -> h.hca().ibDevice() != null || (warn && unnamed(machine, h)))
+            .toList();
+    Map<String, PluginDevice> byId = new LinkedHashMap<>();
+    for (Device hca : hcas) {
+      for (PluginDevice d : devicesOf(hca, config)) {
+        byId.put(d.id(), d);
+      }
+    }
+    return new Devices(machine, hcas, DeviceIds.of(machine), Collections.unmodifiableMap(byId));
+  }
+
+  /**
+   * Takes a new discovery of the node when it offers other devices than now (VFs removed or
+   * re-created with {@code sriov_numvfs}); otherwise keeps the current set.
+   *
+   * @return whether the offered device ids changed
+   */
+  public boolean rescan(Machine machine) {
+    Devices next = devices(machine, config, false);
+    Devices now = current;
+    if (next.byId().keySet().equals(now.byId().keySet())) {
+      return false;
+    }
+    LOG.info(
+        "node {}: {} devices now {} (were {})",
+        machine.nodeName(),
+        config.resourceName(),
+        next.byId().keySet(),
+        now.byId().keySet());
+    current = next;
+    return true;
+  }
+
   public Machine machine() {
-    return machine;
+    return current.machine();
   }
 
   public PluginConfig config() {
@@ -61,15 +92,15 @@ public final class Inventory {
 
   /** The HCAs (and VFs) the selectors kept, in canonical order. */
   public List<Device> hcas() {
-    return hcas;
+    return current.hcas();
   }
 
   public List<PluginDevice> devices() {
-    return List.copyOf(byId.values());
+    return List.copyOf(current.byId().values());
   }
 
   public Optional<PluginDevice> device(String id) {
-    return Optional.ofNullable(byId.get(id));
+    return Optional.ofNullable(current.byId().get(id));
   }
 
   /**
@@ -78,13 +109,14 @@ public final class Inventory {
    * be the topology's device id or the ibverbs name. Empty when the HCA is not offered.
    */
   public List<String> idsFor(String hcaId) {
-    Optional<Device> hca = ids.device(hcaId).filter(d -> d.kind() == DeviceKind.HCA);
+    Devices now = current;
+    Optional<Device> hca = now.ids().device(hcaId).filter(d -> d.kind() == DeviceKind.HCA);
     if (hca.isEmpty()) {
       return List.of();
     }
     Device h = hca.get();
     List<String> out = new ArrayList<>();
-    for (PluginDevice d : byId.values()) {
+    for (PluginDevice d : now.byId().values()) {
       boolean vfOfIt = h.address() != null && h.address().equals(d.hca().hca().physicalFunction());
       if (d.hca().id().equals(h.id()) || (config.mode() == Mode.SRIOV && vfOfIt)) {
         out.add(d.id());
@@ -93,10 +125,8 @@ public final class Inventory {
     return out;
   }
 
-  private static boolean named(Machine machine, Device hca) {
-    if (hca.hca().ibDevice() != null) {
-      return true;
-    }
+  /** Warns that the HCA is not offered; false. */
+  private static boolean unnamed(Machine machine, Device hca) {
     LOG.warn(
         "node {}: RDMA device {} (PCI vendor:device {}) has no ibverbs name, so it is not offered;"
             + " the other HCAs are. Load its RDMA driver (mlx5_ib for ConnectX, erdma on Alibaba"
@@ -107,7 +137,7 @@ public final class Inventory {
     return false;
   }
 
-  private List<PluginDevice> devicesOf(Device hca) {
+  private static List<PluginDevice> devicesOf(Device hca, PluginConfig config) {
     boolean vf = hca.hca().virtualFunction();
     return switch (config.mode()) {
       case HCA -> vf ? List.of() : List.of(new PluginDevice(DeviceIds.wholeHca(hca), hca));

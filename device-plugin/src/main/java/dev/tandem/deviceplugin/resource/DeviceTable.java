@@ -15,7 +15,8 @@ import java.util.function.Consumer;
 public final class DeviceTable {
 
   private final ResourceDevices devices;
-  private final List<OfferedDevice> offered;
+  private volatile List<OfferedDevice> offered;
+  private volatile long generation;
   private final List<Consumer<ListAndWatchResponse>> listeners = new CopyOnWriteArrayList<>();
   private volatile Map<String, Boolean> health;
   private volatile ListAndWatchResponse list;
@@ -51,19 +52,31 @@ public final class DeviceTable {
     return () -> listeners.remove(listener);
   }
 
+  /** Counts the changes of the offered device set (a rescan found other devices). */
+  public long generation() {
+    return generation;
+  }
+
   /**
-   * Records a health reading; notifies the listeners when any device's health changed.
+   * Records a health reading, taking the devices offered now (a rescan may have changed them);
+   * notifies the listeners when the devices or any device's health changed.
    *
    * @return the health keys whose health changed
    */
   public synchronized List<String> update(Map<String, Boolean> reading) {
+    List<OfferedDevice> now = List.copyOf(devices.offered());
+    boolean reoffered = !now.equals(offered);
+    if (reoffered) {
+      offered = now;
+      generation++;
+    }
     List<String> changed =
         reading.entrySet().stream()
             .filter(e -> !e.getValue().equals(health.get(e.getKey())))
             .map(Map.Entry::getKey)
             .sorted()
             .toList();
-    if (changed.isEmpty()) {
+    if (changed.isEmpty() && !reoffered) {
       return changed;
     }
     Map<String, Boolean> next = new HashMap<>(health);

@@ -8,39 +8,54 @@ import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.deviceplugin.preferred.PodHcas;
 import dev.tandem.kubelet.deviceplugin.AdvertisedDevice;
 import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.Machine;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code rdma/hca} devices of the {@link Inventory} (HCAs, VFs or shared slots). Health is the
  * port state, read per HCA (a device whose port sysfs cannot tell keeps the state discovery saw);
  * each health check also re-reads the HCAs' uverbs character devices, which Allocate hands out.
+ * With a rescan (SR-IOV mode), each check first rediscovers the node, so VFs re-created with {@code
+ * sriov_numvfs} are offered without a restart.
  */
 public final class HcaDevices implements ResourceDevices {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HcaDevices.class);
 
   private final Inventory inventory;
   private final HealthProbe probe;
   private final UverbsLocator locator;
   private final PodHcas podHcas;
+  private final Supplier<Machine> rescan;
   private volatile Map<String, String> uverbsByIbdev = Map.of();
 
   public HcaDevices(Inventory inventory, HealthProbe probe, UverbsLocator locator) {
-    this(inventory, probe, locator, null);
+    this(inventory, probe, locator, null, null);
   }
 
   /**
    * @param podHcas where Allocate finds the pod HCAs devices were steered to, to name them in every
    *     container of the pod; null to name each container's own HCAs (given only in {@code shared}
    *     mode: in the other modes a container can use only the devices the kubelet granted it)
+   * @param rescan a new discovery of the node, run before each health reading; null for none
    */
   public HcaDevices(
-      Inventory inventory, HealthProbe probe, UverbsLocator locator, PodHcas podHcas) {
+      Inventory inventory,
+      HealthProbe probe,
+      UverbsLocator locator,
+      PodHcas podHcas,
+      Supplier<Machine> rescan) {
     this.inventory = inventory;
     this.probe = probe;
     this.locator = locator;
     this.podHcas = podHcas;
+    this.rescan = rescan;
   }
 
   @Override
@@ -70,6 +85,9 @@ public final class HcaDevices implements ResourceDevices {
 
   @Override
   public Map<String, Boolean> readHealth() {
+    if (rescan != null) {
+      rescan();
+    }
     Map<String, Boolean> health = new HashMap<>();
     Map<String, String> verbs = new HashMap<>();
     for (Device h : inventory.hcas()) {
@@ -82,6 +100,19 @@ public final class HcaDevices implements ResourceDevices {
     }
     uverbsByIbdev = Map.copyOf(verbs);
     return health;
+  }
+
+  /** A failed rediscovery keeps the devices offered now; the next check tries again. */
+  private void rescan() {
+    try {
+      inventory.rescan(rescan.get());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "node {}: rediscovery for re-created VFs failed ({}); the {} devices offered stay",
+          inventory.machine().nodeName(),
+          e.getMessage(),
+          inventory.config().resourceName());
+    }
   }
 
   @Override

@@ -32,7 +32,8 @@ public final class ResourcePlugin implements ServedResource {
   private final Vertx vertx;
   private final DeviceTable table;
   private final HealthCheck health;
-  private final AllocateResponder allocate;
+  private volatile AllocateResponder allocate;
+  private volatile long allocateGeneration;
   private final PreferredPolicy preferred;
   private final Consumer<AllocateRequest> allocated;
   private final DeviceHandOff handOff;
@@ -123,7 +124,7 @@ public final class ResourcePlugin implements ServedResource {
   public Future<AllocateResponse> allocate(AllocateRequest request) {
     AllocateResponse r;
     try {
-      r = allocate.allocate(request);
+      r = responder().allocate(request);
     } catch (RuntimeException e) {
       metrics.allocateFailed(resourceName());
       return Future.failedFuture(e);
@@ -140,6 +141,16 @@ public final class ResourcePlugin implements ServedResource {
               return r;
             })
         .onFailure(e -> metrics.allocateFailed(resourceName()));
+  }
+
+  /** The Allocate responder for the devices offered now (rebuilt after a rescan changed them). */
+  private AllocateResponder responder() {
+    long g = table.generation();
+    if (g != allocateGeneration) {
+      allocate = table.devices().allocateResponder();
+      allocateGeneration = g;
+    }
+    return allocate;
   }
 
   @Override

@@ -78,6 +78,28 @@ class PluginFlagsTest {
 
   @Test
   @DisplayName(
+      "a Mellanox plugin's file gives the resource and interval its own keys map to, unless a flag"
+          + " says otherwise")
+  void mellanoxFiles() throws Exception {
+    Path sriov = dir.resolve("k8s-rdma-sriov-dev-plugin/config.json");
+    Files.createDirectories(sriov.getParent());
+    Files.writeString(sriov, "{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth0\"]}");
+    assertEquals(
+        "rdma/vhca",
+        PluginFlags.parse(new String[] {"--config", sriov.toString()}, Map.of()).resourceName());
+    Path shared =
+        Files.writeString(
+            dir.resolve("shared.json"),
+            "{\"periodicUpdateInterval\":30,\"configList\":[{\"resourceName\":\"hca_a\"}]}");
+    PluginFlags f = PluginFlags.parse(new String[] {"--config", shared.toString()}, Map.of());
+    assertEquals("rdma/hca_a", f.resourceName());
+    assertEquals(Duration.ofSeconds(30), f.healthInterval());
+    String[] flag = {"--config", shared.toString(), "--resource-name", "flag/hca"};
+    assertEquals("flag/hca", PluginFlags.parse(flag, Map.of()).resourceName());
+  }
+
+  @Test
+  @DisplayName(
       "an unknown flag, a missing value, a bad number or two topology files is an error naming the flag")
   void errors() throws Exception {
     assertEquals(

@@ -159,4 +159,21 @@ class InventoryTest {
             Inventory.of(
                 m, PluginConfig.parse("{\"selectors\":{\"ibDevices\":[\"mlx5_9\"]}}", "t"))));
   }
+
+  @Test
+  @DisplayName(
+      "sriov with k8s-rdma-sriov-dev-plugin's pfNetdevices: the VFs of the PF with that interface")
+  void pfNetdevices() {
+    Machine m = withVfs();
+    String mellanox = "{\"mode\":\"sriov\",\"pfNetdevices\":[\"ib0\"]}";
+    assertEquals(
+        List.of("0000:14:00.2", "0000:14:00.3"),
+        ids(Inventory.of(m, PluginConfig.parse(mellanox, "t"))));
+    assertEquals(
+        List.of(),
+        ids(
+            Inventory.of(
+                m, PluginConfig.parse("{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth1\"]}", "t"))),
+        "mlx5_1 (eth1) has no VFs");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.tandem.extender.inspect;
 
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
@@ -99,6 +100,14 @@ public final class Inspection {
     return new JsonObject().put("free", free.freeUnits(kind)).put("total", total);
   }
 
+  /**
+   * What the extender counts for the device: the units it could grant now and when all are free.
+   */
+  private static JsonObject units(Availability free, String deviceId) {
+    int i = free.index().indexOf(deviceId);
+    return new JsonObject().put("free", free.free(i)).put("total", free.capacity(i));
+  }
+
   private static JsonObject pcie(PcieNode n) {
     return new JsonObject()
         .put("id", n.id())
@@ -119,10 +128,14 @@ public final class Inspection {
       p.gpus().forEach(id -> assumedBy.put(id, pod));
       p.hcas().forEach(id -> assumedBy.put(id, pod));
     }
+    // reported ids are the kubelet's (a shared slot, a VF's address, a replica): keyed by tree id
+    DeviceIds ids = DeviceIds.of(e.machine());
     Map<String, JsonObject> allocatedTo = new HashMap<>();
     for (ReportedAllocation a : e.allocations()) {
-      a.deviceIds().forEach(id -> allocatedTo.put(id, pod(a.namespace(), a.pod(), a.uid())));
+      JsonObject pod = pod(a.namespace(), a.pod(), a.uid());
+      a.deviceIds().forEach(id -> allocatedTo.put(ids.device(id).map(Device::id).orElse(id), pod));
     }
+    Availability free = e.free();
     JsonArray out = new JsonArray();
     for (Device d : e.machine().devices()) {
       String sw = LocalityIndex.switchOf(d, nodes);
@@ -144,6 +157,7 @@ public final class Inspection {
               .put("switch", sw.startsWith("device:") ? null : sw)
               .put("healthy", d.healthy())
               .put("state", state)
+              .put("units", units(free, d.id()))
               .put("pod", pod)
               .put("model", d.model())
               .put("hca", d.hca() == null ? null : hca(d.hca())));

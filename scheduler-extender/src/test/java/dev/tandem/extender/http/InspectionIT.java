@@ -87,6 +87,7 @@ class InspectionIT {
     JsonObject gpu = d.getJsonArray("devices").getJsonObject(0);
     assertEquals("GPU", gpu.getString("kind"));
     assertEquals("free", gpu.getString("state"));
+    assertEquals(new JsonObject().put("free", 1).put("total", 1), gpu.getJsonObject("units"));
     assertTrue(gpu.getString("switch").startsWith("pci:"));
     assertTrue(gpu.containsKey("pod") && gpu.getValue("pod") == null);
     assertTrue(d.getJsonArray("allocations").isEmpty() && d.getJsonArray("assumed").isEmpty());
@@ -128,6 +129,12 @@ class InspectionIT {
                         || x.getString("state").equals("allocated"))
             .count();
     assertEquals(4, assumed);
+    long unitsTaken =
+        d.getJsonArray("devices").stream()
+            .map(o -> ((JsonObject) o).getJsonObject("units"))
+            .filter(u -> u.getInteger("free") < u.getInteger("total"))
+            .count();
+    assertEquals(4, unitsTaken, "each planned device shows one unit fewer free");
     http.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
     assertEquals(
         "{\"Error\":\"\"}",

@@ -1,0 +1,154 @@
+package dev.tandem.deviceplugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologySource;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.TestMachines;
+import dev.tandem.kit.retry.Backoff;
+import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
+import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
+import dev.tandem.topology.model.Machine;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SR-IOV VFs removed and created again ({@code sriov_numvfs} written twice) on a node the plugin
+ * reads through sysfs, while it runs: the kubelet stand-in's open ListAndWatch stream and Allocate
+ * follow, without a plugin restart.
+ */
+@DisplayName("re-created SR-IOV VFs reach ListAndWatch and Allocate without a restart")
+class VfRescanIT {
+
+  @TempDir Path dir;
+  @TempDir Path sysfs;
+  Vertx vertx = Vertx.vertx();
+  KubeletStandIn kubelet;
+  DevicePlugin plugin;
+
+  @AfterEach
+  void tearDown() {
+    if (plugin != null) {
+      plugin.stop().await();
+    }
+    vertx.close().await();
+  }
+
+  @Test
+  @DisplayName(
+      "VFs at 15:00.1-2 removed, then created at 15:00.4-5: the stream lists none, then the new"
+          + " addresses; Allocate grants a new VF and refuses an old one")
+  void vfsRecreated() throws Exception {
+    Machine pf = TestMachines.twoSwitchesAndLoneHca("n1");
+    node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 1, "mlx5_3", "mlx5_4"));
+    kubelet = new KubeletStandIn(vertx, dir);
+    kubelet.start().await();
+    TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
+    plugin = new DevicePlugin(vertx, settings(source));
+    plugin.start().await();
+
+    awaitIds(List.of("0000:15:00.1", "0000:15:00.2"));
+
+    node(pf);
+    awaitIds(List.of());
+
+    node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 4, "mlx5_5", "mlx5_6"));
+    awaitIds(List.of("0000:15:00.4", "0000:15:00.5"));
+
+    List<String> preferred =
+        kubelet
+            .preferred(
+                PreferredAllocationRequest.newBuilder()
+                    .addContainerRequests(
+                        ContainerPreferredAllocationRequest.newBuilder()
+                            .addAvailableDeviceIDs("0000:15:00.4")
+                            .addAvailableDeviceIDs("0000:15:00.5")
+                            .setAllocationSize(1))
+                    .build())
+            .getContainerResponses(0)
+            .getDeviceIDsList();
+    assertEquals(1, preferred.size(), "GetPreferredAllocation answers for the new VFs");
+    assertTrue(
+        List.of("0000:15:00.4", "0000:15:00.5").containsAll(preferred), preferred.toString());
+    assertEquals(1, kubelet.allocate(request("0000:15:00.4")).getContainerResponsesCount());
+    String old = kubelet.allocateStatus(request("0000:15:00.1"));
+    assertTrue(
+        old.startsWith("INVALID_ARGUMENT: unknown rdma/hca device id 0000:15:00.1 on node n1"),
+        old);
+  }
+
+  private PluginSettings settings(TopologySource source) {
+    return new PluginSettings(
+        source.discover().machine(),
+        PluginConfig.parse("{\"mode\":\"sriov\"}", "t").withHealthInterval(Duration.ofSeconds(1)),
+        dir.resolve("tandem-rdma.sock"),
+        kubelet.socket(),
+        sysfs,
+        new PortStates(sysfs),
+        null,
+        null,
+        500,
+        new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
+        dir.resolve("tandem-gpu.sock"),
+        Clock.systemUTC(),
+        null,
+        Duration.ofSeconds(10),
+        () -> source.discover().machine());
+  }
+
+  /** The node's sysfs as the kernel shows it after the change: the old tree gone, the new one. */
+  private void node(Machine m) throws IOException {
+    try (Stream<Path> all = Files.walk(sysfs)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(sysfs)) {
+          Files.delete(p);
+        }
+      }
+    }
+    FakeSysfs.write(sysfs, m);
+  }
+
+  /** Waits (15 s at most) for a list on the open stream with exactly these ids, in order. */
+  private void awaitIds(List<String> want) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    List<String> last = null;
+    while (System.nanoTime() < deadline) {
+      ListAndWatchResponse l = kubelet.nextList(1000);
+      if (l == null) {
+        continue;
+      }
+      last = l.getDevicesList().stream().map(d -> d.getID()).toList();
+      if (last.equals(want)) {
+        return;
+      }
+    }
+    fail("no ListAndWatch list with " + want + " within 15 s; last " + last);
+  }
+
+  private static AllocateRequest request(String id) {
+    return AllocateRequest.newBuilder()
+        .addContainerRequests(ContainerAllocateRequest.newBuilder().addDevicesIds(id))
+        .build();
+  }
+}
