@@ -314,25 +314,9 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 // deploymentArgs reads the first container's args of a Deployment of what was installed (manifests/
 // or the chart's release).
 func deploymentArgs(docs []harness.Doc, name string) ([]string, error) {
-	for _, d := range docs {
-		if d.Kind != "Deployment" || d.Name != name {
-			continue
-		}
-		spec, _ := d.Obj["spec"].(map[string]any)
-		tmpl, _ := spec["template"].(map[string]any)
-		pspec, _ := tmpl["spec"].(map[string]any)
-		cs, _ := pspec["containers"].([]any)
-		if len(cs) == 0 {
-			return nil, fmt.Errorf("%s: Deployment %s has no containers", d.File, name)
-		}
-		c, _ := cs[0].(map[string]any)
-		var out []string
-		if as, ok := c["args"].([]any); ok {
-			for _, a := range as {
-				out = append(out, fmt.Sprint(a))
-			}
-		}
-		return out, nil
+	c, err := harness.DeploymentContainer(docs, name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("no Deployment %s in what was installed", name)
+	return c.Args, nil
 }
