@@ -139,7 +139,11 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", err
 	}
-	path, err := sc.WriteForLoopback(dir, b.proxy.url, b.schedKC)
+	target := b.proxy.url
+	if b.o.direct {
+		target = b.extURL
+	}
+	path, err := sc.WriteForLoopback(dir, target, b.schedKC)
 	if err != nil {
 		return nil, "", err
 	}

@@ -33,6 +33,7 @@ type options struct {
 	timeout      time.Duration
 	extenderArgs []string
 	report       string
+	direct       bool
 }
 
 func parseOptions() (*options, error) {
@@ -48,6 +49,7 @@ func parseOptions() (*options, error) {
 	flag.DurationVar(&o.timeout, "run-timeout", 10*time.Minute, "give up on a run after this long")
 	extra := flag.String("extender-args", "", "extra extender flags, space-separated (e.g. the TLS flags of the listener)")
 	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
+	flag.BoolVar(&o.direct, "direct", false, "kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
 	flag.Parse()
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
