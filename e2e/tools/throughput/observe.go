@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -49,11 +50,7 @@ func (s series) sum(name string, want ...string) float64 {
 		if k != name && !strings.HasPrefix(k, name+"{") {
 			continue
 		}
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(k, w)
-		}
-		if ok {
+		if matches(k, want) {
 			total += v
 		}
 	}
@@ -67,6 +64,41 @@ func meanMs(before, after series, name string, want ...string) float64 {
 		return 0
 	}
 	return 1000 * (after.sum(name+"_sum", want...) - before.sum(name+"_sum", want...)) / n
+}
+
+// quantileMs is the upper bound in milliseconds of the histogram bucket that holds quantile q of
+// the observations between two scrapes (the extender's timers publish Prometheus buckets).
+func quantileMs(before, after series, name string, q float64, want ...string) float64 {
+	type bucket struct{ le, n float64 }
+	var buckets []bucket
+	for k := range after {
+		if !strings.HasPrefix(k, name+"_bucket{") || !matches(k, want) {
+			continue
+		}
+		i := strings.Index(k, `le="`)
+		le, err := strconv.ParseFloat(k[i+4:strings.IndexByte(k[i+4:], '"')+i+4], 64)
+		if err != nil {
+			continue // +Inf
+		}
+		buckets = append(buckets, bucket{le, after[k] - before[k]})
+	}
+	sort.Slice(buckets, func(i, j int) bool { return buckets[i].le < buckets[j].le })
+	total := after.sum(name+"_count", want...) - before.sum(name+"_count", want...)
+	for _, b := range buckets {
+		if total > 0 && b.n >= q*total {
+			return 1000 * b.le
+		}
+	}
+	return 0
+}
+
+func matches(k string, want []string) bool {
+	for _, w := range want {
+		if !strings.Contains(k, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // cpuSeconds is utime+stime of a process (all its threads) from /proc/<pid>/stat.

@@ -148,7 +148,7 @@ func (b *bench) figures(r *result, before, after *snapshot, pods int) {
 		r.own[verb] = latency{
 			n:    int(n),
 			mean: meanMs(before.ext, after.ext, "tandem_extender_request_seconds", w),
-			max:  1000 * after.ext.sum("tandem_extender_request_seconds_max", w),
+			p99:  quantileMs(before.ext, after.ext, "tandem_extender_request_seconds", 0.99, w),
 		}
 	}
 	for _, p := range processes {
