@@ -31,6 +31,7 @@ type bench struct {
 	gcLog         string
 	proxy         *timingProxy
 	schedKC       string
+	schedName     string // the shipped configuration's schedulerName, which the pods name
 }
 
 func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error) {
@@ -85,6 +86,11 @@ func (b *bench) install(ctx context.Context) error {
 		return err
 	}
 	b.docs = docs
+	sc, err := harness.FindSchedulerConfig(docs)
+	if err != nil {
+		return err
+	}
+	b.schedName = sc.SchedulerName()
 	if err := b.c.EnsureNamespace(ctx, namespace); err != nil {
 		return err
 	}

@@ -179,7 +179,6 @@ func (b *bench) pod(name string, s shape) *corev1.Pod {
 		limits["nvidia.com/gpu"] = *resource.NewQuantity(int64(s.gpus), resource.DecimalSI)
 		limits["rdma/hca"] = *resource.NewQuantity(int64(s.hcas), resource.DecimalSI)
 	}
-	sc, _ := harness.FindSchedulerConfig(b.docs)
 	ann := map[string]string{}
 	if s.alignment != "" {
 		ann["tandem.dev/alignment"] = s.alignment
@@ -187,7 +186,7 @@ func (b *bench) pod(name string, s shape) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Annotations: ann},
 		Spec: corev1.PodSpec{
-			SchedulerName: sc.SchedulerName(),
+			SchedulerName: b.schedName,
 			Containers: []corev1.Container{{
 				Name: "main", Image: "registry.k8s.io/pause:3.10",
 				Resources: corev1.ResourceRequirements{
