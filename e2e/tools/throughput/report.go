@@ -31,7 +31,7 @@ func render(rs []result) string {
 		fmt.Fprintf(&b, "| %d | %s | %d | %.1f | %.1f | %s | %s | %s | %s | %d | %s |\n",
 			r.nodes, r.run, r.device.pods, r.device.seconds(), r.podsPerSecond(), ratio, cpu, cpuRate, aligned, r.doubleBooked, r.load)
 	}
-	b.WriteString("\nWhere the time goes (ms; extender verbs: mean / p99 / max as kube-scheduler sees them at the proxy, mean / p99 bucket bound in the extender's own metrics):\n\n")
+	b.WriteString("\nWhere the time goes (ms; extender verbs: mean / p50 / p99 / max as kube-scheduler sees them at the proxy, mean / p99 bucket bound in the extender's own metrics):\n\n")
 	b.WriteString("| nodes | run | algorithm mean | own plugins | filter seen | filter own | prioritize seen | prioritize own | bind seen | bind own | scheduler Bind point | GC pauses |\n")
 	b.WriteString("|---:|---|---:|---:|---|---|---|---|---|---|---:|---|\n")
 	for _, r := range rs {
@@ -59,7 +59,7 @@ func seen(l latency) string {
 	if l.n == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f / %.1f / %.0f", l.mean, l.p99, l.max)
+	return fmt.Sprintf("%.1f / %.1f / %.1f / %.0f", l.mean, l.p50, l.p99, l.max)
 }
 
 func own(l latency) string {
