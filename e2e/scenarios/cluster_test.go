@@ -334,6 +334,9 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 // deploymentArgs reads the first container's args of a Deployment of what was installed (manifests/
 // or the chart's release).
 func deploymentArgs(docs []harness.Doc, name string) ([]string, error) {
-	args, _, err := harness.DeploymentContainer(docs, name)
-	return args, err
+	c, err := harness.DeploymentContainer(docs, name)
+	if err != nil {
+		return nil, err
+	}
+	return c.Args, nil
 }

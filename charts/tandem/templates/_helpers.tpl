@@ -131,6 +131,10 @@ leaderElection:
   leaderElect: true
   resourceNamespace: {{ .Release.Namespace }}
   resourceName: tandem-scheduler
+{{- /* kube-scheduler's client-side rate limit (default 50/100) would cap it near 50 pods/s */}}
+clientConnection:
+  qps: 500
+  burst: 1000
 profiles:
   - schedulerName: {{ .Values.scheduler.name }}
 extenders:

@@ -105,35 +105,3 @@ func Join(docs []Doc) []byte {
 	}
 	return b.Bytes()
 }
-
-// DeploymentContainer reads the first container of Deployment name among docs: its args, and the
-// environment variables it sets with a literal value.
-func DeploymentContainer(docs []Doc, name string) (args []string, env map[string]string, err error) {
-	for _, d := range docs {
-		if d.Kind != "Deployment" || d.Name != name {
-			continue
-		}
-		spec, _ := d.Obj["spec"].(map[string]any)
-		tmpl, _ := spec["template"].(map[string]any)
-		pspec, _ := tmpl["spec"].(map[string]any)
-		cs, _ := pspec["containers"].([]any)
-		if len(cs) == 0 {
-			return nil, nil, fmt.Errorf("%s: Deployment %s has no containers", d.File, name)
-		}
-		c, _ := cs[0].(map[string]any)
-		as, _ := c["args"].([]any)
-		for _, a := range as {
-			args = append(args, fmt.Sprint(a))
-		}
-		env = map[string]string{}
-		vars, _ := c["env"].([]any)
-		for _, v := range vars {
-			ev, _ := v.(map[string]any)
-			if value, ok := ev["value"].(string); ok {
-				env[fmt.Sprint(ev["name"])] = value
-			}
-		}
-		return args, env, nil
-	}
-	return nil, nil, fmt.Errorf("no Deployment %s in what was installed", name)
-}

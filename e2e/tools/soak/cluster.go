@@ -82,10 +82,11 @@ func extenderProcess(ctx context.Context, env *harness.Env, c *harness.Clients, 
 	if err != nil {
 		return nil, 0, err
 	}
-	args, vars, err := harness.DeploymentContainer(docs, "tandem-scheduler-extender")
+	container, err := harness.DeploymentContainer(docs, "tandem-scheduler-extender")
 	if err != nil {
 		return nil, 0, err
 	}
+	args, vars := container.Args, container.Env
 	kc, err := c.ServiceAccountKubeconfig(ctx, env, "tandem-system", "tandem-scheduler-extender")
 	if err != nil {
 		return nil, 0, err

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+// bench is the cluster every run shares: Tandem installed from manifests/, the extender running
+// behind a timing proxy, and the fake nodes added so far.
+type bench struct {
+	o         *options
+	env       *harness.Env
+	c         *harness.Clients
+	docs      []harness.Doc
+	templates []*template
+	// the nodes the agents published on, by name
+	templateNodes map[string]*template
+	nodes         int
+	extender      *harness.Proc
+	extURL        string
+	gcLog         string
+	proxy         *timingProxy
+	schedKC       string
+	schedName     string // the shipped configuration's schedulerName, which the pods name
+}
+
+func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error) {
+	c, err := env.Connect()
+	if err != nil {
+		return nil, err
+	}
+	// Creating thousands of nodes is the set-up, not the measurement: let the client go fast.
+	c.Config.QPS, c.Config.Burst = 2000, 4000
+	if c, err = reconnect(c); err != nil {
+		return nil, err
+	}
+	b := &bench{o: o, env: env, c: c, templateNodes: map[string]*template{}}
+	steps := []struct {
+		name string
+		f    func(context.Context) error
+	}{
+		{"manifests/ and manifests/scheduler/second-scheduler applied", b.install},
+		{"NodeTopology of each machine published by the real agent", b.publishTemplates},
+		{"extender started with the Deployment's arguments and JVM flags", b.startExtender},
+	}
+	for _, s := range steps {
+		t0 := time.Now()
+		if err := s.f(ctx); err != nil {
+			b.close()
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		logf("%s (%.1f s)", s.name, time.Since(t0).Seconds())
+	}
+	return b, nil
+}
+
+func (b *bench) close() {
+	if b.proxy != nil {
+		b.proxy.close()
+	}
+	b.extender.Stop(5 * time.Second)
+}
+
+func (b *bench) install(ctx context.Context) error {
+	dir := b.env.Path("manifests")
+	for _, k := range []string{"", "scheduler/second-scheduler"} {
+		if _, err := b.env.Kubectl(nil, "apply", "--server-side", "--field-manager=tandem-throughput", "-k", filepath.Join(dir, k)); err != nil {
+			return err
+		}
+	}
+	if _, err := b.env.Kubectl(nil, "wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"); err != nil {
+		return err
+	}
+	docs, err := harness.ReadManifests(dir)
+	if err != nil {
+		return err
+	}
+	b.docs = docs
+	sc, err := harness.FindSchedulerConfig(docs)
+	if err != nil {
+		return err
+	}
+	b.schedName = sc.SchedulerName()
+	if err := b.c.EnsureNamespace(ctx, namespace); err != nil {
+		return err
+	}
+	b.schedKC, err = b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-scheduler")
+	return err
+}
+
+// startExtender runs the extender jar with the Deployment's arguments (its port moved to loopback)
+// and JAVA_TOOL_OPTIONS, plus the heap of -extender-heap and a GC log, as its ServiceAccount.
+func (b *bench) startExtender(ctx context.Context) error {
+	c, err := harness.DeploymentContainer(b.docs, "tandem-scheduler-extender")
+	if err != nil {
+		return err
+	}
+	kc, err := b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-scheduler-extender")
+	if err != nil {
+		return err
+	}
+	port := harness.FreePort()
+	args := []string{}
+	for _, a := range c.Args {
+		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") {
+			args = append(args, a)
+		}
+	}
+	args = append(append(args, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1"), b.o.extenderArgs...)
+	b.gcLog = filepath.Join(b.env.Logs(), "extender-gc.log")
+	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog
+	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
+	b.extender, err = harness.Start(b.env.Logs(), "extender", []string{
+		"KUBECONFIG=" + kc, "POD_NAME=extender-0", "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
+	}, argv...)
+	if err != nil {
+		return err
+	}
+	b.extURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	if b.proxy, err = newTimingProxy(b.extURL); err != nil {
+		return err
+	}
+	return waitOK(ctx, "extender", b.extender, b.extURL+"/readyz", 2*time.Minute)
+}
+
+// startScheduler runs kube-scheduler with the shipped second-scheduler configuration, its extender
+// URL on the timing proxy; withExtender false drops the extenders entry (run a). Leader election is
+// off: each run starts a fresh scheduler and must not wait for the previous one's lease.
+func (b *bench) startScheduler(ctx context.Context, run string, withExtender bool) (*harness.Proc, string, error) {
+	sc, err := harness.FindSchedulerConfig(b.docs)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := filepath.Join(b.env.Dir, "run-"+run)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", err
+	}
+	target := b.proxy.url
+	if b.o.direct {
+		target = b.extURL
+	}
+	path, err := sc.WriteForLoopback(dir, target, b.schedKC)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := b.adjust(path, withExtender); err != nil {
+		return nil, "", err
+	}
+	port := harness.FreePort()
+	p, err := harness.Start(b.env.Logs(), "kube-scheduler-"+run, nil,
+		filepath.Join(b.env.Bin, "kube-scheduler"), "--config", path, "--secure-port", fmt.Sprint(port),
+		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics", "--v", "1")
+	if err != nil {
+		return nil, "", err
+	}
+	url := fmt.Sprintf("https://127.0.0.1:%d", port)
+	if err := waitOK(ctx, "kube-scheduler", p, url+"/readyz", 2*time.Minute); err != nil {
+		p.Stop(5 * time.Second)
+		return nil, "", err
+	}
+	return p, url, nil
+}
+
+// adjust rewrites the written configuration for a run: leader election off, the extenders entry
+// dropped for run a, clientConnection.qps/burst overridden when asked.
+func (b *bench) adjust(path string, withExtender bool) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var cfg map[string]any
+	if err := yaml.Unmarshal(raw, &cfg); err != nil {
+		return err
+	}
+	cfg["leaderElection"] = map[string]any{"leaderElect": false}
+	if !withExtender {
+		delete(cfg, "extenders")
+	}
+	cc, _ := cfg["clientConnection"].(map[string]any)
+	if b.o.qps > 0 {
+		cc["qps"] = b.o.qps
+	}
+	if b.o.burst > 0 {
+		cc["burst"] = b.o.burst
+	}
+	out, err := yaml.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+// schedulerQPS is the clientConnection the runs use (as shipped unless overridden).
+func (b *bench) schedulerQPS() string {
+	sc, err := harness.FindSchedulerConfig(b.docs)
+	if err != nil {
+		return "?"
+	}
+	cc, _ := sc.Obj["clientConnection"].(map[string]any)
+	qps, burst := fmt.Sprint(cc["qps"]), fmt.Sprint(cc["burst"])
+	if b.o.qps > 0 {
+		qps = fmt.Sprint(b.o.qps)
+	}
+	if b.o.burst > 0 {
+		burst = fmt.Sprint(b.o.burst)
+	}
+	return "qps " + qps + ", burst " + burst
+}
+
+var insecure = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+
+// waitOK waits for url to answer 200 while p runs.
+func waitOK(ctx context.Context, what string, p *harness.Proc, url string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if !p.Running() {
+			return fmt.Errorf("%s exited during start-up; see %s", what, p.Log)
+		}
+		if resp, err := insecure.Get(url); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%s not ready at %s within %s; see %s", what, url, limit, p.Log)
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+// machine is a real topology (an hwloc export the real agent reads) and the devices its Node offers.
+type machine struct {
+	file       string
+	gpus, hcas int
+}
+
+// The real machines of e2e/testdata/topologies, in the order nodes cycle through them.
+var machines = []machine{
+	{"dell-poweredge-xe8640-h100x4.xml", 4, 4},
+	{"ibm-ac922-lassen-v100x4.xml", 4, 4},
+	{"penguin-relion-x1904gt-p100x2.xml", 2, 1},
+	{"hp-proliant-sl390s-g7-m2070x3.xml", 3, 1},
+}
+
+// template is the NodeTopology the real agent published for one machine, copied onto every fake
+// node of that machine.
+type template struct {
+	machine
+	obj  *unstructured.Unstructured
+	topo *harness.Topology
+}
+
+// publishTemplates runs the real agent once per machine on a template node and keeps what it
+// published; the agents stop afterwards (the fake nodes carry copies, as if their agents had run).
+func (b *bench) publishTemplates(ctx context.Context) error {
+	kc, err := b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-node-topology-agent")
+	if err != nil {
+		return err
+	}
+	for _, m := range machines {
+		node := "template-" + strings.SplitN(m.file, "-", 3)[1]
+		if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: node, GPUs: m.gpus, HCAs: m.hcas}); err != nil {
+			return err
+		}
+		t, err := b.runAgent(ctx, kc, node, m)
+		if err != nil {
+			return err
+		}
+		b.templates = append(b.templates, t)
+		b.templateNodes[node] = t
+	}
+	return nil
+}
+
+func (b *bench) runAgent(ctx context.Context, kc, node string, m machine) (*template, error) {
+	xml := b.env.Testdata(filepath.Join("topologies", m.file))
+	p, err := harness.Start(b.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node},
+		b.env.Java, "-Xmx64m", "-XX:+UseSerialGC", "-jar", b.env.Jar("node-topology-agent"), "run",
+		"--node-name", node, "--hwloc-xml", xml, "--kubeconfig", kc, "--port", fmt.Sprint(harness.FreePort()))
+	if err != nil {
+		return nil, err
+	}
+	defer p.Stop(5 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		topo, err := b.c.GetTopology(ctx, node)
+		if err == nil && topo.Spec.Summary.GPUs == m.gpus && topo.Spec.Summary.HCAs == m.hcas {
+			obj, err := b.c.Dynamic.Resource(harness.NodeTopologies).Get(ctx, node, metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			return &template{machine: m, obj: obj, topo: topo}, nil
+		}
+		if !p.Running() || time.Now().After(deadline) {
+			return nil, fmt.Errorf("the agent of %s published no NodeTopology with %d GPUs and %d HCAs (last error %v); see %s",
+				node, m.gpus, m.hcas, err, p.Log)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// nodeName is the i-th fake node; its machine is templates[i % len].
+func nodeName(i int) string { return fmt.Sprintf("node-%05d", i) }
+
+// grow adds fake nodes until the cluster has n, each with the NodeTopology of its machine.
+func (b *bench) grow(ctx context.Context, n int) error {
+	t0 := time.Now()
+	from := b.nodes
+	work := make(chan int)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for w := 0; w < 16; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if err := b.addNode(ctx, i); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for i := from; i < n; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		return err
+	}
+	b.nodes = n
+	logf("%d fake nodes with NodeTopology (%d added in %.0f s)", n, n-from, time.Since(t0).Seconds())
+	return nil
+}
+
+func (b *bench) addNode(ctx context.Context, i int) error {
+	t := b.templates[i%len(b.templates)]
+	name := nodeName(i)
+	if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: t.gpus, HCAs: t.hcas}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	// No owner reference to the Node: nothing here garbage-collects, and the extender does not read it.
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": t.obj.GetAPIVersion(),
+		"kind":       t.obj.GetKind(),
+		"metadata":   map[string]any{"name": name},
+		"spec":       t.obj.Object["spec"],
+	}}
+	res := b.c.Dynamic.Resource(harness.NodeTopologies)
+	created, err := res.Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("create NodeTopology %s: %w", name, err)
+	}
+	if status, ok := t.obj.Object["status"]; ok {
+		created.Object["status"] = status
+		if _, err := res.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("set status of NodeTopology %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// templateOf is the machine of a node of the cluster (a template node or a fake node), nil for others.
+func (b *bench) templateOf(node string) *template {
+	if t, ok := b.templateNodes[node]; ok {
+		return t
+	}
+	var i int
+	if _, err := fmt.Sscanf(node, "node-%d", &i); err != nil {
+		return nil
+	}
+	return b.templates[i%len(b.templates)]
+}

@@ -1,0 +1,125 @@
+// Command throughput measures how many pods per second the real kube-scheduler binds, alone and with
+// Tandem's extender wired as manifests/ wires it, on fake nodes (Node objects with GPU and HCA capacity
+// and the NodeTopology of a real machine; no kubelets: pods are bound, never run).
+//
+// Run it with benchmarks/run-scheduling-throughput, which builds the jars and starts etcd and
+// kube-apiserver through e2e/control-plane. Runs, at each cluster size:
+//
+//	a  kube-scheduler alone (the shipped configuration without its extenders entry), the device pods
+//	b  kube-scheduler with the extender, the same device pods
+//	c  as b, with pods that request neither resource mixed in (not sent to the extender)
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+type options struct {
+	sizes        []int
+	pods         int
+	cpuPods      int
+	runs         []string
+	heap         string
+	qps, burst   int
+	seed         int64
+	timeout      time.Duration
+	extenderArgs []string
+	report       string
+	direct       bool
+}
+
+func parseOptions() (*options, error) {
+	o := &options{}
+	sizes := flag.String("nodes", "1000,5000", "cluster sizes, comma-separated; nodes are added between sizes")
+	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
+	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods)")
+	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
+	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
+	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
+	flag.Int64Var(&o.seed, "seed", 1, "seed of the pod mix")
+	flag.DurationVar(&o.timeout, "run-timeout", 10*time.Minute, "give up on a run after this long")
+	extra := flag.String("extender-args", "", "extra extender flags, space-separated (e.g. the TLS flags of the listener)")
+	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
+	flag.BoolVar(&o.direct, "direct", false, "kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
+	flag.Parse()
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 4 {
+			return nil, fmt.Errorf("-nodes: %q is not a node count of at least 4 (one node per fixture)", s)
+		}
+		if len(o.sizes) > 0 && n < o.sizes[len(o.sizes)-1] {
+			return nil, fmt.Errorf("-nodes: sizes must grow (%d after %d): nodes are only added", n, o.sizes[len(o.sizes)-1])
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	for _, r := range strings.Split(*runs, ",") {
+		r = strings.TrimSpace(r)
+		if r != "a" && r != "b" && r != "c" {
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c", r)
+		}
+		o.runs = append(o.runs, r)
+	}
+	if o.pods < 1 {
+		return nil, fmt.Errorf("-pods must be at least 1, got %d", o.pods)
+	}
+	o.extenderArgs = strings.Fields(*extra)
+	return o, nil
+}
+
+func main() {
+	o, err := parseOptions()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "throughput:", err)
+		os.Exit(2)
+	}
+	if err := measure(o); err != nil {
+		fmt.Fprintln(os.Stderr, "throughput:", err)
+		os.Exit(1)
+	}
+}
+
+func measure(o *options) error {
+	env, err := harness.LoadEnv()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	b, err := newBench(ctx, env, o)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	var results []result
+	for _, n := range o.sizes {
+		if err := b.grow(ctx, n); err != nil {
+			return err
+		}
+		for _, r := range o.runs {
+			res, err := b.run(ctx, r, n)
+			if err != nil {
+				return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
+			}
+			results = append(results, res)
+			logf("run %s at %d nodes: %.1f pods/s", r, n, res.podsPerSecond())
+		}
+	}
+	table := render(results)
+	fmt.Print(table)
+	if o.report != "" {
+		return os.WriteFile(o.report, []byte(table), 0o644)
+	}
+	return nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "throughput: "+format+"\n", args...)
+}

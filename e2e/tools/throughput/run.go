@@ -1,0 +1,377 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+const namespace = "throughput"
+
+// shape is what a pod asks for, and its tandem.dev/alignment ("" = the default, switch).
+type shape struct {
+	gpus, hcas int
+	alignment  string
+}
+
+// The realistic mix: mostly small jobs, some half- and whole-node ones (5:3:2). A whole 4-GPU node
+// of these machines spans PCIe switches (the XE8640 and AC922 put each GPU and HCA pair on its own
+// root complex), so 4+4 pods ask for NUMA-node alignment, as such a job would.
+var mix = []shape{{1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {2, 2, ""}, {2, 2, ""}, {2, 2, ""},
+	{4, 4, "numa"}, {4, 4, "numa"}}
+
+// processes whose CPU time a run reports.
+var processes = []string{"kube-scheduler", "extender", "kube-apiserver", "etcd"}
+
+// result is one run's figures.
+type result struct {
+	run           string
+	nodes         int
+	qps           string
+	device, cpu   span
+	algorithmMs   float64            // kube-scheduler's scheduling_algorithm_duration_seconds, mean
+	frameworkMs   float64            // its own filter and score plugins in that, mean per pod
+	schedBindMs   float64            // its Bind extension point (run a: the default binder), mean
+	seen, own     map[string]latency // per verb: at the proxy (as kube-scheduler sees it), the extender's metrics
+	cpuPerPod     map[string]float64 // CPU ms per pod, by process
+	gcCount       int
+	gcMs          float64
+	load          string
+	aligned, pods int
+	doubleBooked  int
+}
+
+// span is one class of pods: from the first creation to the last binding.
+type span struct {
+	pods        int
+	first, last time.Time
+}
+
+func (s span) seconds() float64 { return s.last.Sub(s.first).Seconds() }
+
+func (r result) podsPerSecond() float64 { return float64(r.device.pods) / r.device.seconds() }
+
+// run measures one run (a, b or c) at the current cluster size.
+func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) {
+	if err := b.clear(ctx); err != nil {
+		return result{}, err
+	}
+	withExtender := run != "a"
+	if withExtender {
+		if err := b.waitExtenderNodes(ctx, nodes+len(b.templates)); err != nil {
+			return result{}, err
+		}
+	}
+	id := fmt.Sprintf("%s-%d", run, nodes)
+	sched, schedURL, err := b.startScheduler(ctx, id, withExtender)
+	if err != nil {
+		return result{}, err
+	}
+	defer sched.Stop(5 * time.Second)
+	pids := map[string]int{
+		"kube-scheduler": sched.Pid(), "extender": b.extender.Pid(),
+		"kube-apiserver": controlPlanePid("kube-apiserver", b.env.Dir), "etcd": controlPlanePid("etcd", b.env.Dir),
+	}
+	res := result{run: run, nodes: nodes, qps: b.schedulerQPS(), cpuPerPod: map[string]float64{}}
+	pods := b.pods(id, run == "c")
+	before, err := b.observe(schedURL, pids)
+	if err != nil {
+		return res, err
+	}
+	_, _, gcStart := gcPauses(b.gcLog, 0)
+	b.proxy.take()
+	created, bound, err := b.createAndWait(ctx, pods, sched)
+	if err != nil {
+		return res, err
+	}
+	after, err := b.observe(schedURL, pids)
+	if err != nil {
+		return res, err
+	}
+	res.load = loadAverage()
+	res.gcCount, res.gcMs, _ = gcPauses(b.gcLog, gcStart)
+	res.seen = b.proxy.take()
+	res.device, res.cpu = spans(pods, created, bound)
+	b.figures(&res, before, after, len(pods))
+	return res, b.verify(ctx, &res, run != "a")
+}
+
+// snapshot is what is read before and after a run.
+type snapshot struct {
+	sched, ext series
+	cpu        map[string]float64
+}
+
+func (b *bench) observe(schedURL string, pids map[string]int) (*snapshot, error) {
+	s := &snapshot{cpu: map[string]float64{}}
+	var err error
+	if s.sched, err = scrape(schedURL + "/metrics"); err != nil {
+		return nil, err
+	}
+	if s.ext, err = scrape(b.extURL + "/metrics"); err != nil {
+		return nil, err
+	}
+	for name, pid := range pids {
+		s.cpu[name] = cpuSeconds(pid)
+	}
+	return s, nil
+}
+
+func (b *bench) figures(r *result, before, after *snapshot, pods int) {
+	const ep = "scheduler_framework_extension_point_duration_seconds"
+	r.algorithmMs = meanMs(before.sched, after.sched, "scheduler_scheduling_algorithm_duration_seconds")
+	attempts := after.sched.sum("scheduler_scheduling_algorithm_duration_seconds_count") -
+		before.sched.sum("scheduler_scheduling_algorithm_duration_seconds_count")
+	if attempts > 0 {
+		var total float64
+		for _, point := range []string{"PreFilter", "Filter", "PreScore", "Score"} {
+			w := `extension_point="` + point + `"`
+			total += after.sched.sum(ep+"_sum", w) - before.sched.sum(ep+"_sum", w)
+		}
+		r.frameworkMs = 1000 * total / attempts
+	}
+	r.schedBindMs = meanMs(before.sched, after.sched, ep, `extension_point="Bind"`)
+	r.own = map[string]latency{}
+	for _, verb := range []string{"filter", "prioritize", "bind"} {
+		w := `verb="` + verb + `"`
+		n := after.ext.sum("tandem_extender_request_seconds_count", w) - before.ext.sum("tandem_extender_request_seconds_count", w)
+		r.own[verb] = latency{
+			n:    int(n),
+			mean: meanMs(before.ext, after.ext, "tandem_extender_request_seconds", w),
+			p99:  quantileMs(before.ext, after.ext, "tandem_extender_request_seconds", 0.99, w),
+		}
+	}
+	for _, p := range processes {
+		r.cpuPerPod[p] = 1000 * (after.cpu[p] - before.cpu[p]) / float64(pods)
+	}
+}
+
+// pods builds the run's pods: the device mix, and for run c as many CPU-only pods interleaved.
+func (b *bench) pods(id string, withCPU bool) []*corev1.Pod {
+	rng := rand.New(rand.NewSource(b.o.seed))
+	var out []*corev1.Pod
+	for i := 0; i < b.o.pods; i++ {
+		s := mix[rng.Intn(len(mix))]
+		out = append(out, b.pod(fmt.Sprintf("%s-gpu-%04d", id, i), s))
+		if withCPU && i < b.o.cpuPods {
+			out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
+		}
+	}
+	for i := b.o.pods; withCPU && i < b.o.cpuPods; i++ {
+		out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
+	}
+	return out
+}
+
+func (b *bench) pod(name string, s shape) *corev1.Pod {
+	limits := corev1.ResourceList{}
+	if s.gpus > 0 {
+		limits["nvidia.com/gpu"] = *resource.NewQuantity(int64(s.gpus), resource.DecimalSI)
+		limits["rdma/hca"] = *resource.NewQuantity(int64(s.hcas), resource.DecimalSI)
+	}
+	ann := map[string]string{}
+	if s.alignment != "" {
+		ann["tandem.dev/alignment"] = s.alignment
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Annotations: ann},
+		Spec: corev1.PodSpec{
+			SchedulerName: b.schedName,
+			Containers: []corev1.Container{{
+				Name: "main", Image: "registry.k8s.io/pause:3.10",
+				Resources: corev1.ResourceRequirements{
+					Requests: corev1.ResourceList{
+						corev1.ResourceCPU:    resource.MustParse("100m"),
+						corev1.ResourceMemory: resource.MustParse("128Mi"),
+					},
+					Limits: limits,
+				},
+			}},
+		},
+	}
+}
+
+// createAndWait creates the pods from 16 workers and returns when each was first seen bound.
+func (b *bench) createAndWait(ctx context.Context, pods []*corev1.Pod, sched *harness.Proc) (created, bound map[string]time.Time, err error) {
+	var mu sync.Mutex
+	bound, created = map[string]time.Time{}, map[string]time.Time{}
+	seen := func(obj any) {
+		p, ok := obj.(*corev1.Pod)
+		if !ok || p.Spec.NodeName == "" {
+			return
+		}
+		now := time.Now()
+		mu.Lock()
+		if _, done := bound[p.Name]; !done {
+			bound[p.Name] = now
+		}
+		mu.Unlock()
+	}
+	f := informers.NewSharedInformerFactoryWithOptions(b.c.Kube, 0, informers.WithNamespace(namespace))
+	inf := f.Core().V1().Pods().Informer()
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: seen, UpdateFunc: func(_, obj any) { seen(obj) },
+	}); err != nil {
+		return nil, nil, err
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	f.Start(stop)
+	f.WaitForCacheSync(stop)
+	if err := b.create(ctx, pods, created, &mu); err != nil {
+		return nil, nil, err
+	}
+	last, progress := 0, time.Now()
+	for deadline := time.Now().Add(b.o.timeout); ; {
+		mu.Lock()
+		n := len(bound)
+		mu.Unlock()
+		if n == len(pods) {
+			break
+		}
+		if n != last {
+			last, progress = n, time.Now()
+		}
+		switch {
+		case !sched.Running():
+			return nil, nil, fmt.Errorf("kube-scheduler exited with %d of %d pods bound; see %s", n, len(pods), sched.Log)
+		case time.Since(progress) > 2*time.Minute || time.Now().After(deadline):
+			return nil, nil, fmt.Errorf("%d of %d pods bound, none more for %s (%s); see %s and logs/extender.log", n, len(pods),
+				time.Since(progress).Round(time.Second), b.whyPending(ctx), sched.Log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return created, bound, nil
+}
+
+func (b *bench) create(ctx context.Context, pods []*corev1.Pod, created map[string]time.Time, mu *sync.Mutex) error {
+	work := make(chan *corev1.Pod)
+	errs := make(chan error, len(pods))
+	var wg sync.WaitGroup
+	for w := 0; w < 16; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				t := time.Now()
+				if _, err := b.c.Kube.CoreV1().Pods(namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+					errs <- fmt.Errorf("create pod %s: %w", p.Name, err)
+					continue
+				}
+				mu.Lock()
+				created[p.Name] = t
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range pods {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		return err
+	}
+	return nil
+}
+
+// spans splits the run into its device pods and its CPU-only pods.
+func spans(pods []*corev1.Pod, created, bound map[string]time.Time) (device, cpu span) {
+	for _, p := range pods {
+		s := &device
+		if _, asks := p.Spec.Containers[0].Resources.Limits["nvidia.com/gpu"]; !asks {
+			s = &cpu
+		}
+		c, t := created[p.Name], bound[p.Name]
+		if s.pods == 0 || c.Before(s.first) {
+			s.first = c
+		}
+		if t.After(s.last) {
+			s.last = t
+		}
+		s.pods++
+	}
+	return device, cpu
+}
+
+// clear deletes the previous run's pods (at once: no kubelet will confirm) and waits until the
+// extender holds no assumption for them.
+func (b *bench) clear(ctx context.Context) error {
+	zero := int64(0)
+	err := b.c.Kube.CoreV1().Pods(namespace).DeleteCollection(ctx,
+		metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("delete the previous run's pods: %w", err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		list, err := b.c.Kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		s, err := scrape(b.extURL + "/metrics")
+		if err != nil {
+			return err
+		}
+		assumed := s.sum("tandem_extender_assumed_allocations")
+		if len(list.Items) == 0 && assumed == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after deleting the previous run's pods, %d remain and the extender still assumes %.0f plans",
+				len(list.Items), assumed)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitExtenderNodes waits until the extender's informers hold every node with its topology.
+func (b *bench) waitExtenderNodes(ctx context.Context, want int) error {
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		s, err := scrape(b.extURL + "/metrics")
+		if err != nil {
+			return err
+		}
+		have := int(s.sum("tandem_extender_nodes"))
+		if have >= want {
+			return nil
+		}
+		if !b.extender.Running() || time.Now().After(deadline) {
+			return fmt.Errorf("the extender holds %d of %d nodes; see %s", have, want, b.extender.Log)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// whyPending is kube-scheduler's reason for one pod it has not bound.
+func (b *bench) whyPending(ctx context.Context) string {
+	list, err := b.c.Kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName="})
+	if err != nil || len(list.Items) == 0 {
+		return "no pending pod found"
+	}
+	p := list.Items[0]
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return fmt.Sprintf("pod %s: %s", p.Name, c.Message)
+		}
+	}
+	return fmt.Sprintf("pod %s: not tried yet", p.Name)
+}
