@@ -214,8 +214,8 @@ func TestMatrixCases(t *testing.T) {
 		}
 		sm := Find(objs, "ServiceMonitor", "tandem-scheduler-extender")
 		ep := sm["spec"].(map[string]any)["endpoints"].([]any)[0].(map[string]any)
-		if ep["scheme"] != "https" {
-			t.Errorf("ServiceMonitor endpoint %v", ep)
+		if ep["port"] != "inspection" || ep["scheme"] != nil {
+			t.Errorf("ServiceMonitor endpoint %v: want the inspection port over plain HTTP (the verbs port asks for a client certificate)", ep)
 		}
 		objs = render(t, ci("tls-default-scheduler"))
 		if Find(objs, "Secret", "tandem-scheduler-extender-tls") != nil {

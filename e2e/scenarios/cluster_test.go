@@ -41,7 +41,8 @@ type cluster struct {
 
 	mu        sync.Mutex
 	extenders map[string]*harness.Proc // by replica name
-	extPorts  map[string]int
+	extPorts  map[string]int           // verbs port by replica name
+	inspPorts map[string]int           // inspection port by replica name
 	extKC     string
 	agents    map[string]*harness.Proc // by node name
 	agentKC   string
@@ -68,7 +69,7 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	cl = &cluster{env: env, c: c, extenders: map[string]*harness.Proc{}, extPorts: map[string]int{}, agents: map[string]*harness.Proc{}}
+	cl = &cluster{env: env, c: c, extenders: map[string]*harness.Proc{}, extPorts: map[string]int{}, inspPorts: map[string]int{}, agents: map[string]*harness.Proc{}}
 	defer cl.stopAll()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -163,7 +164,7 @@ func (k *cluster) startAgent(node string, f fixture) error {
 // environment, as its ServiceAccount, behind the Service stand-in.
 func (k *cluster) startExtenders(ctx context.Context, names ...string) error {
 	if k.service == nil {
-		s, err := harness.NewService("/readyz")
+		s, err := harness.NewService()
 		if err != nil {
 			return err
 		}
@@ -184,20 +185,22 @@ func (k *cluster) startExtender(name string) error {
 	if !ok {
 		port = harness.FreePort()
 		k.extPorts[name] = port
+		k.inspPorts[name] = harness.FreePort()
 	}
+	inspection := k.inspPorts[name]
 	k.mu.Unlock()
 	args, err := deploymentArgs(k.installed, "tandem-scheduler-extender")
 	if err != nil {
 		return err
 	}
-	// The Deployment's arguments with the port moved to loopback (pods have their own network).
+	// The Deployment's arguments with the ports moved to loopback (pods have their own network).
 	var kept []string
 	for _, a := range args {
-		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") {
+		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--inspection-port") && !strings.HasPrefix(a, "--host") {
 			kept = append(kept, a)
 		}
 	}
-	kept = append(kept, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1")
+	kept = append(kept, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
 	argv := append([]string{k.env.Java}, javaArgs("256m", jar, kept...)...)
 	p, err := harness.Start(k.env.Logs(), name, []string{
 		"KUBECONFIG=" + k.extKC, "POD_NAME=" + name, "POD_NAMESPACE=tandem-system",
@@ -207,10 +210,14 @@ func (k *cluster) startExtender(name string) error {
 	}
 	k.mu.Lock()
 	k.extenders[name] = p
-	var backends []string
+	var backends []harness.Backend
 	for n, pr := range k.extPorts {
 		if q := k.extenders[n]; q != nil && q.Running() {
-			backends = append(backends, fmt.Sprintf("http://127.0.0.1:%d", pr))
+			backends = append(backends, harness.Backend{
+				Name:     n,
+				Addr:     fmt.Sprintf("127.0.0.1:%d", pr),
+				ReadyURL: fmt.Sprintf("http://127.0.0.1:%d/readyz", k.inspPorts[n]),
+			})
 		}
 	}
 	k.mu.Unlock()

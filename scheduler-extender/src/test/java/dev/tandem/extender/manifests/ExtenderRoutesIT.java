@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.extender.Extender;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,6 +47,7 @@ class ExtenderRoutesIT {
 
   private static Vertx vertx;
   private static int port;
+  private static int inspectionPort;
 
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
@@ -56,13 +57,14 @@ class ExtenderRoutesIT {
           dir.resolve(NODE + ".json"));
     }
     vertx = Vertx.vertx();
-    ExtenderConfig config = ExtenderDeployment.config().withPort(0);
-    HttpServer server =
+    ExtenderConfig config = ExtenderDeployment.config().onFreePorts();
+    Listeners server =
         Extender.start(vertx, config, DemoCluster.fromDirectory(dir))
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
-    port = server.actualPort();
+    port = server.verbsPort();
+    inspectionPort = server.inspectionPort();
   }
 
   @AfterAll
@@ -103,7 +105,7 @@ class ExtenderRoutesIT {
   }
 
   @Test
-  @DisplayName("the Deployment's liveness and readiness paths exist on the extender's port")
+  @DisplayName("the Deployment's liveness and readiness paths exist on the inspection port")
   void probePathsExist() throws Exception {
     Container c = ExtenderDeployment.container();
     for (String path :
@@ -112,7 +114,9 @@ class ExtenderRoutesIT {
         }) {
       HttpResponse<String> r =
           CLIENT.send(
-              HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
+              HttpRequest.newBuilder(URI.create("http://localhost:" + inspectionPort + path))
+                  .GET()
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode(), path + " answered " + r.body());
     }
@@ -124,7 +128,7 @@ class ExtenderRoutesIT {
   void docUrlsAnswer() throws Exception {
     Pattern url =
         Pattern.compile(
-            "(?:http://(?:localhost|10\\.96\\.0\\.88):8888|`GET )(/[A-Za-z0-9_./<>-]*)");
+            "(?:http://(?:localhost|10\\.96\\.0\\.88):8889|`GET )(/[A-Za-z0-9_./<>-]*)");
     Set<String> paths = new TreeSet<>();
     for (String doc : List.of("docs/install.md", "docs/operations.md", "docs/troubleshooting.md")) {
       paths.addAll(DocText.all(DocText.read(doc), url));
@@ -134,7 +138,7 @@ class ExtenderRoutesIT {
       String concrete = path.replace("gpu-node-1", NODE).replace("<node>", NODE);
       HttpResponse<String> r =
           CLIENT.send(
-              HttpRequest.newBuilder(URI.create("http://localhost:" + port + concrete))
+              HttpRequest.newBuilder(URI.create("http://localhost:" + inspectionPort + concrete))
                   .GET()
                   .build(),
               HttpResponse.BodyHandlers.ofString());
