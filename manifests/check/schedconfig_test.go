@@ -15,8 +15,9 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
-// The extender entry both wirings share, in kube-scheduler's internal form after defaulting.
-func wantExtender(urlPrefix string) config.Extender {
+// wantExtender is the entry both wirings share, in kube-scheduler's internal form after defaulting: mutual TLS, the serving certificate checked for the Service's
+// DNS name against the CA, kube-scheduler's client certificate from dir.
+func wantExtender(urlPrefix, dir string) config.Extender {
 	return config.Extender{
 		URLPrefix:        urlPrefix,
 		FilterVerb:       "filter",
@@ -24,7 +25,13 @@ func wantExtender(urlPrefix string) config.Extender {
 		PrioritizeVerb:   "prioritize",
 		BindVerb:         "bind",
 		Weight:           5,
-		EnableHTTPS:      false,
+		EnableHTTPS:      true,
+		TLSConfig: &config.ExtenderTLSConfig{
+			ServerName: "tandem-scheduler-extender.tandem-system.svc",
+			CertFile:   dir + "/tls.crt",
+			KeyFile:    dir + "/tls.key",
+			CAFile:     dir + "/ca.crt",
+		},
 		HTTPTimeout:      metav1Duration(10 * time.Second),
 		NodeCacheCapable: true,
 		ManagedResources: []config.ExtenderManagedResource{
@@ -62,7 +69,7 @@ func TestSecondSchedulerConfigurationIsValid(t *testing.T) {
 			cfg.LeaderElection.ResourceNamespace, cfg.LeaderElection.ResourceName)
 	}
 	svc := extenderService(t)
-	want := wantExtender("http://" + svc.Name + "." + svc.Namespace + ".svc:" + strconv.Itoa(int(svc.Spec.Ports[0].Port)) + "/scheduler")
+	want := wantExtender("https://"+svc.Name+"."+svc.Namespace+".svc:"+strconv.Itoa(int(svc.Spec.Ports[0].Port))+"/scheduler", "/etc/tandem-scheduler-tls")
 	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
 		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
 	}
@@ -85,7 +92,7 @@ func TestDefaultSchedulerPatchIsValid(t *testing.T) {
 	if static.Spec.ClusterIP == "" || net.ParseIP(static.Spec.ClusterIP) == nil {
 		t.Fatalf("static Service has no fixed clusterIP: %q", static.Spec.ClusterIP)
 	}
-	want := wantExtender("http://" + static.Spec.ClusterIP + ":" + strconv.Itoa(int(static.Spec.Ports[0].Port)) + "/scheduler")
+	want := wantExtender("https://"+static.Spec.ClusterIP+":"+strconv.Itoa(int(static.Spec.Ports[0].Port))+"/scheduler", "/etc/kubernetes/tandem")
 	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
 		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
 	}

@@ -1,5 +1,6 @@
 package dev.tandem.extender;
 
+import dev.tandem.extender.certs.CertificatesCommand;
 import dev.tandem.extender.config.ConfigException;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.config.ExtenderSettings;
@@ -20,7 +21,10 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Entry point of the scheduler-extender jar: {@code --demo}, or the in-cluster extender. */
+/**
+ * Entry point of the scheduler-extender jar: {@code --demo}, the in-cluster extender, or {@code
+ * certificates} (the certificate Job).
+ */
 public final class ExtenderMain {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExtenderMain.class);
@@ -29,6 +33,11 @@ public final class ExtenderMain {
 
   public static void main(String[] args) {
     List<String> flags = List.of(args);
+    if (!flags.isEmpty() && flags.get(0).equals("certificates")) {
+      System.exit(
+          CertificatesCommand.run(flags.subList(1, flags.size()), System.getenv(), System.out));
+      return;
+    }
     if (Settings.wantsHelp(flags)) {
       System.out.print(ExtenderSettings.SETTINGS.usage());
       System.exit(0);

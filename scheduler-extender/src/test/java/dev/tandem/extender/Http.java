@@ -53,6 +53,16 @@ public final class Http {
     this.base = "https://localhost:" + port;
   }
 
+  private Http(HttpClient client, String base) {
+    this.client = client;
+    this.base = base;
+  }
+
+  /** The same client (its certificates) towards another port of localhost. */
+  public Http onPort(int port) {
+    return new Http(client, base.substring(0, base.lastIndexOf(':') + 1) + port);
+  }
+
   public HttpResponse<String> post(String path, String body) {
     return join(postAsync(path, body));
   }

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.extender.Extender;
+import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
+import dev.tandem.extender.certs.CertificateFiles;
+import dev.tandem.extender.certs.CertificatesCommand;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -48,6 +54,7 @@ class ExtenderRoutesIT {
   private static Vertx vertx;
   private static int port;
   private static int inspectionPort;
+  private static Http verbs;
 
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
@@ -56,14 +63,31 @@ class ExtenderRoutesIT {
           Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"),
           dir.resolve(NODE + ".json"));
     }
+    // the Secrets' files as the certificate Job makes them (its subcommand, writing files)
+    Path certificates = dir.resolve("certificates");
+    assertEquals(
+        0,
+        CertificatesCommand.run(
+            List.of("--out", certificates.toString(), "--extra-names", "localhost"),
+            Map.of(),
+            new PrintStream(OutputStream.nullOutputStream())));
+    Path scheduler = certificates.resolve(CertificateFiles.SCHEDULER);
+    verbs =
+        new Http(
+            0,
+            scheduler.resolve("ca.crt"),
+            scheduler.resolve("tls.crt"),
+            scheduler.resolve("tls.key"));
     vertx = Vertx.vertx();
-    ExtenderConfig config = ExtenderDeployment.config().onFreePorts();
+    ExtenderConfig config =
+        ExtenderDeployment.config(certificates.resolve(CertificateFiles.EXTENDER)).onFreePorts();
     Listeners server =
         Extender.start(vertx, config, DemoCluster.fromDirectory(dir))
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
     port = server.verbsPort();
+    verbs = verbs.onPort(port);
     inspectionPort = server.inspectionPort();
   }
 
@@ -150,13 +174,7 @@ class ExtenderRoutesIT {
   }
 
   private static JsonNode post(String path, String body) throws Exception {
-    HttpResponse<String> r =
-        CLIENT.send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = verbs.post(path, body);
     assertEquals(200, r.statusCode(), "POST " + path + " answered " + r.body());
     return JSON.readTree(r.body());
   }
