@@ -85,7 +85,13 @@ public final class Extender {
     return vertx
         .createHttpServer(ListenerTls.options(tls))
         .requestHandler(router)
-        .listen(port, host);
+        .listen(port, host)
+        .onSuccess(
+            server -> {
+              if (tls != null) {
+                tls.reloadOnChange(vertx, server, ListenerTls.RELOAD_EVERY);
+              }
+            });
   }
 
   private static Future<Void> closeStarted(Future<HttpServer> a, Future<HttpServer> b) {

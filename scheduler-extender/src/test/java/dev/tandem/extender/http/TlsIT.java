@@ -1,5 +1,6 @@
 package dev.tandem.extender.http;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,7 +17,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SelfSignedCertificate;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "mutual TLS: the verbs port serves HTTPS to kube-scheduler's client certificate only; the"
@@ -141,6 +146,45 @@ class TlsIT {
       assertEquals(404, r.statusCode(), verb + ": " + r.body());
     }
     assertEquals(404, client(l.verbsPort(), scheduler).get("/healthz").statusCode());
+  }
+
+  @Test
+  @DisplayName(
+      "a renewed certificate written over the files is served to new connections without a"
+          + " restart")
+  void rotatedCertificateIsServed(@TempDir Path dir) throws Exception {
+    SelfSignedCertificate renewed = SelfSignedCertificate.create("localhost");
+    try {
+      Path cert = Files.copy(Path.of(server.certificatePath()), dir.resolve("tls.crt"));
+      Path key = Files.copy(Path.of(server.privateKeyPath()), dir.resolve("tls.key"));
+      ExtenderConfig config =
+          ExtenderConfig.load(
+              List.of(
+                  "--port", "0",
+                  "--inspection-port", "0",
+                  "--tls-cert", cert.toString(),
+                  "--tls-key", key.toString(),
+                  "--client-ca", scheduler.certificatePath()),
+              Map.of());
+      Listeners l = Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
+      assertFilters(client(l.verbsPort(), scheduler));
+      Http trustingRenewed =
+          new Http(
+              l.verbsPort(),
+              Path.of(renewed.certificatePath()),
+              Path.of(scheduler.certificatePath()),
+              Path.of(scheduler.privateKeyPath()));
+      assertRefused(trustingRenewed);
+      Files.copy(Path.of(renewed.privateKeyPath()), key, StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(Path.of(renewed.certificatePath()), cert, StandardCopyOption.REPLACE_EXISTING);
+      await("the renewed certificate served")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions()
+          .untilAsserted(() -> assertFilters(trustingRenewed));
+    } finally {
+      renewed.delete();
+    }
   }
 
   @Test
