@@ -202,28 +202,59 @@ func TestMatrixCases(t *testing.T) {
 			t.Errorf("Secret keys %v", keys)
 		}
 		args := strs(container(t, Find(objs, "Deployment", "tandem-scheduler-extender"))["args"])
-		if !contains(args, "--tls-cert=/etc/tandem/tls/tls.crt") || !contains(args, "--tls-key=/etc/tandem/tls/tls.key") {
-			t.Errorf("extender args %v", args)
+		if !contains(args, "--tls-cert=/etc/tandem/tls/tls.crt") || !contains(args, "--tls-key=/etc/tandem/tls/tls.key") ||
+			!contains(args, "--client-ca=/etc/tandem/tls/ca.crt") || contains(args, "--insecure-verbs") {
+			t.Errorf("extender args %v: want mutual TLS", args)
+		}
+		client := Find(objs, "Secret", "tandem-scheduler-client-tls")
+		if client == nil || client["data"].(map[string]any)["ca.crt"] != sec["data"].(map[string]any)["ca.crt"] {
+			t.Error("no generated client Secret with the extender's CA")
+		}
+		vols := podSpec(Find(objs, "Deployment", "tandem-scheduler"))["volumes"].([]any)
+		if s := vols[len(vols)-1].(map[string]any)["secret"].(map[string]any); s["secretName"] != "tandem-scheduler-client-tls" {
+			t.Errorf("second scheduler's TLS volume %v: want the client Secret", s)
 		}
 		ext := schedulerConfig(t, objs)["extenders"].([]any)[0].(map[string]any)
 		if ext["enableHTTPS"] != true || ext["urlPrefix"] != "https://tandem-scheduler-extender.tandem-system.svc:8888/scheduler" {
 			t.Errorf("extender entry %v", ext)
 		}
-		if tc, _ := ext["tlsConfig"].(map[string]any); tc["caFile"] != "/etc/tandem-scheduler-tls/ca.crt" || tc["serverName"] != "tandem-scheduler-extender.tandem-system.svc" {
+		if tc, _ := ext["tlsConfig"].(map[string]any); tc["caFile"] != "/etc/tandem-scheduler-tls/ca.crt" || tc["serverName"] != "tandem-scheduler-extender.tandem-system.svc" ||
+			tc["certFile"] != "/etc/tandem-scheduler-tls/tls.crt" || tc["keyFile"] != "/etc/tandem-scheduler-tls/tls.key" {
 			t.Errorf("tlsConfig %v", ext["tlsConfig"])
 		}
 		sm := Find(objs, "ServiceMonitor", "tandem-scheduler-extender")
 		ep := sm["spec"].(map[string]any)["endpoints"].([]any)[0].(map[string]any)
-		if ep["scheme"] != "https" {
-			t.Errorf("ServiceMonitor endpoint %v", ep)
+		if ep["port"] != "inspection" || ep["scheme"] != nil {
+			t.Errorf("ServiceMonitor endpoint %v: want the inspection port over plain HTTP (the verbs port asks for a client certificate)", ep)
 		}
 		objs = render(t, ci("tls-default-scheduler"))
 		if Find(objs, "Secret", "tandem-scheduler-extender-tls") != nil {
 			t.Error("a Secret was generated although extender.tls.secretName names one")
 		}
-		vols := podSpec(Find(objs, "Deployment", "tandem-scheduler-extender"))["volumes"].([]any)
+		vols = podSpec(Find(objs, "Deployment", "tandem-scheduler-extender"))["volumes"].([]any)
 		if s := vols[len(vols)-1].(map[string]any)["secret"].(map[string]any); s["secretName"] != "tandem-extender-cert" {
 			t.Errorf("extender TLS volume %v", s)
+		}
+		objs = render(t, ci("tls-cert-manager"))
+		if Find(objs, "Secret", "tandem-scheduler-extender-tls") != nil {
+			t.Error("a Secret was generated although cert-manager issues it")
+		}
+		for _, name := range []string{"tandem-scheduler-extender-ca", "tandem-scheduler-extender-tls", "tandem-scheduler-client-tls"} {
+			c := Find(objs, "Certificate", name)
+			if c == nil || c["spec"].(map[string]any)["secretName"] != name {
+				t.Errorf("no cert-manager Certificate %s writing the Secret of that name: %v", name, c)
+			}
+		}
+		if u := Find(objs, "Certificate", "tandem-scheduler-client-tls")["spec"].(map[string]any)["usages"]; !reflect.DeepEqual(u, []any{"digital signature", "key encipherment", "client auth"}) {
+			t.Errorf("client certificate usages %v", u)
+		}
+		objs = render(t, nil)
+		if args := strs(container(t, Find(objs, "Deployment", "tandem-scheduler-extender"))["args"]); !contains(args, "--client-ca=/etc/tandem/tls/ca.crt") {
+			t.Errorf("mutual TLS is not the default: %v", args)
+		}
+		objs = render(t, []string{writeValues(t, "extender: {tls: {enabled: false}}")})
+		if args := strs(container(t, Find(objs, "Deployment", "tandem-scheduler-extender"))["args"]); !contains(args, "--insecure-verbs") {
+			t.Errorf("tls.enabled=false must say --insecure-verbs explicitly: %v", args)
 		}
 	})
 	t.Run("nfd-networkpolicy", func(t *testing.T) {
@@ -354,7 +385,7 @@ func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 		{"wrong wiring", "scheduler: {wiring: kube-scheduler}", "at '/scheduler/wiring': value must be one of 'second-scheduler', 'default-scheduler', 'none'"},
 		{"service address", "scheduler: {wiring: default-scheduler, clusterIP: 300.1.1.1}", "at '/scheduler/clusterIP': '300.1.1.1' is not valid ipv4"},
 		{"misspelt value", "extender: {replica: 3}", "at '/extender': additional properties 'replica' not allowed"},
-		{"TLS for the default scheduler without a Secret", "extender: {tls: {enabled: true}}\nscheduler: {wiring: default-scheduler}", "extender.tls with scheduler.wiring=default-scheduler needs extender.tls.secretName"},
+		{"cert-manager and your own Secret", "extender: {tls: {secretName: mine, certManager: {enabled: true}}}", "extender.tls.certManager.enabled issues the Secrets itself"},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {

@@ -10,7 +10,11 @@ import (
 // The chart and the kustomize manifests are one source of truth: for each way of installing, the
 // chart's render and the kustomize build are the same objects, field for field, after Normalize
 // (which lists the intended differences). The Namespace is kustomize's only: Helm installs into a
-// namespace it is given (--create-namespace).
+// namespace it is given (--create-namespace). The certificates are made differently on purpose
+// (docs/install.md, "Certificates"): kustomize runs the certificate Job, the chart renders the
+// Secrets itself (Helm's genCA, kept by lookup) so they belong to the release; kustomize ships the
+// extender's NetworkPolicies, the chart renders them with networkPolicy.enabled
+// (TestChartNetworkPolicyIsTheKustomizeOne).
 func TestChartRendersTheKustomizeObjects(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -33,10 +37,39 @@ func TestChartRendersTheKustomizeObjects(t *testing.T) {
 				}
 				want = append(want, objs...)
 			}
-			got := render(t, c.values, c.caps...)
-			compare(t, got, want, func(o Object) bool { return o["kind"] == "Namespace" })
+			var got []Object
+			for _, o := range render(t, c.values, c.caps...) {
+				if Key(o) != "Secret tandem-system/tandem-scheduler-extender-tls" && Key(o) != "Secret tandem-system/tandem-scheduler-client-tls" {
+					got = append(got, o)
+				}
+			}
+			compare(t, got, want, func(o Object) bool {
+				return o["kind"] == "Namespace" || o["kind"] == "NetworkPolicy" || strings.HasSuffix(Key(o), "/tandem-certificates")
+			})
 		})
 	}
+}
+
+// The chart's NetworkPolicy of the extender admits what kustomize's admits: the second scheduler's
+// pods to the verbs port, anyone to the inspection port.
+func TestChartNetworkPolicyIsTheKustomizeOne(t *testing.T) {
+	want, err := Kustomize("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []Object
+	for _, o := range want {
+		if o["kind"] == "NetworkPolicy" {
+			kept = append(kept, o)
+		}
+	}
+	var got []Object
+	for _, o := range render(t, []string{writeValues(t, "networkPolicy: {enabled: true}")}) {
+		if Key(o) == "NetworkPolicy tandem-system/tandem-scheduler-extender" {
+			got = append(got, o)
+		}
+	}
+	compare(t, got, kept, func(Object) bool { return false })
 }
 
 // With the Prometheus Operator's API and the dashboard switched on, the chart's monitoring objects are

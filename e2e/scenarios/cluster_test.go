@@ -41,8 +41,10 @@ type cluster struct {
 
 	mu        sync.Mutex
 	extenders map[string]*harness.Proc // by replica name
-	extPorts  map[string]int
+	extPorts  map[string]int           // verbs port by replica name
+	inspPorts map[string]int           // inspection port by replica name
 	extKC     string
+	paths     harness.PathMap          // mount paths of the installed Secrets -> their local copies
 	agents    map[string]*harness.Proc // by node name
 	scheduler *harness.Proc
 }
@@ -67,7 +69,7 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	cl = &cluster{env: env, c: c, extenders: map[string]*harness.Proc{}, extPorts: map[string]int{}, agents: map[string]*harness.Proc{}}
+	cl = &cluster{env: env, c: c, extenders: map[string]*harness.Proc{}, extPorts: map[string]int{}, inspPorts: map[string]int{}, agents: map[string]*harness.Proc{}}
 	defer cl.stopAll()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -91,6 +93,9 @@ func (k *cluster) setUp(ctx context.Context) error {
 		return err
 	}
 	if err := step("credentials of the components issued", k.credentials); err != nil {
+		return err
+	}
+	if err := step("certificates issued by the certificate Job's command", k.certificates); err != nil {
 		return err
 	}
 	if err := step("extender replica started", func(ctx context.Context) error { return k.startExtenders(ctx, "extender-0") }); err != nil {
@@ -183,7 +188,7 @@ func (k *cluster) startAgent(node string, f fixture) error {
 // environment, as its ServiceAccount, behind the Service stand-in.
 func (k *cluster) startExtenders(ctx context.Context, names ...string) error {
 	if k.service == nil {
-		s, err := harness.NewService("/readyz")
+		s, err := harness.NewService()
 		if err != nil {
 			return err
 		}
@@ -204,20 +209,22 @@ func (k *cluster) startExtender(name string) error {
 	if !ok {
 		port = harness.FreePort()
 		k.extPorts[name] = port
+		k.inspPorts[name] = harness.FreePort()
 	}
+	inspection := k.inspPorts[name]
 	k.mu.Unlock()
-	args, err := deploymentArgs(k.installed, "tandem-scheduler-extender")
+	args, err := workloadArgs(k.installed, "Deployment", "tandem-scheduler-extender")
 	if err != nil {
 		return err
 	}
-	// The Deployment's arguments with the port moved to loopback (pods have their own network).
+	// The Deployment's arguments with the ports moved to loopback (pods have their own network).
 	var kept []string
 	for _, a := range args {
-		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") {
-			kept = append(kept, a)
+		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--inspection-port") && !strings.HasPrefix(a, "--host") {
+			kept = append(kept, k.paths.Rewrite(a))
 		}
 	}
-	kept = append(kept, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1")
+	kept = append(kept, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
 	argv := append([]string{k.env.Java}, javaArgs("256m", jar, kept...)...)
 	p, err := harness.Start(k.env.Logs(), name, []string{
 		"KUBECONFIG=" + k.extKC, "POD_NAME=" + name, "POD_NAMESPACE=tandem-system",
@@ -227,10 +234,14 @@ func (k *cluster) startExtender(name string) error {
 	}
 	k.mu.Lock()
 	k.extenders[name] = p
-	var backends []string
+	var backends []harness.Backend
 	for n, pr := range k.extPorts {
 		if q := k.extenders[n]; q != nil && q.Running() {
-			backends = append(backends, fmt.Sprintf("http://127.0.0.1:%d", pr))
+			backends = append(backends, harness.Backend{
+				Name:     n,
+				Addr:     fmt.Sprintf("127.0.0.1:%d", pr),
+				ReadyURL: fmt.Sprintf("http://127.0.0.1:%d/readyz", k.inspPorts[n]),
+			})
 		}
 	}
 	k.mu.Unlock()
@@ -277,7 +288,7 @@ func (k *cluster) startScheduler(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := sc.WriteForLoopback(k.env.Dir, k.service.URL, kc)
+	cfg, err := sc.WriteForLoopback(k.env.Dir, k.service.Addr, kc, k.paths)
 	if err != nil {
 		return err
 	}
@@ -331,12 +342,71 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 	return fmt.Errorf("%s not ready at %s within 60 s; see %s", what, url, p.Log)
 }
 
-// deploymentArgs reads the first container's args of a Deployment of what was installed (manifests/
-// or the chart's release).
-func deploymentArgs(docs []harness.Doc, name string) ([]string, error) {
-	c, err := harness.DeploymentContainer(docs, name)
-	if err != nil {
-		return nil, err
+// workloadArgs reads the first container's args of a Deployment or Job of what was installed
+// (manifests/ or the chart's release).
+func workloadArgs(docs []harness.Doc, kind, name string) ([]string, error) {
+	for _, d := range docs {
+		if d.Kind != kind || d.Name != name {
+			continue
+		}
+		spec, _ := d.Obj["spec"].(map[string]any)
+		tmpl, _ := spec["template"].(map[string]any)
+		pspec, _ := tmpl["spec"].(map[string]any)
+		cs, _ := pspec["containers"].([]any)
+		if len(cs) == 0 {
+			return nil, fmt.Errorf("%s: %s %s has no containers", d.File, kind, name)
+		}
+		c, _ := cs[0].(map[string]any)
+		var out []string
+		if as, ok := c["args"].([]any); ok {
+			for _, a := range as {
+				out = append(out, fmt.Sprint(a))
+			}
+		}
+		return out, nil
 	}
-	return c.Args, nil
+	return nil, fmt.Errorf("no %s %s in what was installed", kind, name)
+}
+
+// certificates makes the verbs' certificates as the installation does: with kustomize, the
+// certificate Job's own command (the extender jar's `certificates`, the Job's args) runs here as
+// the Job's ServiceAccount, so its Role is exercised too; the chart renders its Secrets itself.
+// Then the Secrets the extender and the second scheduler mount are copied to local directories, as
+// the kubelet's Secret volumes would show them.
+func (k *cluster) certificates(ctx context.Context) error {
+	if args, err := workloadArgs(k.installed, "Job", "tandem-certificates"); err == nil {
+		kc, err := k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-certificates")
+		if err != nil {
+			return err
+		}
+		argv := append([]string{k.env.Java}, javaArgs("128m", k.env.Jar("scheduler-extender"), args...)...)
+		p, err := harness.Start(k.env.Logs(), "certificates-job", []string{"KUBECONFIG=" + kc}, argv...)
+		if err != nil {
+			return err
+		}
+		select {
+		case <-p.Exited():
+		case <-ctx.Done():
+			p.Kill()
+			return fmt.Errorf("the certificate Job's command did not finish; see %s", p.Log)
+		}
+		if code := p.ExitCode(); code != 0 {
+			return fmt.Errorf("the certificate Job's command exited %d; see %s", code, p.Log)
+		}
+	}
+	k.paths = harness.PathMap{}
+	for _, name := range []string{"tandem-scheduler-extender", "tandem-scheduler"} {
+		mounts, err := harness.SecretMounts(k.installed, name)
+		if err != nil {
+			continue // no second scheduler in this wiring
+		}
+		for mount, secret := range mounts {
+			local, err := k.c.WriteSecret(ctx, filepath.Join(k.env.Dir, "secrets"), "tandem-system", secret)
+			if err != nil {
+				return err
+			}
+			k.paths[mount] = local
+		}
+	}
+	return nil
 }

@@ -26,15 +26,17 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 	if len(objs) == 0 {
 		return fmt.Errorf("no API objects under %s", dir)
 	}
-	// Stand-ins for the Prometheus Operator's CRDs (manifests/monitoring and the chart's monitoring
-	// objects need their API to exist), then namespaces and CRDs, for real: other objects can only be
+	// Stand-ins for the Prometheus Operator's and cert-manager's CRDs (manifests/monitoring and the
+	// chart's monitoring and cert-manager objects need their API to exist), then namespaces and CRDs, for real: other objects can only be
 	// validated once they exist.
-	stand, err := os.ReadFile(k.env.Testdata(filepath.Join("crds", "monitoring.coreos.com.yaml")))
-	if err != nil {
-		return err
-	}
-	if _, err := k.env.Kubectl(stand, "apply", "--server-side", "--field-manager=tandem-e2e", "-f", "-"); err != nil {
-		return err
+	for _, f := range []string{"monitoring.coreos.com.yaml", "cert-manager.io.yaml"} {
+		stand, err := os.ReadFile(k.env.Testdata(filepath.Join("crds", f)))
+		if err != nil {
+			return err
+		}
+		if _, err := k.env.Kubectl(stand, "apply", "--server-side", "--field-manager=tandem-e2e", "-f", "-"); err != nil {
+			return err
+		}
 	}
 	var first []harness.Doc
 	for _, d := range objs {

@@ -23,7 +23,7 @@ func TestChartSchedulerConfigurationsAreValid(t *testing.T) {
 		values      string
 		https       bool
 		hcaResource string
-	}{{"", false, "rdma/hca"}, {"tls-values.yaml", true, "rdma/hca"}, {"mode-shared-values.yaml", false, "rdma/shared_hca"}} {
+	}{{"", true, "rdma/hca"}, {"tls-values.yaml", true, "rdma/hca"}, {"mode-shared-values.yaml", true, "rdma/shared_hca"}, {"tls-cert-manager-values.yaml", true, "rdma/hca"}} {
 		args := []string{"template", "tandem", filepath.Join(repo, "charts", "tandem"), "--namespace", "tandem-system",
 			"--show-only", "templates/second-scheduler.yaml"}
 		if c.values != "" {
@@ -51,7 +51,8 @@ func TestChartSchedulerConfigurationsAreValid(t *testing.T) {
 		if e.EnableHTTPS != c.https || strings.HasPrefix(e.URLPrefix, "https://") != c.https {
 			t.Errorf("%s: enableHTTPS %v, urlPrefix %s", c.values, e.EnableHTTPS, e.URLPrefix)
 		}
-		if c.https && (e.TLSConfig == nil || e.TLSConfig.CAFile != "/etc/tandem-scheduler-tls/ca.crt" || e.TLSConfig.ServerName != "tandem-scheduler-extender.tandem-system.svc") {
+		if c.https && (e.TLSConfig == nil || e.TLSConfig.CAFile != "/etc/tandem-scheduler-tls/ca.crt" || e.TLSConfig.ServerName != "tandem-scheduler-extender.tandem-system.svc" ||
+			e.TLSConfig.CertFile != "/etc/tandem-scheduler-tls/tls.crt" || e.TLSConfig.KeyFile != "/etc/tandem-scheduler-tls/tls.key") {
 			t.Errorf("%s: tlsConfig %+v", c.values, e.TLSConfig)
 		}
 		if e.ManagedResources[1].Name != c.hcaResource {

@@ -60,6 +60,11 @@ func TestInstallHasEachKindOncePerComponent(t *testing.T) {
 		"tandem-scheduler-extender Deployment",
 		"tandem-scheduler-extender Service",
 		"tandem-scheduler-extender PodDisruptionBudget",
+		"tandem-scheduler-extender NetworkPolicy",
+		"tandem-certificates ServiceAccount",
+		"tandem-certificates Role",
+		"tandem-certificates RoleBinding",
+		"tandem-certificates Job",
 	})
 }
 
@@ -81,6 +86,7 @@ func TestSecondSchedulerOverlay(t *testing.T) {
 func TestDefaultSchedulerPatchOverlay(t *testing.T) {
 	expectInventory(t, "scheduler/default-scheduler-patch", []string{
 		"tandem-scheduler-extender Service",
+		"tandem-scheduler-extender NetworkPolicy",
 	})
 }
 
@@ -110,6 +116,8 @@ func TestWorkloadsAreUnprivilegedAndBounded(t *testing.T) {
 		case *appsv1.DaemonSet:
 			spec = &o.Spec.Template.Spec
 		case *appsv1.Deployment:
+			spec = &o.Spec.Template.Spec
+		case *batchv1.Job:
 			spec = &o.Spec.Template.Spec
 		default:
 			continue

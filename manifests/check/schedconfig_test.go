@@ -2,7 +2,6 @@ package check
 
 import (
 	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,8 +15,9 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
-// The extender entry both wirings share, in kube-scheduler's internal form after defaulting.
-func wantExtender(urlPrefix string) config.Extender {
+// wantExtender is the entry both wirings share, in kube-scheduler's internal form after defaulting: mutual TLS, the serving certificate checked for the Service's
+// DNS name against the CA, kube-scheduler's client certificate from dir.
+func wantExtender(urlPrefix, dir string) config.Extender {
 	return config.Extender{
 		URLPrefix:        urlPrefix,
 		FilterVerb:       "filter",
@@ -25,7 +25,13 @@ func wantExtender(urlPrefix string) config.Extender {
 		PrioritizeVerb:   "prioritize",
 		BindVerb:         "bind",
 		Weight:           5,
-		EnableHTTPS:      false,
+		EnableHTTPS:      true,
+		TLSConfig: &config.ExtenderTLSConfig{
+			ServerName: "tandem-scheduler-extender.tandem-system.svc",
+			CertFile:   dir + "/tls.crt",
+			KeyFile:    dir + "/tls.key",
+			CAFile:     dir + "/ca.crt",
+		},
 		HTTPTimeout:      metav1Duration(10 * time.Second),
 		NodeCacheCapable: true,
 		ManagedResources: []config.ExtenderManagedResource{
@@ -63,7 +69,7 @@ func TestSecondSchedulerConfigurationIsValid(t *testing.T) {
 			cfg.LeaderElection.ResourceNamespace, cfg.LeaderElection.ResourceName)
 	}
 	svc := extenderService(t)
-	want := wantExtender("http://" + svc.Name + "." + svc.Namespace + ".svc:" + strconv.Itoa(int(svc.Spec.Ports[0].Port)) + "/scheduler")
+	want := wantExtender("https://"+svc.Name+"."+svc.Namespace+".svc:"+strconv.Itoa(int(svc.Spec.Ports[0].Port))+"/scheduler", "/etc/tandem-scheduler-tls")
 	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
 		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
 	}
@@ -86,7 +92,7 @@ func TestDefaultSchedulerPatchIsValid(t *testing.T) {
 	if static.Spec.ClusterIP == "" || net.ParseIP(static.Spec.ClusterIP) == nil {
 		t.Fatalf("static Service has no fixed clusterIP: %q", static.Spec.ClusterIP)
 	}
-	want := wantExtender("http://" + static.Spec.ClusterIP + ":" + strconv.Itoa(int(static.Spec.Ports[0].Port)) + "/scheduler")
+	want := wantExtender("https://"+static.Spec.ClusterIP+":"+strconv.Itoa(int(static.Spec.Ports[0].Port))+"/scheduler", "/etc/kubernetes/tandem")
 	if len(cfg.Extenders) != 1 || !reflect.DeepEqual(cfg.Extenders[0], want) {
 		t.Errorf("extenders = %+v\nwant [%+v]", cfg.Extenders, want)
 	}
@@ -95,26 +101,46 @@ func TestDefaultSchedulerPatchIsValid(t *testing.T) {
 	}
 }
 
-// The Service's port reaches the port the extender listens on (its --port flag).
+// Each Service port reaches the port the extender listens on: `verbs` its --port (8888, the one
+// kube-scheduler's urlPrefix names), `inspection` its --inspection-port (8889, the probes' port).
 func TestExtenderServiceReachesListenPort(t *testing.T) {
 	svc := extenderService(t)
 	obj, _ := DecodeStrict(find(t, mustRender(t, "base"), "Deployment", "tandem-scheduler-extender"))
 	c := obj.(*appsv1.Deployment).Spec.Template.Spec.Containers[0]
-	if len(c.Ports) != 1 || c.Ports[0].Name != svc.Spec.Ports[0].TargetPort.StrVal {
-		t.Fatalf("container ports %+v do not match Service targetPort %v", c.Ports, svc.Spec.Ports[0].TargetPort)
+	flags := map[string]string{"verbs": "--port=", "inspection": "--inspection-port="}
+	defaults := map[string]int32{"verbs": 8888, "inspection": 8889}
+	if len(svc.Spec.Ports) != len(flags) || len(c.Ports) != len(flags) {
+		t.Fatalf("Service ports %+v, container ports %+v: want exactly verbs and inspection", svc.Spec.Ports, c.Ports)
 	}
-	listen := "--port=" + strconv.Itoa(int(c.Ports[0].ContainerPort))
-	found := false
-	for _, a := range c.Args {
-		found = found || a == listen
+	for _, sp := range svc.Spec.Ports {
+		flag, ok := flags[sp.Name]
+		if !ok || sp.TargetPort.StrVal != sp.Name {
+			t.Errorf("Service port %+v: want the names verbs or inspection, targeting the container port of that name", sp)
+			continue
+		}
+		var cp *corev1.ContainerPort
+		for i := range c.Ports {
+			if c.Ports[i].Name == sp.Name {
+				cp = &c.Ports[i]
+			}
+		}
+		if cp == nil || cp.ContainerPort != sp.Port || sp.Port != defaults[sp.Name] {
+			t.Errorf("Service port %s %d, container port %+v: want %d, the extender's documented default", sp.Name, sp.Port, cp, defaults[sp.Name])
+			continue
+		}
+		listen := flag + strconv.Itoa(int(cp.ContainerPort))
+		found := false
+		for _, a := range c.Args {
+			found = found || a == listen
+		}
+		if !found {
+			t.Errorf("extender args %v: want %s", c.Args, listen)
+		}
 	}
-	if !found || svc.Spec.Ports[0].Port != c.Ports[0].ContainerPort {
-		t.Errorf("extender args %v, container port %d, Service port %d: want %s everywhere",
-			c.Args, c.Ports[0].ContainerPort, svc.Spec.Ports[0].Port, listen)
-	}
-	u, _ := url.Parse("http://x:" + strconv.Itoa(int(svc.Spec.Ports[0].Port)))
-	if u.Port() != "8888" {
-		t.Errorf("Service port %s, the extender's documented default is 8888", u.Port())
+	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe} {
+		if p == nil || p.HTTPGet == nil || p.HTTPGet.Port.StrVal != "inspection" {
+			t.Errorf("probe %+v: want an httpGet on the inspection port (the verbs port asks for a client certificate)", p)
+		}
 	}
 }
 

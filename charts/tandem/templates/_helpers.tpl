@@ -26,6 +26,10 @@ tandem-scheduler-extender.{{ .Release.Namespace }}.svc
 {{ .Values.extender.tls.secretName | default "tandem-scheduler-extender-tls" }}
 {{- end }}
 
+{{- define "tandem.clientTlsSecret" -}}
+{{ .Values.extender.tls.clientSecretName | default "tandem-scheduler-client-tls" }}
+{{- end }}
+
 {{/* Node placement of both DaemonSets. */}}
 {{- define "tandem.nodePlacement" -}}
 nodeSelector:
@@ -92,8 +96,8 @@ imagePullSecrets:
 {{- if eq .Values.resourceNames.gpu .Values.resourceNames.hca -}}
 {{- fail (printf "resourceNames.gpu and resourceNames.hca are both %s: the GPU and HCA resources must differ" .Values.resourceNames.hca) -}}
 {{- end -}}
-{{- if and .Values.extender.tls.enabled (eq .Values.scheduler.wiring "default-scheduler") (not .Values.extender.tls.secretName) -}}
-{{- fail "extender.tls with scheduler.wiring=default-scheduler needs extender.tls.secretName: the kube-scheduler on the control plane must trust a CA you can copy there" -}}
+{{- if and .Values.extender.tls.certManager.enabled (or .Values.extender.tls.secretName .Values.extender.tls.clientSecretName) -}}
+{{- fail "extender.tls.certManager.enabled issues the Secrets itself: leave extender.tls.secretName and clientSecretName empty" -}}
 {{- end -}}
 {{- end }}
 
@@ -111,7 +115,9 @@ imagePullSecrets:
 {{- if $root.Values.extender.tls.enabled }}
   tlsConfig:
     serverName: {{ include "tandem.extenderHost" $root }}
-    caFile: {{ .caFile }}
+    certFile: {{ .tlsDir }}/tls.crt
+    keyFile: {{ .tlsDir }}/tls.key
+    caFile: {{ .tlsDir }}/ca.crt
 {{- end }}
   nodeCacheCapable: true
   managedResources:
@@ -138,5 +144,5 @@ clientConnection:
 profiles:
   - schedulerName: {{ .Values.scheduler.name }}
 extenders:
-  {{- include "tandem.extenderEntry" (dict "root" . "host" (include "tandem.extenderHost" .) "caFile" "/etc/tandem-scheduler-tls/ca.crt") | nindent 2 }}
+  {{- include "tandem.extenderEntry" (dict "root" . "host" (include "tandem.extenderHost" .) "tlsDir" "/etc/tandem-scheduler-tls") | nindent 2 }}
 {{- end }}

@@ -92,3 +92,13 @@ func (p *Proc) Kill() {
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.done
 }
+
+// ExitCode is the exit status of a process that has exited (-1 while it runs or if it was killed).
+func (p *Proc) ExitCode() int {
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}

@@ -59,11 +59,13 @@ func (c *SchedulerConfig) SchedulerName() string {
 	return "default-scheduler"
 }
 
-// WriteForLoopback writes the configuration with each extender's urlPrefix pointed at extenderURL.
-// It also sets the kubeconfig path of the scheduler (in a cluster it uses its in-cluster
-// ServiceAccount credentials, here a token of the same ServiceAccount). Everything else is kept as
-// shipped, leader election included.
-func (c *SchedulerConfig) WriteForLoopback(dir, extenderURL, kubeconfig string) (string, error) {
+// WriteForLoopback writes the configuration with each extender's urlPrefix pointed at extenderAddr
+// (host:port; scheme and path as shipped) and its tlsConfig files at the local copies of the
+// Secrets the scheduler's pod mounts (paths). serverName stays as shipped, so kube-scheduler checks
+// the extender's certificate exactly as in a cluster. It also sets the kubeconfig path of the
+// scheduler (in a cluster it uses its in-cluster ServiceAccount credentials, here a token of the
+// same ServiceAccount). Everything else is kept as shipped, leader election included.
+func (c *SchedulerConfig) WriteForLoopback(dir, extenderAddr, kubeconfig string, paths PathMap) (string, error) {
 	obj := deepCopy(c.Obj)
 	exts, _ := obj["extenders"].([]any)
 	if len(exts) == 0 {
@@ -71,9 +73,24 @@ func (c *SchedulerConfig) WriteForLoopback(dir, extenderURL, kubeconfig string) 
 	}
 	for _, e := range exts {
 		m := e.(map[string]any)
-		m["urlPrefix"] = rebase(fmt.Sprint(m["urlPrefix"]), extenderURL)
-		delete(m, "enableHTTPS")
-		delete(m, "tlsConfig")
+		shipped := fmt.Sprint(m["urlPrefix"])
+		scheme := "http"
+		if i := strings.Index(shipped, "://"); i >= 0 {
+			scheme = shipped[:i]
+		}
+		m["urlPrefix"] = rebase(shipped, scheme+"://"+extenderAddr)
+		tc, _ := m["tlsConfig"].(map[string]any)
+		for _, f := range []string{"certFile", "keyFile", "caFile"} {
+			p, ok := tc[f].(string)
+			if !ok {
+				continue
+			}
+			local := paths.Rewrite(p)
+			if local == p {
+				return "", fmt.Errorf("%s: tlsConfig.%s %s is in no Secret the scheduler's Deployment mounts", c.Source, f, p)
+			}
+			tc[f] = local
+		}
 	}
 	cc, _ := obj["clientConnection"].(map[string]any)
 	if cc == nil {

@@ -1,74 +1,84 @@
 package harness
 
 import (
+	"io"
 	"net"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"sync"
 	"time"
 )
 
-// Service stands in for a Kubernetes Service with readiness probes: it forwards every request to the
-// first backend whose readiness URL answers 200 (kube-proxy routes only to ready endpoints), and
-// answers 503 when none is ready.
+// Backend is one extender replica behind the Service: its verbs port, and the inspection port's
+// readiness URL that the Service probes (the kubelet's readinessProbe in a cluster).
+type Backend struct {
+	Name     string // replica name
+	Addr     string // host:port of the verbs
+	ReadyURL string // e.g. http://127.0.0.1:PORT/readyz
+}
+
+// Service stands in for a Kubernetes Service with readiness probes: like kube-proxy it forwards
+// TCP connections (TLS passes through untouched) to the first backend whose readiness URL answers
+// 200, and closes connections when none is ready.
 type Service struct {
-	URL      string
-	srv      *http.Server
+	URL      string // http://127.0.0.1:PORT (the scheme of the verbs is the caller's business)
+	Addr     string // 127.0.0.1:PORT
+	ln       net.Listener
 	mu       sync.Mutex
-	backends []string
-	ready    string
+	backends []Backend
+	ready    *Backend
 	stop     chan struct{}
 }
 
-// NewService listens on a free loopback port; readyPath is probed on each backend every 200 ms.
-func NewService(readyPath string) (*Service, error) {
+// NewService listens on a free loopback port; each backend's ReadyURL is probed every 200 ms.
+func NewService() (*Service, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{URL: "http://" + ln.Addr().String(), stop: make(chan struct{})}
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.forward)}
-	go s.srv.Serve(ln)
-	go s.probe(readyPath)
+	s := &Service{URL: "http://" + ln.Addr().String(), Addr: ln.Addr().String(), ln: ln, stop: make(chan struct{})}
+	go s.serve()
+	go s.probe()
 	return s, nil
 }
 
-// SetBackends replaces the endpoint list (base URLs such as http://127.0.0.1:PORT).
-func (s *Service) SetBackends(b ...string) {
+// SetBackends replaces the endpoint list.
+func (s *Service) SetBackends(b ...Backend) {
 	s.mu.Lock()
-	s.backends = append([]string(nil), b...)
+	s.backends = append([]Backend(nil), b...)
 	s.mu.Unlock()
 }
 
-// Ready is the backend requests currently go to, or "" when none is ready.
+// Ready is the name of the backend connections currently go to, or "" when none is ready.
 func (s *Service) Ready() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.ready
+	if s.ready == nil {
+		return ""
+	}
+	return s.ready.Name
 }
 
 // Close stops the listener and the prober.
 func (s *Service) Close() {
 	close(s.stop)
-	_ = s.srv.Close()
+	_ = s.ln.Close()
 }
 
-func (s *Service) probe(path string) {
+func (s *Service) probe() {
 	client := &http.Client{Timeout: time.Second}
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
 	for {
 		s.mu.Lock()
-		backends := append([]string(nil), s.backends...)
+		backends := append([]Backend(nil), s.backends...)
 		s.mu.Unlock()
-		ready := ""
-		for _, b := range backends {
-			resp, err := client.Get(b + path)
+		var ready *Backend
+		for i, b := range backends {
+			resp, err := client.Get(b.ReadyURL)
 			if err == nil {
 				resp.Body.Close()
 				if resp.StatusCode == http.StatusOK {
-					ready = b
+					ready = &backends[i]
 					break
 				}
 			}
@@ -84,14 +94,41 @@ func (s *Service) probe(path string) {
 	}
 }
 
-func (s *Service) forward(w http.ResponseWriter, r *http.Request) {
-	b := s.Ready()
-	if b == "" {
-		http.Error(w, "no ready endpoint behind the service", http.StatusServiceUnavailable)
+func (s *Service) serve() {
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		go s.forward(c)
+	}
+}
+
+func (s *Service) forward(c net.Conn) {
+	defer c.Close()
+	s.mu.Lock()
+	b := s.ready
+	s.mu.Unlock()
+	if b == nil {
 		return
 	}
-	u, _ := url.Parse(b)
-	httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
+	up, err := net.DialTimeout("tcp", b.Addr, 5*time.Second)
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	done := make(chan struct{}, 2)
+	pipe := func(dst, src net.Conn) {
+		_, _ = io.Copy(dst, src)
+		if tc, ok := dst.(*net.TCPConn); ok {
+			_ = tc.CloseWrite()
+		}
+		done <- struct{}{}
+	}
+	go pipe(up, c)
+	go pipe(c, up)
+	<-done
+	<-done
 }
 
 // FreePort returns a loopback TCP port that was free a moment ago.

@@ -77,32 +77,48 @@ func createNodes(ctx context.Context, c *harness.Clients, tops []topology, n int
 // extenderProcess runs the real extender jar with the shipped Deployment's arguments and JVM options
 // (manifests/base), port and host moved to loopback, as its ServiceAccount; maxRAM stands for the
 // container's memory limit, which the Deployment's -XX:MaxRAMPercentage is a share of.
-func extenderProcess(ctx context.Context, env *harness.Env, c *harness.Clients, maxRAM string, extra []string) (*harness.Proc, int, error) {
+// Without tls the shipped certificate flags are left out and the verbs are plain HTTP
+// (--insecure-verbs); with it, extra carries the certificate flags. The inspection listener
+// (/readyz, /metrics) answers plain HTTP on the second port returned.
+func extenderProcess(ctx context.Context, env *harness.Env, c *harness.Clients, maxRAM string, tls bool, extra []string) (*harness.Proc, int, int, error) {
 	docs, err := harness.ReadManifests(env.Path("manifests", "base"))
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	container, err := harness.DeploymentContainer(docs, "tandem-scheduler-extender")
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	args, vars := container.Args, container.Env
 	kc, err := c.ServiceAccountKubeconfig(ctx, env, "tandem-system", "tandem-scheduler-extender")
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	port := harness.FreePort()
+	port, inspection := harness.FreePort(), harness.FreePort()
 	argv := []string{env.Java, "-jar", env.Jar("scheduler-extender")}
 	for _, a := range args {
-		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") {
+		if !hasAnyPrefix(a, "--port", "--host", "--inspection-port", "--tls-cert", "--tls-key", "--client-ca") {
 			argv = append(argv, a)
 		}
 	}
-	argv = append(append(argv, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1"), extra...)
+	argv = append(argv, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
+	if !tls {
+		argv = append(argv, "--insecure-verbs")
+	}
+	argv = append(argv, extra...)
 	procEnv := []string{"KUBECONFIG=" + kc, "POD_NAME=soak-extender", "POD_NAMESPACE=tandem-system",
 		"JAVA_TOOL_OPTIONS=" + vars["JAVA_TOOL_OPTIONS"] + " -XX:MaxRAM=" + maxRAM}
 	p, err := harness.Start(env.Logs(), "extender", procEnv, argv...)
-	return p, port, err
+	return p, port, inspection, err
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitReady waits for url to answer 200 while p runs.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -81,7 +82,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	ext, port, err := extenderProcess(ctx, env, c, o.maxRAM, o.extenderArgs)
+	ext, port, inspection, err := extenderProcess(ctx, env, c, o.maxRAM, o.ca != "", o.extenderArgs)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if err := waitReady(ctx, ext, v.http, fmt.Sprintf("%s://127.0.0.1:%d/readyz", scheme, port)); err != nil {
+	if err := waitReady(ctx, ext, &http.Client{Timeout: 5 * time.Second}, fmt.Sprintf("http://127.0.0.1:%d/readyz", inspection)); err != nil {
 		return err
 	}
 	jcmd, err := jcmdNextTo(env.Java)

@@ -28,6 +28,7 @@ type bench struct {
 	nodes         int
 	extender      *harness.Proc
 	extURL        string
+	inspectionURL string
 	gcLog         string
 	proxy         *timingProxy
 	schedKC       string
@@ -110,13 +111,18 @@ func (b *bench) startExtender(ctx context.Context) error {
 		return err
 	}
 	port := harness.FreePort()
+	inspection := harness.FreePort()
 	args := []string{}
 	for _, a := range c.Args {
-		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") {
+		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") &&
+			!strings.HasPrefix(a, "--inspection-port") && !tlsArg(a) {
 			args = append(args, a)
 		}
 	}
-	args = append(append(args, fmt.Sprintf("--port=%d", port), "--host=127.0.0.1"), b.o.extenderArgs...)
+	// plain HTTP between the timing proxy and the extender (the proxy cannot read TLS): the verbs'
+	// mutual TLS is left out of both runs alike
+	args = append(append(args, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection),
+		"--host=127.0.0.1", "--insecure-verbs"), b.o.extenderArgs...)
 	b.gcLog = filepath.Join(b.env.Logs(), "extender-gc.log")
 	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog
 	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
@@ -127,10 +133,11 @@ func (b *bench) startExtender(ctx context.Context) error {
 		return err
 	}
 	b.extURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	b.inspectionURL = fmt.Sprintf("http://127.0.0.1:%d", inspection)
 	if b.proxy, err = newTimingProxy(b.extURL); err != nil {
 		return err
 	}
-	return waitOK(ctx, "extender", b.extender, b.extURL+"/readyz", 2*time.Minute)
+	return waitOK(ctx, "extender", b.extender, b.inspectionURL+"/readyz", 2*time.Minute)
 }
 
 // startScheduler runs kube-scheduler with the shipped second-scheduler configuration, its extender
@@ -149,7 +156,8 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	if b.o.direct {
 		target = b.extURL
 	}
-	path, err := sc.WriteForLoopback(dir, target, b.schedKC)
+	plainHTTP(sc)
+	path, err := sc.WriteForLoopback(dir, target, b.schedKC, harness.PathMap{})
 	if err != nil {
 		return nil, "", err
 	}
@@ -239,4 +247,25 @@ func waitOK(ctx context.Context, what string, p *harness.Proc, url string, limit
 		}
 	}
 	return fmt.Errorf("%s not ready at %s within %s; see %s", what, url, limit, p.Log)
+}
+
+// tlsArg is an extender flag of the verbs' TLS (left out: the benchmark talks plain HTTP).
+func tlsArg(a string) bool {
+	for _, f := range []string{"--tls-cert", "--tls-key", "--client-ca"} {
+		if strings.HasPrefix(a, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainHTTP points the shipped extender entries at http, without tlsConfig.
+func plainHTTP(sc *harness.SchedulerConfig) {
+	exts, _ := sc.Obj["extenders"].([]any)
+	for _, e := range exts {
+		m := e.(map[string]any)
+		m["urlPrefix"] = strings.Replace(fmt.Sprint(m["urlPrefix"]), "https://", "http://", 1)
+		m["enableHTTPS"] = false
+		delete(m, "tlsConfig")
+	}
 }

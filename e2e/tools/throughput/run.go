@@ -118,7 +118,7 @@ func (b *bench) observe(schedURL string, pids map[string]int) (*snapshot, error)
 	if s.sched, err = scrape(schedURL + "/metrics"); err != nil {
 		return nil, err
 	}
-	if s.ext, err = scrape(b.extURL + "/metrics"); err != nil {
+	if s.ext, err = scrape(b.inspectionURL + "/metrics"); err != nil {
 		return nil, err
 	}
 	for name, pid := range pids {
@@ -322,7 +322,7 @@ func (b *bench) clear(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s, err := scrape(b.extURL + "/metrics")
+		s, err := scrape(b.inspectionURL + "/metrics")
 		if err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ func (b *bench) clear(ctx context.Context) error {
 func (b *bench) waitExtenderNodes(ctx context.Context, want int) error {
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
-		s, err := scrape(b.extURL + "/metrics")
+		s, err := scrape(b.inspectionURL + "/metrics")
 		if err != nil {
 			return err
 		}

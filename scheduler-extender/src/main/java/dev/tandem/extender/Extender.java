@@ -17,11 +17,7 @@ import dev.tandem.extender.verbs.PreemptVerb;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PemKeyCertOptions;
-import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.Router;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -29,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: the verbs, routes and metrics of the extender over one {@link Cluster},
- * each given the parts of the cluster it needs, served over HTTP: scheduler verbs, inspection API,
- * {@code /ui}, health and metrics. Stable entry for tests, the demo, the UI test and the load
- * harness: {@code Extender.start(vertx, config, cluster)}.
+ * each given the parts of the cluster it needs, served on two ports: the scheduler verbs on one
+ * (HTTPS with client certificates in a cluster), the inspection API, {@code /ui}, health and
+ * metrics on the other. Stable entry for tests, the demo, the UI test and the load harness: {@code
+ * Extender.start(vertx, config, cluster)}.
  */
 public final class Extender {
 
@@ -49,25 +46,68 @@ public final class Extender {
 
   private Extender() {}
 
-  public static Future<HttpServer> start(Vertx vertx, ExtenderConfig config, Cluster cluster) {
+  /** The routers of the two ports. */
+  public record Routers(Router verbs, Router inspection) {}
+
+  public static Future<Listeners> start(Vertx vertx, ExtenderConfig config, Cluster cluster) {
     return start(vertx, config, cluster, new ExtenderMetrics(cluster));
   }
 
-  public static Future<HttpServer> start(
+  public static Future<Listeners> start(
       Vertx vertx, ExtenderConfig config, Cluster cluster, ExtenderMetrics metrics) {
-    Router router = router(vertx, config, cluster, metrics);
+    Routers routers = routers(vertx, config, cluster, metrics);
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
-    return vertx
-        .createHttpServer(options(config))
-        .requestHandler(router)
-        .listen(config.port(), config.host())
-        .onSuccess(
-            s -> LOG.info("scheduler extender listening on {}:{}", config.host(), s.actualPort()));
+    Future<HttpServer> verbs =
+        listen(vertx, ListenerTls.verbs(config), routers.verbs(), config.port(), config.host());
+    Future<HttpServer> inspection =
+        listen(
+            vertx,
+            ListenerTls.inspection(config),
+            routers.inspection(),
+            config.inspectionPort(),
+            config.host());
+    return Future.join(verbs, inspection)
+        .transform(
+            done -> {
+              if (done.succeeded()) {
+                Listeners l = new Listeners(verbs.result(), inspection.result());
+                LOG.info(
+                    "scheduler extender: verbs on {}:{}, inspection on {}:{}",
+                    config.host(),
+                    l.verbsPort(),
+                    config.host(),
+                    l.inspectionPort());
+                return Future.succeededFuture(l);
+              }
+              return closeStarted(verbs, inspection)
+                  .transform(closed -> Future.failedFuture(done.cause()));
+            });
   }
 
-  /** The routes, without a server: for tests that mount them elsewhere. */
-  public static Router router(
+  private static Future<HttpServer> listen(
+      Vertx vertx, ListenerTls tls, Router router, int port, String host) {
+    return vertx
+        .createHttpServer(ListenerTls.options(tls))
+        .requestHandler(router)
+        .listen(port, host)
+        .onSuccess(
+            server -> {
+              if (tls != null) {
+                tls.reloadOnChange(vertx, server, ListenerTls.RELOAD_EVERY);
+              }
+            });
+  }
+
+  private static Future<Void> closeStarted(Future<HttpServer> a, Future<HttpServer> b) {
+    return Future.join(
+            a.succeeded() ? a.result().close() : Future.succeededFuture(),
+            b.succeeded() ? b.result().close() : Future.succeededFuture())
+        .mapEmpty();
+  }
+
+  /** The routes of both ports, without servers: for tests and benchmarks that mount them. */
+  public static Routers routers(
       Vertx vertx, ExtenderConfig config, Cluster cluster, ExtenderMetrics metrics) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
@@ -80,7 +120,7 @@ public final class Extender {
             cluster.writer(),
             requests,
             config.assumedTtl());
-    Router router = Router.router(vertx);
+    Router verbs = Router.router(vertx);
     new SchedulerRoutes(
             vertx,
             cluster.state(),
@@ -91,32 +131,18 @@ public final class Extender {
             new PreemptVerb(cluster.state(), pods),
             requests,
             metrics)
-        .mount(router, config.prefix(), config.bodyLimit());
+        .mount(verbs, config.prefix(), config.bodyLimit());
+    ErrorRoutes.mount(verbs);
+    Router inspection = Router.router(vertx);
     new InspectionRoutes(
             vertx,
             cluster.state(),
             cluster.readiness(),
             new Inspection(cluster.state(), evaluator),
             metrics)
-        .mount(router);
-    UiRoutes.mount(router);
-    ErrorRoutes.mount(router);
-    return router;
-  }
-
-  private static HttpServerOptions options(ExtenderConfig config) {
-    HttpServerOptions o = new HttpServerOptions().setCompressionSupported(true);
-    if (config.tls()) {
-      o.setSsl(true)
-          .setKeyCertOptions(
-              new PemKeyCertOptions()
-                  .setCertPath(config.tlsCert().toString())
-                  .setKeyPath(config.tlsKey().toString()));
-      if (config.clientCa() != null) {
-        o.setClientAuth(ClientAuth.REQUIRED)
-            .setTrustOptions(new PemTrustOptions().addCertPath(config.clientCa().toString()));
-      }
-    }
-    return o;
+        .mount(inspection);
+    UiRoutes.mount(inspection);
+    ErrorRoutes.mount(inspection);
+    return new Routers(verbs, inspection);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tandem.extender;
 
+import dev.tandem.extender.certs.CertificatesCommand;
 import dev.tandem.extender.config.ConfigException;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.config.ExtenderSettings;
@@ -14,14 +15,16 @@ import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Entry point of the scheduler-extender jar: {@code --demo}, or the in-cluster extender. */
+/**
+ * Entry point of the scheduler-extender jar: {@code --demo}, the in-cluster extender, or {@code
+ * certificates} (the certificate Job).
+ */
 public final class ExtenderMain {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExtenderMain.class);
@@ -30,6 +33,11 @@ public final class ExtenderMain {
 
   public static void main(String[] args) {
     List<String> flags = List.of(args);
+    if (!flags.isEmpty() && flags.get(0).equals("certificates")) {
+      System.exit(
+          CertificatesCommand.run(flags.subList(1, flags.size()), System.getenv(), System.out));
+      return;
+    }
     if (Settings.wantsHelp(flags)) {
       System.out.print(ExtenderSettings.SETTINGS.usage());
       System.exit(0);
@@ -41,6 +49,7 @@ public final class ExtenderMain {
     try {
       resolved = ExtenderSettings.SETTINGS.resolve(flags, env, YamlFile::read);
       config = ExtenderConfig.from(resolved, env);
+      config.requireVerbsAuthentication();
     } catch (InvalidConfigurationException | ConfigException e) {
       System.err.println("scheduler-extender: invalid configuration: " + e.getMessage());
       System.exit(2);
@@ -48,7 +57,7 @@ public final class ExtenderMain {
     }
     LOG.info("scheduler extender: {}", resolved.describe());
     Vertx vertx = Vertx.vertx();
-    Future<HttpServer> started = config.demo() ? demo(vertx, config) : cluster(vertx, config);
+    Future<Listeners> started = config.demo() ? demo(vertx, config) : cluster(vertx, config);
     started.onFailure(
         e -> {
           System.err.println("scheduler-extender: cannot start: " + e.getMessage());
@@ -57,7 +66,7 @@ public final class ExtenderMain {
         });
   }
 
-  private static Future<HttpServer> demo(Vertx vertx, ExtenderConfig config) {
+  private static Future<Listeners> demo(Vertx vertx, ExtenderConfig config) {
     return vertx
         .executeBlocking(
             () ->
@@ -67,10 +76,10 @@ public final class ExtenderMain {
         .compose(
             cluster ->
                 Extender.start(vertx, config, cluster)
-                    .onSuccess(server -> greet(config, cluster.state(), server)));
+                    .onSuccess(listeners -> greet(config, cluster.state(), listeners)));
   }
 
-  private static Future<HttpServer> cluster(Vertx vertx, ExtenderConfig config) {
+  private static Future<Listeners> cluster(Vertx vertx, ExtenderConfig config) {
     return vertx
         .executeBlocking(() -> KubeCluster.connect(vertx, config))
         .compose(
@@ -81,8 +90,10 @@ public final class ExtenderMain {
             });
   }
 
-  private static void greet(ExtenderConfig config, ClusterState state, HttpServer server) {
-    String base = (config.tls() ? "https" : "http") + "://localhost:" + server.actualPort();
+  private static void greet(ExtenderConfig config, ClusterState state, Listeners listeners) {
+    String page =
+        (config.inspectionTls() ? "https" : "http") + "://localhost:" + listeners.inspectionPort();
+    String base = (config.tls() ? "https" : "http") + "://localhost:" + listeners.verbsPort();
     List<String> names = state.nodes().stream().map(NodeEntry::name).limit(12).toList();
     String nodes = names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(","));
     System.out.println(
@@ -93,7 +104,7 @@ public final class ExtenderMain {
                 ? config.demoTopologies()
                 : "bundled real topologies")
             + ")");
-    System.out.println("  page:  " + base + "/ui/");
+    System.out.println("  page:  " + page + "/ui/");
     System.out.println(
         "  try:   curl -s -X POST "
             + base

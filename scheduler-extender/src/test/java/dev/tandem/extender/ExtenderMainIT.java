@@ -62,10 +62,24 @@ class ExtenderMainIT {
   }
 
   @Test
+  @DisplayName(
+      "outside the demo, verbs without --client-ca exit 2 before connecting, naming the ways out")
+  void refusesUnauthenticatedBind() throws Exception {
+    Path out = dir.resolve("insecure.txt");
+    assertEquals(2, exit(out, "--port", "0", "--inspection-port", "0"));
+    String text = Files.readString(out);
+    assertTrue(
+        text.contains("would serve bind over plain HTTP")
+            && text.contains("--client-ca")
+            && text.contains("--insecure-verbs"),
+        text);
+  }
+
+  @Test
   @DisplayName("--demo on a free port prints the page URL and a filter curl")
   void demo() throws Exception {
     Path log = dir.resolve("demo.txt");
-    Process demo = java(log, "--demo", "--port", "0");
+    Process demo = java(log, "--demo", "--port", "0", "--inspection-port", "0");
     try {
       await("the demo's curl line, or its exit")
           .atMost(Duration.ofSeconds(90))

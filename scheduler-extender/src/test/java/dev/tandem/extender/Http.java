@@ -1,5 +1,7 @@
 package dev.tandem.extender;
 
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -34,12 +37,30 @@ public final class Http {
 
   /** Over HTTPS, trusting only the server certificate in this PEM file (host name checked). */
   public Http(int port, Path serverCertificate) {
+    this(port, serverCertificate, null, null);
+  }
+
+  /**
+   * Over HTTPS as above, presenting the client certificate and key of these PEM files (none when
+   * null).
+   */
+  public Http(int port, Path serverCertificate, Path clientCertificate, Path clientKey) {
     this.client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .sslContext(trusting(serverCertificate))
+            .sslContext(tls(serverCertificate, clientCertificate, clientKey))
             .build();
     this.base = "https://localhost:" + port;
+  }
+
+  private Http(HttpClient client, String base) {
+    this.client = client;
+    this.base = base;
+  }
+
+  /** The same client (its certificates) towards another port of localhost. */
+  public Http onPort(int port) {
+    return new Http(client, base.substring(0, base.lastIndexOf(':') + 1) + port);
   }
 
   public HttpResponse<String> post(String path, String body) {
@@ -80,7 +101,7 @@ public final class Http {
     }
   }
 
-  private static SSLContext trusting(Path pem) {
+  private static SSLContext tls(Path pem, Path clientCertificate, Path clientKey) {
     try (InputStream in = Files.newInputStream(pem)) {
       KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
       trust.load(null, null);
@@ -90,12 +111,27 @@ public final class Http {
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(null, tmf.getTrustManagers(), null);
+      tls.init(
+          clientCertificate == null ? null : keys(clientCertificate, clientKey),
+          tmf.getTrustManagers(),
+          null);
       return tls;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot trust " + pem, e);
+    }
+  }
+
+  private static KeyManager[] keys(Path certificate, Path key) {
+    try {
+      return new PemKeyCertOptions()
+          .setCertValue(Buffer.buffer(Files.readAllBytes(certificate)))
+          .setKeyValue(Buffer.buffer(Files.readAllBytes(key)))
+          .getKeyManagerFactory(null)
+          .getKeyManagers();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the client key pair " + certificate, e);
     }
   }
 

@@ -178,6 +178,10 @@ public final class ExtenderLoad {
             null,
             null,
             null,
+            true,
+            0,
+            null,
+            null,
             d.defaultPolicy(),
             d.resources(),
             d.assumedTtl(),
@@ -189,7 +193,8 @@ public final class ExtenderLoad {
             d.leaseName(),
             "extender-load",
             d.cacheSize());
-    Router router = Extender.router(servers, config, cluster, new ExtenderMetrics(cluster));
+    Router router =
+        Extender.routers(servers, config, cluster, new ExtenderMetrics(cluster)).verbs();
     FloorVerb.mount(router, config.bodyLimit());
     // The extender's own server options: HTTP/1.1, compression offered (kube-scheduler accepts
     // gzip);

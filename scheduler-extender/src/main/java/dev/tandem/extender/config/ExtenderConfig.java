@@ -14,12 +14,16 @@ import java.util.Map;
  * The extender's settings, validated: see {@link ExtenderSettings} for the flags, variables and
  * file keys.
  *
- * @param host listen address
- * @param port listen port
+ * @param host listen address of both ports
+ * @param port port of the scheduler verbs
  * @param prefix URL prefix of the scheduler verbs, e.g. {@code /scheduler}
- * @param tlsCert PEM certificate for HTTPS (enableHTTPS), or null
- * @param tlsKey PEM key for HTTPS, or null
+ * @param tlsCert PEM certificate of the verbs port (enableHTTPS), or null
+ * @param tlsKey PEM key of the verbs port, or null
  * @param clientCa PEM CA that client certificates must chain to, or null (no client auth)
+ * @param insecureVerbs the operator's explicit consent to verbs without client authentication
+ * @param inspectionPort port of the inspection API, page, probes and metrics
+ * @param inspectionTlsCert PEM certificate of the inspection port, or null (HTTP)
+ * @param inspectionTlsKey PEM key of the inspection port, or null
  * @param defaultPolicy policy of pods without the alignment annotations
  * @param resources the GPU and HCA resources as the device plugins register them
  * @param assumedTtl how long an assumed plan holds devices without the agent's report
@@ -39,6 +43,10 @@ public record ExtenderConfig(
     Path tlsCert,
     Path tlsKey,
     Path clientCa,
+    boolean insecureVerbs,
+    int inspectionPort,
+    Path inspectionTlsCert,
+    Path inspectionTlsKey,
     AlignmentPolicy defaultPolicy,
     ResourceNames resources,
     Duration assumedTtl,
@@ -53,9 +61,23 @@ public record ExtenderConfig(
 
   public static final int DEFAULT_PORT = 8888;
 
+  public static final int DEFAULT_INSPECTION_PORT = 8889;
+
   public ExtenderConfig {
-    if (port < 0 || port > 65535) {
-      throw new ConfigException("port " + port + " is out of range 0..65535");
+    for (int p : new int[] {port, inspectionPort}) {
+      if (p < 0 || p > 65535) {
+        throw new ConfigException("port " + p + " is out of range 0..65535");
+      }
+    }
+    if (port == inspectionPort && port != 0) {
+      throw new ConfigException(
+          "--port and --inspection-port are both "
+              + port
+              + ": the verbs and the inspection API need a port each");
+    }
+    if ((inspectionTlsCert == null) != (inspectionTlsKey == null)) {
+      throw new ConfigException(
+          "inspection TLS needs both --inspection-tls-cert and --inspection-tls-key (got only one)");
     }
     if (!prefix.startsWith("/") || prefix.endsWith("/") && prefix.length() > 1) {
       throw new ConfigException("prefix '" + prefix + "' must start with / and not end with /");
@@ -66,7 +88,7 @@ public record ExtenderConfig(
     if (clientCa != null && tlsCert == null) {
       throw new ConfigException("--client-ca needs --tls-cert and --tls-key");
     }
-    for (Path p : new Path[] {tlsCert, tlsKey, clientCa}) {
+    for (Path p : new Path[] {tlsCert, tlsKey, clientCa, inspectionTlsCert, inspectionTlsKey}) {
       if (p != null && !Files.isReadable(p)) {
         throw new ConfigException("cannot read " + p + " (check the path and the mounted secret)");
       }
@@ -102,6 +124,12 @@ public record ExtenderConfig(
 
   /** From resolved settings; {@code env} gives the identity's fallback, {@code HOSTNAME}. */
   public static ExtenderConfig from(Resolved v, Map<String, String> env) {
+    ExtenderConfig config = read(v, env);
+    config.checkTlsFiles();
+    return config;
+  }
+
+  private static ExtenderConfig read(Resolved v, Map<String, String> env) {
     return new ExtenderConfig(
         v.get(ExtenderSettings.HOST),
         v.get(ExtenderSettings.PORT),
@@ -109,6 +137,10 @@ public record ExtenderConfig(
         v.get(ExtenderSettings.TLS_CERT),
         v.get(ExtenderSettings.TLS_KEY),
         v.get(ExtenderSettings.CLIENT_CA),
+        v.get(ExtenderSettings.INSECURE_VERBS),
+        v.get(ExtenderSettings.INSPECTION_PORT),
+        v.get(ExtenderSettings.INSPECTION_TLS_CERT),
+        v.get(ExtenderSettings.INSPECTION_TLS_KEY),
         new AlignmentPolicy(
             v.get(ExtenderSettings.DEFAULT_ALIGNMENT), v.get(ExtenderSettings.DEFAULT_MODE)),
         new ResourceNames(
@@ -124,14 +156,19 @@ public record ExtenderConfig(
         v.get(ExtenderSettings.CACHE_SIZE));
   }
 
-  public ExtenderConfig withPort(int value) {
+  /** Both listeners on ports the system chooses: for tests. */
+  public ExtenderConfig onFreePorts() {
     return new ExtenderConfig(
         host,
-        value,
+        0,
         prefix,
         tlsCert,
         tlsKey,
         clientCa,
+        insecureVerbs,
+        0,
+        inspectionTlsCert,
+        inspectionTlsKey,
         defaultPolicy,
         resources,
         assumedTtl,
@@ -153,6 +190,10 @@ public record ExtenderConfig(
         tlsCert,
         tlsKey,
         clientCa,
+        insecureVerbs,
+        inspectionPort,
+        inspectionTlsCert,
+        inspectionTlsKey,
         defaultPolicy,
         resources,
         assumedTtl,
@@ -170,15 +211,65 @@ public record ExtenderConfig(
     return tlsCert != null;
   }
 
+  public boolean inspectionTls() {
+    return inspectionTlsCert != null;
+  }
+
+  /**
+   * Refuses to serve bind to anyone who reaches the port: outside the demo, the verbs need a client
+   * CA unless {@code --insecure-verbs} says otherwise.
+   *
+   * @throws ConfigException saying what is exposed and the two ways out
+   */
+  public void requireVerbsAuthentication() {
+    if (demo || insecureVerbs || clientCa != null) {
+      return;
+    }
+    throw new ConfigException(
+        "the verbs port "
+            + port
+            + " would serve bind "
+            + (tls() ? "over HTTPS without client certificates" : "over plain HTTP")
+            + ", so anyone who reaches it could bind pods to any node: give --tls-cert,"
+            + " --tls-key and --client-ca (the Secrets of docs/install.md, \"Certificates\"), or"
+            + " pass --insecure-verbs (TANDEM_EXTENDER_INSECURE_VERBS=true) for development");
+  }
+
+  /**
+   * Parses every configured certificate, key and CA file.
+   *
+   * @throws ConfigException naming the file, the setting and the fix
+   */
+  public void checkTlsFiles() {
+    if (tls()) {
+      TlsFiles.checkPair("--tls-cert", tlsCert, "--tls-key", tlsKey);
+    }
+    if (clientCa != null) {
+      TlsFiles.checkCa("--client-ca", clientCa);
+    }
+    if (inspectionTls()) {
+      TlsFiles.checkPair(
+          "--inspection-tls-cert", inspectionTlsCert, "--inspection-tls-key", inspectionTlsKey);
+    }
+  }
+
   /** One line for the start-up log. */
   public String describe() {
-    return "listen "
+    return "verbs on "
         + host
         + ":"
         + port
         + (tls()
-            ? " (HTTPS" + (clientCa != null ? ", client CA " + clientCa : "") + ")"
+            ? " (HTTPS"
+                + (clientCa != null ? ", client certificates from " + clientCa : ", no client auth")
+                + ")"
             : " (HTTP)")
+        + (insecureVerbs ? " [--insecure-verbs]" : "")
+        + ", inspection on "
+        + host
+        + ":"
+        + inspectionPort
+        + (inspectionTls() ? " (HTTPS)" : " (HTTP)")
         + ", prefix "
         + prefix
         + ", default policy "

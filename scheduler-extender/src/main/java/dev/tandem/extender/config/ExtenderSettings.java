@@ -76,7 +76,17 @@ public final class ExtenderSettings {
           .env("TANDEM_EXTENDER_PORT")
           .fileKey("port")
           .defaultValue(String.valueOf(ExtenderConfig.DEFAULT_PORT))
-          .help("listen port (verbs, inspection, `/ui`, probes and `/metrics` share it)");
+          .help(
+              "port of the scheduler verbs (`filter`, `prioritize`, `bind`, `preempt` under"
+                  + " `--prefix`): kube-scheduler's urlPrefix; nothing else is served there");
+  public static final Setting<Integer> INSPECTION_PORT =
+      Setting.of("--inspection-port", "N", Parsers.intRange(0, 65_535))
+          .env("TANDEM_EXTENDER_INSPECTION_PORT")
+          .fileKey("inspectionPort")
+          .defaultValue(String.valueOf(ExtenderConfig.DEFAULT_INSPECTION_PORT))
+          .help(
+              "port of the inspection API (`/topology/...`), `/ui`, `/healthz`, `/readyz` and"
+                  + " `/metrics`: read-only, never the verbs");
   public static final Setting<String> PREFIX =
       Setting.of("--prefix", "PATH", PREFIX_PATH)
           .env("TANDEM_EXTENDER_PREFIX")
@@ -89,17 +99,41 @@ public final class ExtenderSettings {
           .env("TANDEM_EXTENDER_TLS_CERT")
           .fileKey("tlsCert")
           .defaultText("none (HTTP)")
-          .help("PEM certificate: serve HTTPS (pair with `enableHTTPS: true`, an https urlPrefix)");
+          .help(
+              "PEM certificate (chain) of the verbs port: serve the verbs over HTTPS (pair with"
+                  + " `enableHTTPS: true`, an https urlPrefix); changed files are served within 30 s");
   public static final Setting<Path> TLS_KEY =
       Setting.of("--tls-key", "FILE", Parsers.existingFile())
           .env("TANDEM_EXTENDER_TLS_KEY")
           .fileKey("tlsKey")
-          .help("PEM private key for `--tls-cert`");
+          .help("PEM private key of `--tls-cert` (PKCS#8, PKCS#1 RSA or SEC1 EC)");
   public static final Setting<Path> CLIENT_CA =
       Setting.of("--client-ca", "FILE", Parsers.existingFile())
           .env("TANDEM_EXTENDER_CLIENT_CA")
           .fileKey("clientCa")
-          .help("PEM CA: require client certificates signed by it (needs `--tls-cert`)");
+          .help(
+              "PEM CA bundle: the verbs port requires a client certificate signed by it"
+                  + " (kube-scheduler's `tlsConfig.certFile`); needs `--tls-cert`");
+  public static final Setting<Boolean> INSECURE_VERBS =
+      Setting.toggle("--insecure-verbs", true)
+          .env("TANDEM_EXTENDER_INSECURE_VERBS")
+          .fileKey("insecureVerbs")
+          .defaultValue("false")
+          .defaultText("off: without `--client-ca` the extender refuses to start")
+          .help(
+              "serve the verbs without client certificates, so anyone who reaches the port can"
+                  + " bind: development only (`--demo` needs no such flag, it binds nothing real)");
+  public static final Setting<Path> INSPECTION_TLS_CERT =
+      Setting.of("--inspection-tls-cert", "FILE", Parsers.existingFile())
+          .env("TANDEM_EXTENDER_INSPECTION_TLS_CERT")
+          .fileKey("inspectionTlsCert")
+          .defaultText("none (HTTP)")
+          .help("PEM certificate (chain): serve the inspection port over HTTPS too");
+  public static final Setting<Path> INSPECTION_TLS_KEY =
+      Setting.of("--inspection-tls-key", "FILE", Parsers.existingFile())
+          .env("TANDEM_EXTENDER_INSPECTION_TLS_KEY")
+          .fileKey("inspectionTlsKey")
+          .help("PEM private key of `--inspection-tls-cert`");
   public static final Setting<Alignment> DEFAULT_ALIGNMENT =
       Setting.of("--default-alignment", "A", policy(Alignment::parse))
           .env("TANDEM_EXTENDER_DEFAULT_ALIGNMENT")
@@ -194,6 +228,10 @@ public final class ExtenderSettings {
                   TLS_CERT,
                   TLS_KEY,
                   CLIENT_CA,
+                  INSECURE_VERBS,
+                  INSPECTION_PORT,
+                  INSPECTION_TLS_CERT,
+                  INSPECTION_TLS_KEY,
                   DEFAULT_ALIGNMENT,
                   DEFAULT_MODE,
                   GPU_RESOURCE,
@@ -210,6 +248,7 @@ public final class ExtenderSettings {
               Rule.requires(DEMO_TOPOLOGIES, DEMO),
               Rule.together(TLS_CERT, TLS_KEY),
               Rule.requires(CLIENT_CA, TLS_CERT),
+              Rule.together(INSPECTION_TLS_CERT, INSPECTION_TLS_KEY),
               Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
 
   private ExtenderSettings() {}

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.Annotations;
 import dev.tandem.extender.Extender;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.ClusterState;
@@ -18,7 +19,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -89,8 +89,8 @@ class BindConcurrencyIT {
     }
     cluster.readiness().synced(true);
     cluster.readiness().leader(true);
-    HttpServer server =
-        Extender.start(vertx, ExtenderConfig.defaults().withPort(0), cluster)
+    Listeners server =
+        Extender.start(vertx, ExtenderConfig.defaults().onFreePorts(), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();
@@ -109,7 +109,7 @@ class BindConcurrencyIT {
               .encode();
       calls.add(
           client
-              .request(HttpMethod.POST, server.actualPort(), "localhost", "/scheduler/bind")
+              .request(HttpMethod.POST, server.verbsPort(), "localhost", "/scheduler/bind")
               .compose(req -> req.send(body))
               .compose(
                   resp ->

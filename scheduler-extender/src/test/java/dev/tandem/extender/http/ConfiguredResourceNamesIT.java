@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -36,11 +36,18 @@ class ConfiguredResourceNamesIT {
     vertx = Vertx.vertx();
     ExtenderConfig config =
         ExtenderConfig.load(
-                List.of("--hca-resource-name", SHARED, "--port", "0", "--demo"), Map.of())
+                List.of(
+                    "--hca-resource-name",
+                    SHARED,
+                    "--port",
+                    "0",
+                    "--inspection-port",
+                    "0",
+                    "--demo"),
+                Map.of())
             .withBodyLimit(64 * 1024);
-    HttpServer server =
-        Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
-    http = new Http(server.actualPort());
+    Listeners server = Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
+    http = new Http(server.verbsPort());
   }
 
   @AfterAll

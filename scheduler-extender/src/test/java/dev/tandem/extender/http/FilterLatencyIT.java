@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
@@ -12,7 +13,6 @@ import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -53,14 +53,14 @@ class FilterLatencyIT {
     Cluster cluster = DemoCluster.of(machines);
     Vertx vertx = Vertx.vertx();
     try {
-      HttpServer server =
-          Extender.start(vertx, ExtenderConfig.defaults().withPort(0), cluster)
+      Listeners server =
+          Extender.start(vertx, ExtenderConfig.defaults().onFreePorts(), cluster)
               .toCompletionStage()
               .toCompletableFuture()
               .get();
       JsonObject args = new JsonObject(Http.golden("filter-names.json"));
       String body = args.put("NodeNames", names).encode();
-      Http http = new Http(server.actualPort());
+      Http http = new Http(server.verbsPort());
       for (int i = 0; i < 20; i++) {
         JsonObject reply = new JsonObject(http.post("/scheduler/filter", body).body());
         assertEquals(2500, reply.getJsonArray("NodeNames").size(), "passed nodes, call " + i);
@@ -70,7 +70,7 @@ class FilterLatencyIT {
                 + reply.getJsonObject("FailedAndUnresolvableNodes").size(),
             "failed nodes, call " + i);
       }
-      String metrics = http.get("/metrics").body();
+      String metrics = new Http(server.inspectionPort()).get("/metrics").body();
       assertTrue(
           metrics.contains(
               "tandem_extender_decisions_total{thread=\"worker\",verb=\"filter\"} 1.0"),

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -27,18 +27,20 @@ class InspectionIT {
 
   private static Vertx vertx;
   private static Http http;
+  private static Http verbs;
   private static Cluster cluster;
 
   @BeforeAll
   static void start() throws Exception {
     vertx = Vertx.vertx();
     cluster = DemoCluster.of(TestMachines.golden());
-    HttpServer server =
-        Extender.start(vertx, ExtenderConfig.defaults().withPort(0), cluster)
+    Listeners server =
+        Extender.start(vertx, ExtenderConfig.defaults().onFreePorts(), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();
-    http = new Http(server.actualPort());
+    http = new Http(server.inspectionPort());
+    verbs = new Http(server.verbsPort());
   }
 
   @AfterAll
@@ -107,9 +109,9 @@ class InspectionIT {
     String filter =
         Http.golden("filter-names.json")
             .replace("6f1c2a4e-0b1d-4f5e-9a7c-3d2e1f0a9b8c", "demo-uid-7");
-    assertEquals(200, http.post("/scheduler/filter", filter).statusCode());
+    assertEquals(200, verbs.post("/scheduler/filter", filter).statusCode());
     HttpResponse<String> bind =
-        http.post(
+        verbs.post(
             "/scheduler/bind",
             "{\"PodName\":\"trainer-0\",\"PodNamespace\":\"ml\","
                 + "\"PodUID\":\"demo-uid-7\",\"Node\":\"pix-node\"}");
@@ -135,17 +137,18 @@ class InspectionIT {
             .filter(u -> u.getInteger("free") < u.getInteger("total"))
             .count();
     assertEquals(4, unitsTaken, "each planned device shows one unit fewer free");
-    http.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
+    verbs.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
     assertEquals(
         "{\"Error\":\"\"}",
-        http.post(
+        verbs
+            .post(
                 "/scheduler/bind",
                 "{\"PodName\":\"web-0\",\"PodNamespace\":\"ml\","
                     + "\"PodUID\":\"0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51\",\"Node\":\"gpu-only\"}")
             .body(),
         "a pod without GPUs or HCAs binds without a plan");
     HttpResponse<String> unknown =
-        http.post(
+        verbs.post(
             "/scheduler/bind",
             "{\"PodName\":\"x\",\"PodNamespace\":\"ml\","
                 + "\"PodUID\":\"never-seen\",\"Node\":\"pix-node\"}");
@@ -179,7 +182,7 @@ class InspectionIT {
     assertEquals(200, http.get("/healthz").statusCode());
     JsonObject ready = new JsonObject(http.get("/readyz").body());
     assertTrue(ready.getBoolean("ready"));
-    http.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
+    verbs.post("/scheduler/filter", Http.golden("filter-plain-names.json"));
     String metrics = http.get("/metrics").body();
     assertTrue(metrics.contains("tandem_extender_request_seconds_bucket{verb=\"filter\""), metrics);
     assertTrue(metrics.contains("tandem_extender_filter_nodes_total{outcome=\"not_interested\"}"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
@@ -15,7 +16,6 @@ import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -38,6 +38,7 @@ class PreemptProtocolIT {
 
   private static Vertx vertx;
   private static Http http;
+  private static Http inspection;
 
   @BeforeAll
   static void start() throws Exception {
@@ -51,13 +52,14 @@ class PreemptProtocolIT {
       hold(cluster, "split-node", n, anywhere);
     }
     hold(cluster, "gpu-only", 0, new AllocationRequest(1, 0, AlignmentPolicy.DEFAULT));
-    HttpServer server =
+    Listeners server =
         Extender.start(
-                vertx, ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), cluster)
+                vertx, ExtenderConfig.defaults().onFreePorts().withBodyLimit(64 * 1024), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();
-    http = new Http(server.actualPort());
+    http = new Http(server.verbsPort());
+    inspection = new Http(server.inspectionPort());
   }
 
   private static void hold(Cluster cluster, String node, int n, AllocationRequest request) {
@@ -167,7 +169,7 @@ class PreemptProtocolIT {
     assertEquals(200, r.statusCode(), r.body());
     assertEquals("{\"NodeNameToMetaVictims\":{}}", r.body());
     preempt("preempt-meta.json");
-    String metrics = http.get("/metrics").body();
+    String metrics = inspection.get("/metrics").body();
     assertTrue(
         metrics.contains("tandem_extender_preempt_nodes_total{outcome=\"unresolvable\"}"), metrics);
     assertTrue(metrics.contains("tandem_extender_request_seconds_count{verb=\"preempt\"}"));

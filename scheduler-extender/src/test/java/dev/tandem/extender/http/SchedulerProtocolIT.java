@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.verbs.Outcome;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -35,13 +35,13 @@ class SchedulerProtocolIT {
   static void start() throws Exception {
     vertx = Vertx.vertx();
     cluster = DemoCluster.of(TestMachines.golden());
-    HttpServer server =
+    Listeners server =
         Extender.start(
-                vertx, ExtenderConfig.defaults().withPort(0).withBodyLimit(64 * 1024), cluster)
+                vertx, ExtenderConfig.defaults().onFreePorts().withBodyLimit(64 * 1024), cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get();
-    http = new Http(server.actualPort());
+    http = new Http(server.verbsPort());
   }
 
   @AfterAll

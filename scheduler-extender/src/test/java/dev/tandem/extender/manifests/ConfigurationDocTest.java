@@ -3,6 +3,7 @@ package dev.tandem.extender.manifests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.extender.certs.CertificateSettings;
 import dev.tandem.extender.config.ExtenderSettings;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.metrics.ExtenderMetrics;
@@ -29,6 +30,17 @@ class ConfigurationDocTest {
     assertTrue(
         DocText.section(CONFIG, "## scheduler-extender").contains("\n\n" + table + "\n"),
         "docs/configuration.md, scheduler-extender, should carry exactly this table:\n" + table);
+  }
+
+  @Test
+  @DisplayName("the certificates subcommand's table is exactly the one its declarations render")
+  void certificatesTable() {
+    String table = CertificateSettings.SETTINGS.markdownTable();
+    assertTrue(
+        DocText.section(CONFIG, "## scheduler-extender certificates")
+            .contains("\n\n" + table + "\n"),
+        "docs/configuration.md, scheduler-extender certificates, should carry exactly this table:\n"
+            + table);
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -29,9 +30,23 @@ final class ExtenderDeployment {
     return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
   }
 
-  /** The extender's configuration exactly as its container's args produce it. */
-  static ExtenderConfig config() {
-    List<String> args = container().getArgs();
+  /** Where the Deployment mounts the extender's TLS Secret. */
+  static final String TLS_DIR = "/etc/tandem/tls";
+
+  /**
+   * The extender's configuration as its container's args produce it, with the TLS Secret's mount at
+   * {@code tlsDir} (files as the certificate Job writes them).
+   */
+  static ExtenderConfig config(Path tlsDir) {
+    List<String> args =
+        container().getArgs().stream().map(a -> a.replace(TLS_DIR, tlsDir.toString())).toList();
+    return ExtenderConfig.load(args, Map.of());
+  }
+
+  /** The container's args that are not about certificate files (which exist only in the pod). */
+  static ExtenderConfig configWithoutCertificates() {
+    List<String> args =
+        container().getArgs().stream().filter(a -> !a.contains("=" + TLS_DIR + "/")).toList();
     return ExtenderConfig.load(args, Map.of());
   }
 

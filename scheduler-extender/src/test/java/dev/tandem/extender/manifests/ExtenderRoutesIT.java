@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.extender.Extender;
+import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
+import dev.tandem.extender.certs.CertificateFiles;
+import dev.tandem.extender.certs.CertificatesCommand;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -47,6 +53,8 @@ class ExtenderRoutesIT {
 
   private static Vertx vertx;
   private static int port;
+  private static int inspectionPort;
+  private static Http verbs;
 
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
@@ -55,14 +63,32 @@ class ExtenderRoutesIT {
           Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"),
           dir.resolve(NODE + ".json"));
     }
+    // the Secrets' files as the certificate Job makes them (its subcommand, writing files)
+    Path certificates = dir.resolve("certificates");
+    assertEquals(
+        0,
+        CertificatesCommand.run(
+            List.of("--out", certificates.toString(), "--extra-names", "localhost"),
+            Map.of(),
+            new PrintStream(OutputStream.nullOutputStream())));
+    Path scheduler = certificates.resolve(CertificateFiles.SCHEDULER);
+    verbs =
+        new Http(
+            0,
+            scheduler.resolve("ca.crt"),
+            scheduler.resolve("tls.crt"),
+            scheduler.resolve("tls.key"));
     vertx = Vertx.vertx();
-    ExtenderConfig config = ExtenderDeployment.config().withPort(0);
-    HttpServer server =
+    ExtenderConfig config =
+        ExtenderDeployment.config(certificates.resolve(CertificateFiles.EXTENDER)).onFreePorts();
+    Listeners server =
         Extender.start(vertx, config, DemoCluster.fromDirectory(dir))
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
-    port = server.actualPort();
+    port = server.verbsPort();
+    verbs = verbs.onPort(port);
+    inspectionPort = server.inspectionPort();
   }
 
   @AfterAll
@@ -103,7 +129,7 @@ class ExtenderRoutesIT {
   }
 
   @Test
-  @DisplayName("the Deployment's liveness and readiness paths exist on the extender's port")
+  @DisplayName("the Deployment's liveness and readiness paths exist on the inspection port")
   void probePathsExist() throws Exception {
     Container c = ExtenderDeployment.container();
     for (String path :
@@ -112,7 +138,9 @@ class ExtenderRoutesIT {
         }) {
       HttpResponse<String> r =
           CLIENT.send(
-              HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
+              HttpRequest.newBuilder(URI.create("http://localhost:" + inspectionPort + path))
+                  .GET()
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode(), path + " answered " + r.body());
     }
@@ -124,7 +152,7 @@ class ExtenderRoutesIT {
   void docUrlsAnswer() throws Exception {
     Pattern url =
         Pattern.compile(
-            "(?:http://(?:localhost|10\\.96\\.0\\.88):8888|`GET )(/[A-Za-z0-9_./<>-]*)");
+            "(?:http://(?:localhost|10\\.96\\.0\\.88):8889|`GET )(/[A-Za-z0-9_./<>-]*)");
     Set<String> paths = new TreeSet<>();
     for (String doc : List.of("docs/install.md", "docs/operations.md", "docs/troubleshooting.md")) {
       paths.addAll(DocText.all(DocText.read(doc), url));
@@ -134,7 +162,7 @@ class ExtenderRoutesIT {
       String concrete = path.replace("gpu-node-1", NODE).replace("<node>", NODE);
       HttpResponse<String> r =
           CLIENT.send(
-              HttpRequest.newBuilder(URI.create("http://localhost:" + port + concrete))
+              HttpRequest.newBuilder(URI.create("http://localhost:" + inspectionPort + concrete))
                   .GET()
                   .build(),
               HttpResponse.BodyHandlers.ofString());
@@ -146,13 +174,7 @@ class ExtenderRoutesIT {
   }
 
   private static JsonNode post(String path, String body) throws Exception {
-    HttpResponse<String> r =
-        CLIENT.send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = verbs.post(path, body);
     assertEquals(200, r.statusCode(), "POST " + path + " answered " + r.body());
     return JSON.readTree(r.body());
   }

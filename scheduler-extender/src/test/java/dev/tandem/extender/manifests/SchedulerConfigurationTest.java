@@ -92,6 +92,12 @@ class SchedulerConfigurationTest {
         (ObjectNode) ManifestFiles.single(PATCH).node().path("extenders").get(0).deepCopy();
     second.remove("urlPrefix");
     patch.remove("urlPrefix");
+    // the client certificate's files: a Secret volume in the pod, a host directory on the node
+    for (ObjectNode entry : List.of(second, patch)) {
+      for (String file : List.of("certFile", "keyFile", "caFile")) {
+        ((ObjectNode) entry.path("tlsConfig")).remove(file);
+      }
+    }
     assertEquals(second, patch);
   }
 
@@ -99,7 +105,10 @@ class SchedulerConfigurationTest {
   @DisplayName(
       "urlPrefix port and path are the ones the extender listens on, given its Deployment's args")
   void urlPrefixMatchesTheExtender() {
-    ExtenderConfig served = ExtenderDeployment.config();
+    ExtenderConfig served = ExtenderDeployment.configWithoutCertificates();
+    assertTrue(
+        ExtenderDeployment.container().getArgs().contains("--client-ca=/etc/tandem/tls/ca.crt"),
+        "the shipped extender requires client certificates");
     assertEquals(
         ExtenderConfig.DEFAULT_PORT,
         served.port(),
@@ -113,10 +122,7 @@ class SchedulerConfigurationTest {
                   .get(0)
                   .path("urlPrefix")
                   .asText());
-      assertEquals(
-          "http",
-          url.getScheme(),
-          file + ": the extender serves plain HTTP unless --tls-cert is given");
+      assertEquals("https", url.getScheme(), file + ": the verbs are served over mutual TLS");
       assertEquals(served.port(), url.getPort(), file + ": port");
       assertEquals(served.prefix(), url.getPath(), file + ": path = the extender's --prefix");
       assertEquals(
@@ -138,7 +144,10 @@ class SchedulerConfigurationTest {
   @Test
   @DisplayName("the extender's Lease (from its args) is the one its Role lets it update")
   void leaseMatchesRole() {
-    ExtenderConfig served = ExtenderDeployment.config();
+    ExtenderConfig served = ExtenderDeployment.configWithoutCertificates();
+    assertTrue(
+        ExtenderDeployment.container().getArgs().contains("--client-ca=/etc/tandem/tls/ca.crt"),
+        "the shipped extender requires client certificates");
     assertEquals("tandem-system", served.leaseNamespace());
     JsonNode role =
         ManifestFiles.documents(ManifestFiles.ROOT.resolve("base/rbac-scheduler-extender.yaml"))

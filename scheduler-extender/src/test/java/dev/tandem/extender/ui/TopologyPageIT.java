@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Http;
+import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.state.Cluster;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.fixtures.HeadlessChromium;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -42,6 +42,7 @@ class TopologyPageIT {
   private static Vertx vertx;
   private static Cluster cluster;
   private static Http http;
+  private static Http verbs;
   private static String base;
 
   /** Device id to "state pod" after the binds, as the JSON API reports it. */
@@ -61,6 +62,10 @@ class TopologyPageIT {
             null,
             null,
             null,
+            false,
+            0,
+            null,
+            null,
             d.defaultPolicy(),
             d.resources(),
             d.assumedTtl(),
@@ -72,13 +77,14 @@ class TopologyPageIT {
             d.leaseName(),
             "topology-page-it",
             d.cacheSize());
-    HttpServer server =
+    Listeners server =
         Extender.start(vertx, config, cluster)
             .toCompletionStage()
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
-    http = new Http(server.actualPort());
-    base = "http://127.0.0.1:" + server.actualPort();
+    http = new Http(server.inspectionPort());
+    verbs = new Http(server.verbsPort());
+    base = "http://127.0.0.1:" + server.inspectionPort();
 
     // A 2+2 pod is bound and admitted (allocated), then a 1+1 pod is bound (assumed until
     // admitted).
@@ -173,7 +179,7 @@ class TopologyPageIT {
             + hcas
             + "\"}}}]}}";
     HttpResponse<String> filter =
-        http.post(
+        verbs.post(
             "/scheduler/filter",
             "{\"Pod\":" + pod + ",\"Nodes\":null,\"NodeNames\":[\"" + NODE + "\"]}");
     assertEquals(200, filter.statusCode(), filter.body());
@@ -181,7 +187,7 @@ class TopologyPageIT {
         filter.body().contains("\"NodeNames\":[\"" + NODE + "\"]"),
         "filter passes: " + filter.body());
     HttpResponse<String> bind =
-        http.post(
+        verbs.post(
             "/scheduler/bind",
             "{\"PodName\":\""
                 + name
