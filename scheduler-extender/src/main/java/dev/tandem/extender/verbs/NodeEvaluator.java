@@ -5,18 +5,20 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
-import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.allocation.Verdict;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The allocator's answer for one node and one request shape, cached by the node's state version: a
- * burst of identical pods costs one computation per node, and any change to the node (new tree,
- * allocation, assumed plan) makes a new version, so no stale answer is served. The answer
- * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
- * key per node. A request's shape and its hash are computed once per request ({@link #shape}), not
- * once per node.
+ * The allocator's verdict (refusal, or worst locality and score) for one node and one request
+ * shape, cached by the node's state version: a burst of identical pods costs one computation per
+ * node, and any change to the node (new tree, allocation, assumed plan) makes a new version, so no
+ * stale answer is served. The answer remembered in the node's {@link NodeCell} is read first: a
+ * burst of one pod shape then costs no key per node. A shape never seen before costs one {@link
+ * Allocator#verdict} per node, which on nodes of whole GPUs and HCAs is decided from free devices
+ * per group without choosing any. A request's shape and its hash are computed once per request
+ * ({@link #shape}), not once per node.
  */
 public final class NodeEvaluator {
 
@@ -66,12 +68,8 @@ public final class NodeEvaluator {
     }
   }
 
-  /** Distinct refusals kept canonical; beyond it refusals still work, only encode slower. */
-  private static final int MAX_REFUSALS = 4096;
-
-  private final Cache<Key, AllocationResult> cache;
+  private final Cache<Key, Verdict> cache;
   private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
-  private final ConcurrentMap<Infeasible, Infeasible> refusals = new ConcurrentHashMap<>();
 
   public NodeEvaluator(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
@@ -91,7 +89,7 @@ public final class NodeEvaluator {
     return raced == null ? s : raced;
   }
 
-  public AllocationResult evaluate(NodeEntry node, AllocationRequest request) {
+  public Verdict evaluate(NodeEntry node, AllocationRequest request) {
     return evaluate(node, shape(request));
   }
 
@@ -104,48 +102,38 @@ public final class NodeEvaluator {
     if (remembered != null) {
       return remembered;
     }
-    AllocationResult cached = cache.getIfPresent(new Key(node.name(), node.version(), shape));
+    if (node.free().wholeDevices()) {
+      return null;
+    }
+    Verdict cached = cache.getIfPresent(new Key(node.name(), node.version(), shape));
     return cached == null ? null : cell.remember(node, shape.request, cached);
   }
 
   /**
    * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
-   * caches the answer and remembers it in the cell for the next request.
+   * caches the verdict and remembers it in the cell for the next request.
    */
   public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult answer = allocate(new Key(node.name(), node.version(), shape), node, shape);
-    return cell.remember(node, shape.request, answer);
+    Verdict verdict = allocate(new Key(node.name(), node.version(), shape), node, shape);
+    return cell.remember(node, shape.request, verdict);
   }
 
-  public AllocationResult evaluate(NodeEntry node, Shape shape) {
+  public Verdict evaluate(NodeEntry node, Shape shape) {
     Key key = new Key(node.name(), node.version(), shape);
-    AllocationResult answer = cache.getIfPresent(key);
+    Verdict answer = cache.getIfPresent(key);
     return answer != null ? answer : allocate(key, node, shape);
   }
 
-  private AllocationResult allocate(Key key, NodeEntry node, Shape shape) {
-    AllocationResult answer = canonical(node.allocator().allocate(shape.request, node.free()));
-    cache.put(key, answer);
-    return answer;
-  }
-
   /**
-   * Thousands of nodes refuse a pod for the same few reasons: sharing one instance per reason keeps
-   * a filter answer's reads on a few hot objects, and lets its encoder escape each reason once.
+   * On whole GPUs and HCAs the verdict costs less than a cache entry would; with shared slots or
+   * replicas it runs the allocator, and is cached.
    */
-  private AllocationResult canonical(AllocationResult answer) {
-    if (!(answer instanceof Infeasible no)) {
-      return answer;
+  private Verdict allocate(Key key, NodeEntry node, Shape shape) {
+    Verdict answer = node.allocator().verdict(shape.request, node.free());
+    if (!node.free().wholeDevices()) {
+      cache.put(key, answer);
     }
-    Infeasible known = refusals.get(no);
-    if (known != null) {
-      return known;
-    }
-    if (refusals.size() >= MAX_REFUSALS) {
-      return no;
-    }
-    known = refusals.putIfAbsent(no, no);
-    return known == null ? no : known;
+    return answer;
   }
 
   public long size() {
