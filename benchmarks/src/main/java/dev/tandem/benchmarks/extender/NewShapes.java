@@ -60,8 +60,11 @@ public final class NewShapes {
     long[] first = new long[shapes.size()];
     long[] second = new long[shapes.size()];
     long[] floor = new long[shapes.size()];
+    long[] again = new long[shapes.size()];
+    List<Buffer> bodies =
+        shapes.stream().map(s -> requests.body(SchedulerRequests.head(s))).toList();
     for (int s = 0; s < shapes.size(); s++) {
-      Buffer body = requests.body(SchedulerRequests.head(shapes.get(s)));
+      Buffer body = bodies.get(s);
       first[s] = filter(state, filter, filterReplies, body);
       second[s] = filter(state, filter, filterReplies, body);
       long t0 = cpu.getCurrentThreadCpuTime();
@@ -70,15 +73,22 @@ public final class NewShapes {
           floorArgs, FilterVerdict.allPassed(floorArgs.candidates().size(), Outcome.PASSED));
       floor[s] = cpu.getCurrentThreadCpuTime() - t0;
     }
+    // every shape once more, in turn: seen before, but not by the request just before
+    for (int s = 0; s < shapes.size(); s++) {
+      again[s] = filter(state, filter, filterReplies, bodies.get(s));
+    }
     System.out.printf(
-        "round %d: new shape %s, known shape %s, floor %s (median / p90);"
-            + " new/floor %s, known/floor %s; allocator runs %,d (%,.0f per new shape)%n",
+        "round %d: new shape %s, same shape again %s, known shapes in turn %s, floor %s (median /"
+            + " p90); new/floor %s, again/floor %s, in turn/floor %s;"
+            + " allocator runs cached %,d (%,.0f per new shape)%n",
         round + 1,
         quantiles(first),
         quantiles(second),
+        quantiles(again),
         quantiles(floor),
         ratio(first, floor),
         ratio(second, floor),
+        ratio(again, floor),
         evaluator.size(),
         evaluator.size() / (double) shapes.size());
   }
