@@ -6,9 +6,9 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.ReportedAllocation;
 import dev.tandem.extender.verbs.NodeEvaluator;
-import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Availability;
+import dev.tandem.topology.allocation.Verdict;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
@@ -69,11 +69,8 @@ public final class Inspection {
     Availability free = e.free();
     JsonObject best = new JsonObject();
     for (int n : PAIRS) {
-      best.put(
-          Integer.toString(n),
-          evaluator.evaluate(e, new AllocationRequest(n, n, ANYWHERE)) instanceof Allocation a
-              ? a.worst().name()
-              : null);
+      Verdict v = evaluator.evaluate(e, new AllocationRequest(n, n, ANYWHERE));
+      best.put(Integer.toString(n), v.feasible() ? v.worst().name() : null);
     }
     return new JsonObject()
         .put("name", e.name())

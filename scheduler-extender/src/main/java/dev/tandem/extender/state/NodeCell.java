@@ -1,9 +1,8 @@
 package dev.tandem.extender.state;
 
-import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
 import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.allocation.Verdict;
 
 /**
  * One node's place in the cluster state: its current entry, and the allocator's latest answer for
@@ -14,28 +13,13 @@ public final class NodeCell {
 
   /**
    * The allocator's answer to a request at an entry, valid while that entry is the node's current
-   * one. Its refusal and score are read once, when it is remembered: the filter's loop then reads
-   * no per-node result object (a feasible answer is a fresh allocation per node, cold in cache).
+   * one: its refusal, or the score of the allocation it would make. That is all the filter and
+   * prioritize read.
    *
    * @param refusal the answer when infeasible; null when the pod fits
    * @param score the allocation's score when the pod fits; 0 otherwise
    */
-  public record Answer(
-      NodeEntry entry,
-      AllocationRequest request,
-      AllocationResult result,
-      Infeasible refusal,
-      int score) {
-
-    Answer(NodeEntry entry, AllocationRequest request, AllocationResult result) {
-      this(
-          entry,
-          request,
-          result,
-          result instanceof Infeasible no ? no : null,
-          result instanceof Allocation a ? a.score() : 0);
-    }
-  }
+  public record Answer(NodeEntry entry, AllocationRequest request, Infeasible refusal, int score) {}
 
   private final String name;
   private volatile NodeEntry entry;
@@ -61,19 +45,18 @@ public final class NodeCell {
   }
 
   /**
-   * The remembered answer to this request at this entry, or null. A burst of one pod shape asks
-   * with the same request instance, which compares without {@code equals}.
+   * The remembered answer to this request instance at this entry, or null. Requests of one pod
+   * shape are one instance (the evaluator keeps shapes canonical), so a burst of that shape finds
+   * its answers here, and a new shape misses at once, without comparing requests node after node.
    */
   public Answer remembered(NodeEntry at, AllocationRequest request) {
     Answer m = memo;
-    return m != null && m.entry == at && (m.request == request || m.request.equals(request))
-        ? m
-        : null;
+    return m != null && m.entry == at && m.request == request ? m : null;
   }
 
   /** Remembers the answer to the request at this entry, and returns it. */
-  public Answer remember(NodeEntry at, AllocationRequest request, AllocationResult result) {
-    Answer m = new Answer(at, request, result);
+  public Answer remember(NodeEntry at, AllocationRequest request, Verdict verdict) {
+    Answer m = new Answer(at, request, verdict.refusal(), verdict.score());
     memo = m;
     return m;
   }

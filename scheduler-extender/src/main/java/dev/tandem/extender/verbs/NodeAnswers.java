@@ -31,7 +31,8 @@ final class NodeAnswers {
     }
     answer = evaluator.known(cell, node, shape);
     if (answer == null) {
-      if (allocations-- <= 0) {
+      // whole GPUs and HCAs are judged from counts, cheaper than a hop to a worker thread
+      if (!node.free().wholeDevices() && allocations-- <= 0) {
         return false;
       }
       answer = evaluator.allocate(cell, node, shape);

@@ -5,18 +5,20 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.AllocationResult;
-import dev.tandem.topology.allocation.Infeasible;
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.allocation.Verdict;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The allocator's answer for one node and one request shape, cached by the node's state version: a
- * burst of identical pods costs one computation per node, and any change to the node (new tree,
- * allocation, assumed plan) makes a new version, so no stale answer is served. The answer
+ * The allocator's verdict (refusal, or worst locality and score) for one node and one request
+ * shape, cached by the node's state version: a burst of identical pods costs one computation per
+ * node, and any change to the node (new tree, allocation, assumed plan) makes a new version, so no
+ * stale answer is served (a version is kept beside its answer; a newer one replaces it). The answer
  * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
- * key per node. A request's shape and its hash are computed once per request ({@link #shape}), not
- * once per node.
+ * key per node. A shape never seen before costs one {@link Allocator#verdict} per node, which on
+ * nodes of whole GPUs and HCAs is decided from free devices per group without choosing any. A
+ * request's shape and its hash are computed once per request ({@link #shape}), not once per node.
  */
 public final class NodeEvaluator {
 
@@ -68,15 +70,11 @@ public final class NodeEvaluator {
     }
   }
 
-  /** An answer and the version of the node it was computed for. */
-  private record Versioned(long version, AllocationResult answer) {}
-
-  /** Distinct refusals kept canonical; beyond it refusals still work, only encode slower. */
-  private static final int MAX_REFUSALS = 4096;
+  /** A verdict and the version of the node it was computed for. */
+  private record Versioned(long version, Verdict verdict) {}
 
   private final Cache<Key, Versioned> cache;
   private final ConcurrentMap<AllocationRequest, Shape> shapes = new ConcurrentHashMap<>();
-  private final ConcurrentMap<Infeasible, Infeasible> refusals = new ConcurrentHashMap<>();
 
   public NodeEvaluator(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
@@ -96,7 +94,7 @@ public final class NodeEvaluator {
     return raced == null ? s : raced;
   }
 
-  public AllocationResult evaluate(NodeEntry node, AllocationRequest request) {
+  public Verdict evaluate(NodeEntry node, AllocationRequest request) {
     return evaluate(node, shape(request));
   }
 
@@ -106,59 +104,49 @@ public final class NodeEvaluator {
    */
   public NodeCell.Answer known(NodeCell cell, NodeEntry node, Shape shape) {
     NodeCell.Answer remembered = cell.remembered(node, shape.request);
-    return remembered != null ? remembered : fromCache(cell, node, shape);
+    if (remembered != null) {
+      return remembered;
+    }
+    return node.free().wholeDevices() ? null : fromCache(cell, node, shape);
   }
 
   /** Kept out of {@link #known}, whose remembered answer is the filter loop's hot path. */
   private NodeCell.Answer fromCache(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult cached = cached(new Key(node.name(), shape), node);
+    Verdict cached = cached(new Key(node.name(), shape), node);
     return cached == null ? null : cell.remember(node, shape.request, cached);
   }
 
   /**
    * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
-   * caches the answer and remembers it in the cell for the next request.
+   * caches the verdict and remembers it in the cell for the next request.
    */
   public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
-    AllocationResult answer = allocate(new Key(node.name(), shape), node, shape);
-    return cell.remember(node, shape.request, answer);
+    Verdict verdict = allocate(new Key(node.name(), shape), node, shape);
+    return cell.remember(node, shape.request, verdict);
   }
 
-  public AllocationResult evaluate(NodeEntry node, Shape shape) {
+  public Verdict evaluate(NodeEntry node, Shape shape) {
     Key key = new Key(node.name(), shape);
-    AllocationResult answer = cached(key, node);
+    Verdict answer = cached(key, node);
     return answer != null ? answer : allocate(key, node, shape);
   }
 
-  /** The cached answer for this version of the node; null when none or one for another version. */
-  private AllocationResult cached(Key key, NodeEntry node) {
+  /** The cached verdict for this version of the node; null when none or one for another version. */
+  private Verdict cached(Key key, NodeEntry node) {
     Versioned v = cache.getIfPresent(key);
-    return v != null && v.version() == node.version() ? v.answer() : null;
-  }
-
-  private AllocationResult allocate(Key key, NodeEntry node, Shape shape) {
-    AllocationResult answer = canonical(node.allocator().allocate(shape.request, node.free()));
-    cache.put(key, new Versioned(node.version(), answer));
-    return answer;
+    return v != null && v.version() == node.version() ? v.verdict() : null;
   }
 
   /**
-   * Thousands of nodes refuse a pod for the same few reasons: sharing one instance per reason keeps
-   * a filter answer's reads on a few hot objects, and lets its encoder escape each reason once.
+   * On whole GPUs and HCAs the verdict costs less than a cache entry would; with shared slots or
+   * replicas it runs the allocator, and is cached.
    */
-  private AllocationResult canonical(AllocationResult answer) {
-    if (!(answer instanceof Infeasible no)) {
-      return answer;
+  private Verdict allocate(Key key, NodeEntry node, Shape shape) {
+    Verdict answer = node.allocator().verdict(shape.request, node.free());
+    if (!node.free().wholeDevices()) {
+      cache.put(key, new Versioned(node.version(), answer));
     }
-    Infeasible known = refusals.get(no);
-    if (known != null) {
-      return known;
-    }
-    if (refusals.size() >= MAX_REFUSALS) {
-      return no;
-    }
-    known = refusals.putIfAbsent(no, no);
-    return known == null ? no : known;
+    return answer;
   }
 
   public long size() {

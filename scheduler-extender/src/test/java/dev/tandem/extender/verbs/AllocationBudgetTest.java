@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
     "filter and prioritize: a call with an allocation budget answers as without one, or hands over")
 class AllocationBudgetTest {
 
-  private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+  /** HCAs with 2 shared slots each: their verdicts need the allocator, which the budget counts. */
+  private final ClusterState state = cluster(2);
+
   private final NodeEvaluator evaluator = new NodeEvaluator(10_000);
   private final FilterVerb filterVerb = new FilterVerb(evaluator);
   private final PrioritizeVerb prioritizeVerb = new PrioritizeVerb(evaluator);
@@ -31,17 +32,27 @@ class AllocationBudgetTest {
 
   AllocationBudgetTest() {
     for (int i = 0; i < 10; i++) {
+      names.add("node-" + i);
+    }
+    names.add("unknown-node");
+  }
+
+  /**
+   * Ten nodes: even ones put 2 GPUs + 2 HCAs under one switch; odd ones split them across NUMA
+   * nodes.
+   */
+  private static ClusterState cluster(int slotsPerHca) {
+    ClusterState state = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+    for (int i = 0; i < 10; i++) {
       String name = "node-" + i;
-      // even nodes put 2 GPUs + 2 HCAs under one switch; odd ones split them across NUMA nodes
       state.putTopology(
           i % 2 == 0
               ? TestMachines.machine(name, new Switch(0, 2, 2), new Switch(1, 2, 2))
               : TestMachines.machine(name, new Switch(0, 4, 0), new Switch(1, 0, 4)),
-          1,
+          slotsPerHca,
           List.of());
-      names.add(name);
     }
-    names.add("unknown-node");
+    return state;
   }
 
   private static PodRequest pod(int gpus, int hcas) {
@@ -98,9 +109,28 @@ class AllocationBudgetTest {
   void changedNodeIsRecomputed() {
     PodRequest pod = pod(2, 2);
     filter(pod, names);
-    state.putTopology(TestMachines.machine("node-1", new Switch(0, 2, 2)), 1, List.of());
+    state.putTopology(TestMachines.machine("node-1", new Switch(0, 2, 2)), 2, List.of());
     assertNull(filter(pod, names, 0));
     FilterVerdict v = filter(pod, names, 1);
     assertEquals(true, v.passed()[1], "node-1 now has a switch with 2 GPUs and 2 HCAs");
+  }
+
+  @Test
+  @DisplayName(
+      "nodes of whole GPUs and HCAs are judged from their counts: a new shape never hands over")
+  void wholeDevicesNeedNoBudget() {
+    ClusterState whole = cluster(1);
+    FilterVerdict v = filterVerb.verdict(pod(2, 2), CandidateNodes.of(whole.directory(), names), 0);
+    assertNotNull(v, "10 nodes never seen with this pod, decided on the caller's thread");
+    for (int i = 0; i < 10; i++) {
+      assertEquals(i % 2 == 0, v.passed()[i], names.get(i));
+    }
+    assertArrayEquals(
+        filterVerb
+            .verdict(
+                pod(2, 2), CandidateNodes.of(state.directory(), names), AllocationBudget.UNLIMITED)
+            .reasons(),
+        v.reasons(),
+        "the same reasons as the allocator gives on shared slots");
   }
 }

@@ -1,6 +1,5 @@
 package dev.tandem.topology.allocation;
 
-import dev.tandem.topology.allocation.Infeasible.Shortfall;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
@@ -9,6 +8,7 @@ import dev.tandem.topology.policy.Alignment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * Chooses GPUs and HCAs for a request on one machine. One implementation serves the scheduler
@@ -101,14 +101,13 @@ public final class Allocator {
   }
 
   public AllocationResult allocate(AllocationRequest request, Availability free) {
-    if (free.index() != index) {
-      throw new IllegalArgumentException(
-          "availability of node "
-              + free.index().machine().nodeName()
-              + " used with the allocator of node "
-              + index.machine().nodeName());
-    }
-    Infeasible shortage = shortage(request, free);
+    checkIndex(free);
+    Infeasible shortage =
+        shortage(
+            request,
+            free.freeUnits(DeviceKind.GPU),
+            free.freeUnits(DeviceKind.HCA),
+            free::capacityUnits);
     if (shortage != null) {
       return shortage;
     }
@@ -126,72 +125,79 @@ public final class Allocator {
     }
     Allocation unconstrained = new Search(free).paired(request, Locality.SYS);
     boolean fitsWhenEmpty = new Search(free.emptied()).paired(request, limit) != null;
-    return new Infeasible(
-        Shortfall.ALIGNMENT,
-        alignmentReason(request, unconstrained),
-        unconstrained.worst(),
-        fitsWhenEmpty);
-  }
-
-  private Infeasible shortage(AllocationRequest r, Availability free) {
-    int gpus = free.freeUnits(DeviceKind.GPU);
-    int hcas = free.freeUnits(DeviceKind.HCA);
-    if (r.gpus() > 0 && !hasGpu) {
-      return new Infeasible(Shortfall.NO_GPUS, "node has no GPUs", null, false);
-    }
-    if (r.hcas() > 0 && !hasHca) {
-      return new Infeasible(Shortfall.NO_HCAS, "node has no RDMA HCAs", null, false);
-    }
-    if (gpus < r.gpus()) {
-      return new Infeasible(
-          Shortfall.NOT_ENOUGH_GPUS,
-          "node has "
-              + gpus
-              + " free healthy GPU"
-              + (gpus == 1 ? "" : "s")
-              + ", pod needs "
-              + r.gpus(),
-          null,
-          free.capacityUnits(DeviceKind.GPU) >= r.gpus());
-    }
-    if (hcas < r.hcas()) {
-      return new Infeasible(
-          Shortfall.NOT_ENOUGH_HCAS,
-          "node has "
-              + hcas
-              + " free healthy HCA"
-              + (hcas == 1 ? "" : "s")
-              + ", pod needs "
-              + r.hcas(),
-          null,
-          free.capacityUnits(DeviceKind.HCA) >= r.hcas());
-    }
-    return null;
+    return Refusals.misaligned(request, unconstrained.worst(), fitsWhenEmpty);
   }
 
   /**
-   * Names no device: kube-scheduler counts identical reasons across nodes ("0/N nodes are
-   * available: 4990 ..."), so a reason per node would list every node in the pod's event.
+   * What {@link #allocate} answers, without choosing devices: its refusal, or its allocation's
+   * worst locality and score. When every device has at most one unit (whole GPUs and HCAs) it
+   * follows from the free units per group ({@link GroupCounts}), at a fraction of the cost: the
+   * allocation's worst locality is the best the node offers (rule 2), and each device chosen leaves
+   * the free ones. With shared slots or replicas it is the allocator's answer.
    */
-  private static String alignmentReason(AllocationRequest r, Allocation best) {
-    Alignment a = r.policy().alignment();
-    String where =
-        switch (a) {
-          case SWITCH -> "under one PCIe switch";
-          case ROOT_COMPLEX -> "under one root complex";
-          case NUMA -> "within one NUMA node";
-          case NONE -> "anywhere";
-        };
-    return r.describe()
-        + " need "
-        + where
-        + " ("
-        + a.worstAllowed()
-        + " or better, "
-        + "tandem.dev/alignment="
-        + a.value()
-        + "); best on this node now is "
-        + best.worst();
+  public Verdict verdict(AllocationRequest request, Availability free) {
+    checkIndex(free);
+    GroupCounts counts = free.counts();
+    if (counts == GroupCounts.NONE) {
+      return Verdict.of(allocate(request, free));
+    }
+    Infeasible shortage = shortage(request, counts.gpus(), counts.hcas(), counts::healthy);
+    if (shortage != null) {
+      return Verdict.refused(shortage);
+    }
+    int gpus = request.gpus();
+    int hcas = request.hcas();
+    if (gpus == 0 && hcas == 0) {
+      return new Verdict(null, Locality.X, 10);
+    }
+    // every chosen device gives its one unit: the devices left free are the free units left
+    int left = counts.gpus() + counts.hcas() - gpus - hcas;
+    Alignment alignment = request.policy().alignment();
+    if (!request.paired()) {
+      Locality spread =
+          gpus + hcas == 1 ? Locality.X : LEVELS[counts.firstLevel(gpus, hcas, 1, false)];
+      return new Verdict(null, spread, PlacementScore.of(spread, alignment, left));
+    }
+    int pairs = Math.min(gpus, hcas);
+    Locality best = LEVELS[counts.firstLevel(gpus, hcas, pairs, false)];
+    Locality limit = request.policy().filterLimit();
+    if (best.isWithin(limit)) {
+      return new Verdict(null, best, PlacementScore.of(best, alignment, left));
+    }
+    Locality whenEmpty = LEVELS[counts.firstLevel(gpus, hcas, pairs, true)];
+    return Verdict.refused(Refusals.misaligned(request, best, whenEmpty.isWithin(limit)));
+  }
+
+  private void checkIndex(Availability free) {
+    if (free.index() != index) {
+      throw new IllegalArgumentException(
+          "availability of node "
+              + free.index().machine().nodeName()
+              + " used with the allocator of node "
+              + index.machine().nodeName());
+    }
+  }
+
+  /**
+   * @param healthy units of a kind when nothing is taken: whether freeing devices would help
+   */
+  private Infeasible shortage(
+      AllocationRequest r, int gpus, int hcas, ToIntFunction<DeviceKind> healthy) {
+    if (r.gpus() > 0 && !hasGpu) {
+      return Refusals.NO_GPUS;
+    }
+    if (r.hcas() > 0 && !hasHca) {
+      return Refusals.NO_HCAS;
+    }
+    if (gpus < r.gpus()) {
+      return Refusals.shortage(
+          r, DeviceKind.GPU, gpus, r.gpus(), healthy.applyAsInt(DeviceKind.GPU) >= r.gpus());
+    }
+    if (hcas < r.hcas()) {
+      return Refusals.shortage(
+          r, DeviceKind.HCA, hcas, r.hcas(), healthy.applyAsInt(DeviceKind.HCA) >= r.hcas());
+    }
+    return null;
   }
 
   /** The state of one allocation: units taken so far, per device. */
@@ -370,10 +376,7 @@ public final class Allocator {
     }
 
     private GroupSet bestOfSize(int[] usable, int k, int gpus, int hcas) {
-      int[] combo = new int[k];
-      for (int i = 0; i < k; i++) {
-        combo[i] = i;
-      }
+      int[] combo = Combinations.first(k);
       int[] best = null;
       int bestBroken = Integer.MAX_VALUE;
       int bestLeft = Integer.MAX_VALUE;
@@ -398,7 +401,7 @@ public final class Allocator {
             }
           }
         }
-        if (!nextCombination(combo, usable.length)) {
+        if (!Combinations.next(combo, usable.length)) {
           break;
         }
       }
@@ -410,22 +413,6 @@ public final class Allocator {
         groups[i] = usable[best[i]];
       }
       return GroupSet.distribute(groups, gpuFree, hcaFree, gpus, hcas);
-    }
-
-    private boolean nextCombination(int[] combo, int n) {
-      int k = combo.length;
-      int i = k - 1;
-      while (i >= 0 && combo[i] == n - k + i) {
-        i--;
-      }
-      if (i < 0) {
-        return false;
-      }
-      combo[i]++;
-      for (int j = i + 1; j < k; j++) {
-        combo[j] = combo[j - 1] + 1;
-      }
-      return true;
     }
 
     /**

@@ -18,6 +18,14 @@ public final class Availability {
   private final int[] free;
   private final int[] capacity;
 
+  /**
+   * Units per group, free and when nothing is taken, made on first use (racing threads make equal
+   * ones).
+   */
+  private GroupCounts counts;
+
+  private GroupCounts capacityCounts;
+
   private Availability(LocalityIndex index, int[] free, int[] capacity) {
     this.index = index;
     this.free = free;
@@ -85,6 +93,27 @@ public final class Availability {
 
   public LocalityIndex index() {
     return index;
+  }
+
+  /**
+   * Whether every device has at most one unit (whole GPUs and HCAs): then the allocator's {@link
+   * Allocator#verdict} is decided from the free devices per group, without choosing any.
+   */
+  public boolean wholeDevices() {
+    return counts() != GroupCounts.NONE;
+  }
+
+  /**
+   * Units per group at every level, made once per availability and read by every request; {@link
+   * GroupCounts#NONE} when some device has more than one unit.
+   */
+  GroupCounts counts() {
+    GroupCounts c = counts;
+    if (c == null) {
+      c = GroupCounts.of(this);
+      counts = c;
+    }
+    return c;
   }
 
   public int free(int device) {

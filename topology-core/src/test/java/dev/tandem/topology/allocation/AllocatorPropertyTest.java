@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;
@@ -74,6 +75,45 @@ class AllocatorPropertyTest {
       assertEquals(
           best.groups, BruteForce.groupsUsed(index, picks, a.worst()), context + ": groups used");
     }
+  }
+
+  @Property(tries = 5000)
+  @Label("the verdict from the group counts is the allocator's answer")
+  void verdictIsTheAllocatorsAnswer(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 6) int gpus,
+      @ForAll @IntRange(min = 0, max = 6) int hcas,
+      @ForAll @IntRange(min = 1, max = 2) int slots,
+      @ForAll Alignment alignment,
+      @ForAll AlignmentMode mode) {
+    Random random = new Random(seed);
+    Machine sketch = Sketch.random(random, "random", 0, 8);
+    LocalityIndex plain = LocalityIndex.of(sketch);
+    Machine machine = withHealth(sketch, plain, d -> random.nextInt(8) != 0);
+    LocalityIndex index = LocalityIndex.of(machine);
+    List<String> taken = new ArrayList<>();
+    boolean allFree = random.nextInt(4) == 0; // then a refusal is never resolvable
+    for (Device d : allFree ? List.<Device>of() : index.devices()) {
+      for (int u = random.nextInt(slots + 2); u > 0; u--) {
+        taken.add(d.id());
+      }
+    }
+    Availability free = Availability.allFree(index, slots).without(taken);
+    AllocationRequest request =
+        new AllocationRequest(gpus, hcas, new AlignmentPolicy(alignment, mode));
+    Allocator allocator = new Allocator(index);
+    assertEquals(
+        Verdict.of(allocator.allocate(request, free)),
+        allocator.verdict(request, free),
+        "seed " + seed + ", " + gpus + "+" + hcas + " " + request.policy() + ", taken " + taken);
+  }
+
+  private static Machine withHealth(Machine m, LocalityIndex index, IntPredicate healthy) {
+    List<Device> devices = new ArrayList<>();
+    for (int d = 0; d < index.devices().size(); d++) {
+      devices.add(index.devices().get(d).withHealthy(healthy.test(d)));
+    }
+    return new Machine(m.nodeName(), m.source(), m.pcie(), devices);
   }
 
   private static int[] picks(LocalityIndex index, Allocation a) {
