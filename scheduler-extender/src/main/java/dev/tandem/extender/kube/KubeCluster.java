@@ -8,13 +8,16 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.kit.kube.KubeConnection;
 import dev.tandem.kit.retry.Backoff;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -124,12 +127,16 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
-  /** Keeps each informer as soon as it runs, so that a failed start stops those that did run. */
+  /**
+   * Keeps each informer as soon as it runs, so that a failed start stops those that did run. Their
+   * caches hold slim objects ({@link SlimStore}): the handlers convert each event's object into the
+   * cluster state, which is all the decisions and the inspection API read.
+   */
   private void startInformers(ExtenderMetrics metrics) {
-    informers.add(
-        client
-            .resources(NodeTopology.class)
-            .inform(Informers.topologies(state, metrics, config.resources()), RESYNC_MILLIS));
+    start(
+        client.resources(NodeTopology.class).runnableInformer(RESYNC_MILLIS),
+        SlimStore.topologies(),
+        Informers.topologies(state, metrics, config.resources()));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
     // indexed by UID too: a preemption names its victims by UID only
@@ -139,17 +146,28 @@ public final class KubeCluster implements AutoCloseable {
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
             .runnableInformer(RESYNC_MILLIS)
-            .addIndexers(KubePods.indexers())
-            .addEventHandler(
-                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
-    informers.add(podInformer);
+            .addIndexers(KubePods.indexers());
     pods.informer(podInformer);
-    podInformer.run();
-    informers.add(
-        client.nodes().inform(Informers.nodes(state, metrics, config.resources()), RESYNC_MILLIS));
+    start(
+        podInformer,
+        SlimStore.pods(),
+        Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
+    start(
+        client.nodes().runnableInformer(RESYNC_MILLIS),
+        SlimStore.nodes(),
+        Informers.nodes(state, metrics, config.resources()));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
+  }
+
+  /** Runs an informer with a slim store and no namespace index (nothing lists by namespace). */
+  private <T extends HasMetadata> void start(
+      SharedIndexInformer<T> informer, SlimStore<T> store, ResourceEventHandler<T> handler) {
+    informer.itemStore(store).addEventHandler(handler);
+    informer.removeIndexer(Cache.NAMESPACE_INDEX);
+    informers.add(informer);
+    informer.run();
   }
 
   private void elect() {
