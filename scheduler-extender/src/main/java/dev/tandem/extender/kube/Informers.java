@@ -39,7 +39,7 @@ final class Informers {
         metrics.informerEvent("nodetopologies");
         try {
           state.putTopology(
-              NodeTopologyMapper.toMachine(nt),
+              NodeTopologyMapper.toMachine(nt, state.sharing()),
               NodeTopologies.units(nt, resources),
               NodeTopologies.allocations(nt, resources));
         } catch (InvalidNodeTopologyException e) {

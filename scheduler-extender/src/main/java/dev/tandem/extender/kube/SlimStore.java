@@ -8,51 +8,52 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * An informer's store that keeps of each object only what the extender reads back from the cache
- * (always its key and {@code metadata.resourceVersion}): the handlers turn every event's full
- * object into the cluster state, so a second full copy of every NodeTopology, Node and Pod would
- * only cost memory. The informer compares resource versions to tell a change from a resync, so the
- * slim object keeps it; a resync hands the handlers slim objects with an unchanged version, which
- * they ignore.
+ * An informer's store that keeps of each object only what the extender reads back from the cache:
+ * its key, {@code metadata.resourceVersion}, and for a pod its UID, node and priority. The handlers
+ * turn every event's full object into the cluster state, so a second full copy of every
+ * NodeTopology, Node and Pod would only cost memory; a fabric8 object is made again when the
+ * informer asks for one (an update's old object, a relist, a lookup by UID). The informer compares
+ * resource versions to tell a change from a resync, so that is kept; a resync hands the handlers
+ * objects with an unchanged version, which they ignore.
  *
  * @param <T> the resource type
  */
 final class SlimStore<T extends HasMetadata> implements ItemStore<T> {
 
-  private final ConcurrentHashMap<String, T> items = new ConcurrentHashMap<>();
-  private final UnaryOperator<T> slim;
-
   /**
-   * @param slim a new object holding what the cache must answer: the fields of the key, the
-   *     resource version, and whatever the informer's indexers and readers use
+   * What is kept of one object.
+   *
+   * @param uid a pod's UID (its index for preemption); null for the other kinds
+   * @param node a pod's {@code spec.nodeName}; null for the other kinds
+   * @param priority a pod's {@code spec.priority}; null for the other kinds
    */
-  SlimStore(UnaryOperator<T> slim) {
-    this.slim = slim;
+  record Kept(
+      String namespace, String name, String version, String uid, String node, Integer priority) {}
+
+  private final Map<String, Kept> items = new ConcurrentHashMap<>();
+  private final Function<HasMetadata, Kept> keep;
+  private final Supplier<T> empty;
+
+  private SlimStore(Function<HasMetadata, Kept> keep, Supplier<T> empty) {
+    this.keep = keep;
+    this.empty = empty;
   }
 
   /** NodeTopologies: the handlers read every event's object; the cache answers nothing else. */
   static SlimStore<NodeTopology> topologies() {
-    return new SlimStore<>(
-        nt -> {
-          NodeTopology out = new NodeTopology();
-          out.setMetadata(named(nt.getMetadata()));
-          return out;
-        });
+    return new SlimStore<>(SlimStore::named, NodeTopology::new);
   }
 
   /** Nodes: as for NodeTopologies. */
   static SlimStore<Node> nodes() {
-    return new SlimStore<>(
-        node -> {
-          Node out = new Node();
-          out.setMetadata(named(node.getMetadata()));
-          return out;
-        });
+    return new SlimStore<>(SlimStore::named, Node::new);
   }
 
   /**
@@ -61,27 +62,44 @@ final class SlimStore<T extends HasMetadata> implements ItemStore<T> {
    */
   static SlimStore<Pod> pods() {
     return new SlimStore<>(
-        pod -> {
-          ObjectMeta meta = named(pod.getMetadata());
-          meta.setUid(pod.getMetadata().getUid());
-          PodSpec spec = new PodSpec();
-          if (pod.getSpec() != null) {
-            spec.setNodeName(pod.getSpec().getNodeName());
-            spec.setPriority(pod.getSpec().getPriority());
-          }
-          Pod out = new Pod();
-          out.setMetadata(meta);
-          out.setSpec(spec);
-          return out;
-        });
+        p -> {
+          Pod pod = (Pod) p;
+          ObjectMeta m = pod.getMetadata();
+          PodSpec spec = pod.getSpec();
+          return new Kept(
+              m.getNamespace(),
+              m.getName(),
+              m.getResourceVersion(),
+              m.getUid(),
+              spec == null ? null : spec.getNodeName(),
+              spec == null ? null : spec.getPriority());
+        },
+        Pod::new);
   }
 
-  private static ObjectMeta named(ObjectMeta full) {
+  private static Kept named(HasMetadata obj) {
+    ObjectMeta m = obj.getMetadata();
+    return new Kept(m.getNamespace(), m.getName(), m.getResourceVersion(), null, null, null);
+  }
+
+  private T restore(Kept kept) {
+    if (kept == null) {
+      return null;
+    }
+    T out = empty.get();
     ObjectMeta meta = new ObjectMeta();
-    meta.setNamespace(full.getNamespace());
-    meta.setName(full.getName());
-    meta.setResourceVersion(full.getResourceVersion());
-    return meta;
+    meta.setNamespace(kept.namespace());
+    meta.setName(kept.name());
+    meta.setResourceVersion(kept.version());
+    meta.setUid(kept.uid());
+    out.setMetadata(meta);
+    if (out instanceof Pod pod) {
+      PodSpec spec = new PodSpec();
+      spec.setNodeName(kept.node());
+      spec.setPriority(kept.priority());
+      pod.setSpec(spec);
+    }
+    return out;
   }
 
   @Override
@@ -91,12 +109,12 @@ final class SlimStore<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public T put(String key, T obj) {
-    return items.put(key, slim.apply(obj));
+    return restore(items.put(key, keep.apply(obj)));
   }
 
   @Override
   public T remove(String key) {
-    return items.remove(key);
+    return restore(items.remove(key));
   }
 
   @Override
@@ -106,7 +124,7 @@ final class SlimStore<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public Stream<T> values() {
-    return items.values().stream();
+    return items.values().stream().map(this::restore);
   }
 
   @Override
@@ -116,7 +134,7 @@ final class SlimStore<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public T get(String key) {
-    return items.get(key);
+    return restore(items.get(key));
   }
 
   @Override
