@@ -38,6 +38,12 @@ public final class KubeCluster implements AutoCloseable {
   private static final long RESYNC_MILLIS = 60_000;
 
   /**
+   * Objects per page of an informer's list: unpaged, the first list of 15,000 NodeTopologies, Nodes
+   * or Pods arrives as one response, read whole into the heap beside the state it fills.
+   */
+  static final long LIST_PAGE = 500;
+
+  /**
    * Informer start retries: after 1 s, then twice as long each time up to 10 s. A passing fault (an
    * API server restarting) costs a second, a lasting one (no CRD, no RBAC) is logged every 10 s.
    */
@@ -134,7 +140,7 @@ public final class KubeCluster implements AutoCloseable {
    */
   private void startInformers(ExtenderMetrics metrics) {
     start(
-        client.resources(NodeTopology.class).runnableInformer(RESYNC_MILLIS),
+        client.resources(NodeTopology.class).withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),
         SlimStore.topologies(),
         Informers.topologies(state, metrics, config.resources()));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
@@ -145,6 +151,7 @@ public final class KubeCluster implements AutoCloseable {
             .pods()
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
+            .withLimit(LIST_PAGE)
             .runnableInformer(RESYNC_MILLIS)
             .addIndexers(KubePods.indexers());
     pods.informer(podInformer);
@@ -153,7 +160,7 @@ public final class KubeCluster implements AutoCloseable {
         SlimStore.pods(),
         Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
     start(
-        client.nodes().runnableInformer(RESYNC_MILLIS),
+        client.nodes().withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),
         SlimStore.nodes(),
         Informers.nodes(state, metrics, config.resources()));
     boolean synced = informers.stream().allMatch(SharedIndexInformer::hasSynced);
