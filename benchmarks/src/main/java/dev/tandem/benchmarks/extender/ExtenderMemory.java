@@ -23,10 +23,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,13 +77,15 @@ public final class ExtenderMemory {
       throw new IllegalArgumentException("name at least one checkout (ROOT) to measure");
     }
     List<String> table = new ArrayList<>();
+    List<Result> results = new ArrayList<>();
+    Set<Path> failed = new HashSet<>();
     table.add(Result.HEADER);
     Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
     String kubeconfig = System.getenv("KUBECONFIG");
     ApiServer api = kubeconfig == null ? ApiServer.mock() : ApiServer.real(kubeconfig);
     try (KubernetesClient client = api.client()) {
       MemoryCluster cluster = new MemoryCluster();
-      install(client, roots.get(0));
+      install(client, roots.get(0), api.server() == null);
       List<String> names = new ArrayList<>();
       for (int n : sizes.stream().sorted().toList()) {
         long t0 = System.nanoTime();
@@ -91,9 +96,23 @@ public final class ExtenderMemory {
             n,
             (System.nanoTime() - t0) / 1e9);
         for (Path root : roots) {
+          if (failed.contains(root)) {
+            table.add(
+                Result.failed(
+                        root.getFileName().toString(),
+                        root.getFileName() + " (" + n + " nodes)",
+                        "failed at a smaller size",
+                        List.of())
+                    .row());
+            continue;
+          }
           Result r = measure(root, api.environment(), names, loadSeconds);
+          if (r.histogram() == null) {
+            failed.add(root);
+          }
           System.out.println(r.histogram(top));
           table.add(r.row());
+          results.add(r);
           System.out.println(String.join("\n", table));
         }
       }
@@ -102,6 +121,8 @@ public final class ExtenderMemory {
     }
     System.out.println();
     System.out.println(String.join("\n", table));
+    System.out.println();
+    System.out.println(marginal(results));
   }
 
   /**
@@ -142,8 +163,36 @@ public final class ExtenderMemory {
     }
   }
 
+  /**
+   * Each build's live heap per node beyond its smallest size: what one more node costs, without the
+   * fixed part (classes, Vert.x, fabric8, caches).
+   */
+  static String marginal(List<Result> results) {
+    StringBuilder out = new StringBuilder("live heap per additional node:\n");
+    Map<String, Result> smallest = new LinkedHashMap<>();
+    for (Result r : results) {
+      if (r.histogram() == null) {
+        continue;
+      }
+      Result first = smallest.putIfAbsent(r.build(), r);
+      if (first != null) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "  %-30s %6d -> %6d nodes: %8d bytes/node%n",
+                r.build(),
+                first.nodes(),
+                r.nodes(),
+                (r.histogram().totalBytes() - first.histogram().totalBytes())
+                    / (r.nodes() - first.nodes())));
+      }
+    }
+    return out.toString();
+  }
+
   /** Installs the CRD and the namespaces of the pods. */
-  private static void install(KubernetesClient client, Path root) throws IOException {
+  private static void install(KubernetesClient client, Path root, boolean awaitEstablished)
+      throws IOException {
     try (InputStream in =
         Files.newInputStream(root.resolve("manifests/crd/nodetopologies.tandem.dev.yaml"))) {
       client
@@ -153,19 +202,24 @@ public final class ExtenderMemory {
           .resource(Serialization.unmarshal(in, CustomResourceDefinition.class))
           .createOr(NonDeletingOperation::update);
     }
-    client
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName(NodeTopology.CRD_NAME)
-        .waitUntilCondition(
-            c ->
-                c.getStatus() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(
-                            x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-            1,
-            TimeUnit.MINUTES);
+    if (awaitEstablished) {
+      // the mock serves a CRD's resources at once, and sets no condition
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(NodeTopology.CRD_NAME)
+          .waitUntilCondition(
+              c ->
+                  c.getStatus() != null
+                      && c.getStatus().getConditions().stream()
+                          .anyMatch(
+                              x ->
+                                  "Established".equals(x.getType())
+                                      && "True".equals(x.getStatus())),
+              1,
+              TimeUnit.MINUTES);
+    }
     for (String ns : List.of("ml", "tandem-system")) {
       client
           .namespaces()
@@ -194,9 +248,10 @@ public final class ExtenderMemory {
                 () -> {
                   NodeTopology nt = topologies.get(node - from);
                   client.nodes().resource(cluster.node(node, nt)).create();
-                  client.resources(NodeTopology.class).resource(nt).create();
+                  NodeTopology created = client.resources(NodeTopology.class).resource(nt).create();
                   // the API server drops a new object's status; the agent writes it on its own
-                  client.resources(NodeTopology.class).resource(nt).updateStatus();
+                  created.setStatus(nt.getStatus());
+                  client.resources(NodeTopology.class).resource(created).updateStatus();
                   cluster
                       .pods(node, nt)
                       .forEach(
@@ -224,21 +279,23 @@ public final class ExtenderMemory {
         Files.readString(root.resolve("manifests/base/deployment-scheduler-extender.yaml"));
     List<String> jvm = jvmOptions(deployment);
     Path dir = Files.createTempDirectory("extender-memory");
-    String label = root.getFileName() + " (" + names.size() + " nodes)";
+    String build = root.getFileName().toString();
+    String label = build + " (" + names.size() + " nodes)";
     System.out.println(label + ": java " + String.join(" ", jvm) + "; logs in " + dir);
     try (ExtenderProcess p = ExtenderProcess.start(jar, jvm, apiServer, dir)) {
       long t0 = System.nanoTime();
       if (!p.awaitReady(Duration.ofMinutes(10))) {
-        return Result.failed(label, p.ranOutOfMemory() ? "OutOfMemoryError" : "not ready", jvm);
+        return Result.failed(
+            build, label, p.ranOutOfMemory() ? "OutOfMemoryError" : "not ready", jvm);
       }
       double syncSeconds = (System.nanoTime() - t0) / 1e9;
       Histogram h = p.histogram();
       long rss = p.rssKib();
       Load load = load(p, names, loadSeconds);
       if (!p.alive()) {
-        return Result.failed(label, p.ranOutOfMemory() ? "OutOfMemoryError" : "died", jvm);
+        return Result.failed(build, label, p.ranOutOfMemory() ? "OutOfMemoryError" : "died", jvm);
       }
-      return new Result(label, names.size(), syncSeconds, h, rss, p.peakRssKib(), load, jvm);
+      return new Result(build, label, names.size(), syncSeconds, h, rss, p.peakRssKib(), load, jvm);
     }
   }
 
@@ -301,6 +358,7 @@ public final class ExtenderMemory {
 
   /** One build at one size. */
   record Result(
+      String build,
       String label,
       int nodes,
       double syncSeconds,
@@ -326,8 +384,8 @@ public final class ExtenderMemory {
             "fullGC",
             "max ms");
 
-    static Result failed(String label, String why, List<String> jvm) {
-      return new Result(label + ": " + why, -1, 0, null, 0, 0, null, jvm);
+    static Result failed(String build, String label, String why, List<String> jvm) {
+      return new Result(build, label + ": " + why, -1, 0, null, 0, 0, null, jvm);
     }
 
     String row() {

@@ -7,6 +7,7 @@ import dev.tandem.api.crd.HcaEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologySpec;
 import dev.tandem.api.crd.NodeTopologyStatus;
+import dev.tandem.api.crd.UnitEntry;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -76,7 +77,11 @@ final class MemoryCluster {
             spec.source(), spec.summary(), spec.numaNodes(), spec.pcie(), devices));
     nt.setStatus(
         new NodeTopologyStatus(
-            "2026-11-24T10:00:00Z", allocations(i, devices, random), List.of(), List.of()));
+            "2026-11-24T10:00:00Z",
+            allocations(i, devices, random),
+            List.of(),
+            List.of(),
+            units(devices)));
     return nt;
   }
 
@@ -133,6 +138,11 @@ final class MemoryCluster {
         d.model(),
         d.healthy(),
         own);
+  }
+
+  /** One kubelet device per device, as the agent counts it when the kubelet answers. */
+  private static List<UnitEntry> units(List<DeviceEntry> devices) {
+    return devices.stream().map(d -> new UnitEntry(d.resourceName(), d.id(), 1)).toList();
   }
 
   private List<AllocationEntry> allocations(int i, List<DeviceEntry> devices, Random random) {
