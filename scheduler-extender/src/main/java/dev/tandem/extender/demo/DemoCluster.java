@@ -145,7 +145,9 @@ public final class DemoCluster {
 
   private static void put(ClusterState state, NodeTopology nt) {
     state.putTopology(
-        NodeTopologyMapper.toMachine(nt), 1, NodeTopologies.allocations(nt, ResourceNames.DEFAULT));
+        NodeTopologyMapper.toMachine(nt, state.sharing()),
+        1,
+        NodeTopologies.allocations(nt, ResourceNames.DEFAULT));
   }
 
   private static NodeTopology read(

@@ -11,6 +11,7 @@ import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumptions;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -38,7 +39,7 @@ final class Informers {
         metrics.informerEvent("nodetopologies");
         try {
           state.putTopology(
-              NodeTopologyMapper.toMachine(nt),
+              NodeTopologyMapper.toMachine(nt, state.sharing()),
               NodeTopologies.units(nt, resources),
               NodeTopologies.allocations(nt, resources));
         } catch (InvalidNodeTopologyException e) {
@@ -51,7 +52,9 @@ final class Informers {
 
       @Override
       public void onUpdate(NodeTopology old, NodeTopology nt) {
-        onAdd(nt);
+        if (changed(old, nt)) {
+          onAdd(nt);
+        }
       }
 
       @Override
@@ -100,7 +103,9 @@ final class Informers {
 
       @Override
       public void onUpdate(Pod old, Pod pod) {
-        onAdd(pod);
+        if (changed(old, pod)) {
+          onAdd(pod);
+        }
       }
 
       @Override
@@ -109,6 +114,16 @@ final class Informers {
         state.podGone(pod.getMetadata().getUid());
       }
     };
+  }
+
+  /**
+   * Whether an update is a change rather than a resync: a resync hands over the cache's slim object
+   * ({@link SlimStore}) twice, with the version the handler has already seen.
+   */
+  static boolean changed(HasMetadata old, HasMetadata now) {
+    String version = now.getMetadata().getResourceVersion();
+    return old != now
+        && (version == null || !version.equals(old.getMetadata().getResourceVersion()));
   }
 
   /** The node's advertised HCA capacity; 0 when absent or not a whole number. */
@@ -143,7 +158,9 @@ final class Informers {
 
       @Override
       public void onUpdate(Node old, Node node) {
-        onAdd(node);
+        if (changed(old, node)) {
+          onAdd(node);
+        }
       }
 
       @Override

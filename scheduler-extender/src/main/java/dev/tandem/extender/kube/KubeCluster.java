@@ -8,13 +8,16 @@ import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.kit.kube.KubeConnection;
 import dev.tandem.kit.retry.Backoff;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +38,12 @@ public final class KubeCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(KubeCluster.class);
   private static final long RESYNC_MILLIS = 60_000;
+
+  /**
+   * Objects per page of an informer's list: unpaged, the first list of 15,000 NodeTopologies, Nodes
+   * or Pods arrives as one response, read whole into the heap beside the state it fills.
+   */
+  static final long LIST_PAGE = 500;
 
   /**
    * Informer start retries: after 1 s, then twice as long each time up to 10 s. A passing fault (an
@@ -131,13 +140,17 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
-  /** Keeps each informer as soon as it runs, so that a failed start stops those that did run. */
+  /**
+   * Keeps each informer as soon as it runs, so that a failed start stops those that did run. Their
+   * caches hold slim objects ({@link SlimStore}): the handlers convert each event's object into the
+   * cluster state, which is all the decisions and the inspection API read.
+   */
   private void startInformers(ExtenderMetrics metrics) {
-    informers.put(
+    start(
         "nodetopologies",
-        client
-            .resources(NodeTopology.class)
-            .inform(Informers.topologies(state, metrics, config.resources()), RESYNC_MILLIS));
+        client.resources(NodeTopology.class).withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),
+        SlimStore.topologies(),
+        Informers.topologies(state, metrics, config.resources()));
     // assigned pods only (spec.nodeName!=): plans are restored, and devices freed, only for pods
     // on a node; a bind's pod that is not assigned yet is fetched with a GET (KubePods)
     // indexed by UID too: a preemption names its victims by UID only
@@ -146,16 +159,20 @@ public final class KubeCluster implements AutoCloseable {
             .pods()
             .inAnyNamespace()
             .withoutField("spec.nodeName", "")
+            .withLimit(LIST_PAGE)
             .runnableInformer(RESYNC_MILLIS)
-            .addIndexers(KubePods.indexers())
-            .addEventHandler(
-                Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
-    informers.put("pods", podInformer);
+            .addIndexers(KubePods.indexers());
     pods.informer(podInformer);
-    podInformer.run();
-    informers.put(
+    start(
+        "pods",
+        podInformer,
+        SlimStore.pods(),
+        Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
+    start(
         "nodes",
-        client.nodes().inform(Informers.nodes(state, metrics, config.resources()), RESYNC_MILLIS));
+        client.nodes().withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),
+        SlimStore.nodes(),
+        Informers.nodes(state, metrics, config.resources()));
     boolean synced = informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());
@@ -197,6 +214,18 @@ public final class KubeCluster implements AutoCloseable {
       LOG.warn("degraded: {}", why);
     }
     readiness.degraded(why);
+  }
+
+  /** Runs an informer with a slim store and no namespace index (nothing lists by namespace). */
+  private <T extends HasMetadata> void start(
+      String name,
+      SharedIndexInformer<T> informer,
+      SlimStore<T> store,
+      ResourceEventHandler<T> handler) {
+    informer.itemStore(store).addEventHandler(handler);
+    informer.removeIndexer(Cache.NAMESPACE_INDEX);
+    informers.put(name, informer);
+    informer.run();
   }
 
   private void elect() {

@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Finds a bind's pod in the pod informer's cache, else with a GET; a preemption's victims by UID in
- * that cache only (preemption must answer quickly, and kube-scheduler's own cache is no fresher).
+ * Finds a bind's pod with a GET; a preemption's victims by UID in the pod informer's cache only
+ * (preemption must answer quickly, and kube-scheduler's own cache is no fresher).
  */
 final class KubePods implements PodSource {
 
@@ -57,13 +57,13 @@ final class KubePods implements PodSource {
         priority == null ? 0 : priority);
   }
 
+  /**
+   * The pod from the API server: the informer's cache keeps only what {@link #assigned} reads (see
+   * {@link SlimStore#pods()}), and a bind's pod is not assigned yet, so the cache would not hold it
+   * anyway.
+   */
   @Override
   public Future<JsonObject> pod(PodRef ref) {
-    SharedIndexInformer<Pod> i = informer;
-    Pod cached = i == null ? null : i.getIndexer().getByKey(ref.namespace() + "/" + ref.name());
-    if (cached != null && ref.uid().equals(cached.getMetadata().getUid())) {
-      return Future.succeededFuture(new JsonObject(serialization.asJson(cached)));
-    }
     return vertx.executeBlocking(
         () -> {
           Pod pod = client.pods().inNamespace(ref.namespace()).withName(ref.name()).get();

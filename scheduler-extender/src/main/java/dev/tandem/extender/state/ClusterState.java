@@ -2,6 +2,7 @@ package dev.tandem.extender.state;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tandem.api.crd.Sharing;
 import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.topology.model.Machine;
 import java.time.Clock;
@@ -29,6 +30,7 @@ public final class ClusterState {
   private final Map<String, String> reportedNode = new ConcurrentHashMap<>();
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
   private final Set<String> nodeObjects = ConcurrentHashMap.newKeySet();
+  private final SharedParts sharing = new SharedParts();
 
   /**
    * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
@@ -46,6 +48,15 @@ public final class ClusterState {
     this.nodes = nodes;
     this.assumptions = assumptions;
     this.clock = clock;
+  }
+
+  /**
+   * What a source converting NodeTopologies shares between trees ({@code
+   * NodeTopologyMapper.toMachine(resource, sharing)}), so that nodes of one model hold their common
+   * parts once.
+   */
+  public Sharing sharing() {
+    return sharing;
   }
 
   // ---- reads
@@ -147,7 +158,7 @@ public final class ClusterState {
   /** The node's Node object was seen ({@code present}) or deleted. */
   public void nodeObject(String name, boolean present) {
     if (present) {
-      nodeObjects.add(name);
+      nodeObjects.add(sharing.share(name));
     } else {
       nodeObjects.remove(name);
     }
@@ -159,7 +170,7 @@ public final class ClusterState {
    * units per HCA; the units per HCA follow from it (see {@link #slotsOf}).
    */
   public void hcaCapacity(String node, long units) {
-    Long old = units > 0 ? hcaCapacity.put(node, units) : hcaCapacity.remove(node);
+    Long old = units > 0 ? hcaCapacity.put(sharing.share(node), units) : hcaCapacity.remove(node);
     if (old == null ? units > 0 : old != units) {
       nodes.computeIfPresent(node, (name, entry) -> entry.withSlots(slotsOf(entry.machine())));
     }

@@ -72,6 +72,14 @@ public final class NodeTopologyMapper {
    *     (e.g. {@code spec.devices[3] (mlx5_2).kind: 'TPU' is not one of [GPU, HCA]})
    */
   public static Machine toMachine(NodeTopology resource) {
+    return toMachine(resource, Sharing.NONE);
+  }
+
+  /**
+   * Like {@link #toMachine(NodeTopology)}, the parts that nodes of one model have in common (the
+   * PCIe tree, names, PCI addresses, HCA attributes) taken from {@code sharing}.
+   */
+  public static Machine toMachine(NodeTopology resource, Sharing sharing) {
     String node = resource.getMetadata() == null ? null : resource.getMetadata().getName();
     if (node == null) {
       throw new InvalidNodeTopologyException("?", "metadata.name is missing");
@@ -88,14 +96,18 @@ public final class NodeTopologyMapper {
       List<PcieNode> pcie = new ArrayList<>();
       for (int i = 0; i < spec.pcie().size(); i++) {
         PcieNodeEntry e = spec.pcie().get(i);
-        pcie.add(toNode(e, "spec.pcie[" + i + "] (" + e.id() + ")"));
+        pcie.add(sharing.share(toNode(e, "spec.pcie[" + i + "] (" + e.id() + ")", sharing)));
       }
       List<Device> devices = new ArrayList<>();
       for (int i = 0; i < spec.devices().size(); i++) {
         DeviceEntry e = spec.devices().get(i);
-        devices.add(toDevice(e, "spec.devices[" + i + "] (" + e.id() + ")"));
+        devices.add(toDevice(e, "spec.devices[" + i + "] (" + e.id() + ")", sharing));
       }
-      return new Machine(node, spec.source(), pcie, devices);
+      return new Machine(
+          sharing.share(node),
+          sharing.share(spec.source()),
+          sharing.share(List.copyOf(pcie)),
+          devices);
     } catch (RuntimeException e) {
       throw new InvalidNodeTopologyException(node, e.getMessage());
     }
@@ -112,15 +124,15 @@ public final class NodeTopologyMapper {
         n.numaNodes());
   }
 
-  private static PcieNode toNode(PcieNodeEntry e, String at) {
+  private static PcieNode toNode(PcieNodeEntry e, String at, Sharing sharing) {
     return new PcieNode(
-        e.id(),
+        sharing.share(e.id()),
         constant(PcieNodeKind.class, e.kind(), at + ".kind"),
-        e.parent(),
-        field(at + ".address", () -> address(e.address())),
+        sharing.share(e.parent()),
+        sharing.share(field(at + ".address", () -> address(e.address()))),
         field(at + ".vendor", () -> unhex(e.vendor())),
         field(at + ".device", () -> unhex(e.device())),
-        e.numaNodes());
+        sharing.share(e.numaNodes()));
   }
 
   private static DeviceEntry toEntry(Device d, String resource, String switchId) {
@@ -140,19 +152,20 @@ public final class NodeTopologyMapper {
         d.hca() == null ? null : toEntry(d.hca()));
   }
 
-  private static Device toDevice(DeviceEntry e, String at) {
+  /** A GPU's id (its UUID) is its own; an HCA's ibverbs name repeats on every node of a model. */
+  private static Device toDevice(DeviceEntry e, String at, Sharing sharing) {
     return new Device(
-        e.id(),
+        e.hca() == null ? e.id() : sharing.share(e.id()),
         constant(DeviceKind.class, e.kind(), at + ".kind"),
-        e.name(),
-        field(at + ".address", () -> address(e.address())),
+        sharing.share(e.name()),
+        sharing.share(field(at + ".address", () -> address(e.address()))),
         e.numaNode() == null ? -1 : e.numaNode(),
-        e.parent(),
+        sharing.share(e.parent()),
         field(at + ".vendor", () -> unhex(e.vendor())),
         field(at + ".device", () -> unhex(e.device())),
-        e.model(),
+        sharing.share(e.model()),
         e.healthy(),
-        e.hca() == null ? null : field(at + ".hca", () -> toHca(e.hca())));
+        e.hca() == null ? null : sharing.share(field(at + ".hca", () -> toHca(e.hca(), sharing))));
   }
 
   private static HcaEntry toEntry(HcaInfo h) {
@@ -168,17 +181,17 @@ public final class NodeTopologyMapper {
         text(h.physicalFunction()));
   }
 
-  private static HcaInfo toHca(HcaEntry e) {
+  private static HcaInfo toHca(HcaEntry e, Sharing sharing) {
     return new HcaInfo(
-        e.ibDevice(),
-        e.linkLayer(),
-        e.portState(),
-        e.rate(),
+        sharing.share(e.ibDevice()),
+        sharing.share(e.linkLayer()),
+        sharing.share(e.portState()),
+        sharing.share(e.rate()),
         e.nodeGuid(),
-        e.netdevs(),
-        e.uverbs(),
+        sharing.share(e.netdevs()),
+        sharing.share(e.uverbs()),
         e.virtualFunction(),
-        address(e.physicalFunction()));
+        sharing.share(address(e.physicalFunction())));
   }
 
   /** Reads one field, naming it in the error when its value cannot be read. */

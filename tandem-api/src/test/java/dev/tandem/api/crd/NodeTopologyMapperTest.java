@@ -2,13 +2,17 @@ package dev.tandem.api.crd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.fixtures.TestMachines;
+import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -39,6 +43,43 @@ class NodeTopologyMapperTest {
     String json = Serialization.asJson(NodeTopologyMapper.toResource(machine));
     NodeTopology back = Serialization.unmarshal(json, NodeTopology.class);
     assertEquals(machine, NodeTopologyMapper.toMachine(back));
+  }
+
+  @Test
+  @DisplayName(
+      "with sharing, two nodes of one model read back equal and hold one PCIe tree, device names and"
+          + " HCA attributes")
+  void sharing() {
+    Map<Object, Object> held = new HashMap<>();
+    Sharing sharing =
+        new Sharing() {
+          @Override
+          @SuppressWarnings("unchecked")
+          public <T> T share(T value) {
+            return value == null ? null : (T) held.computeIfAbsent(value, v -> v);
+          }
+        };
+    Machine a = TestMachines.twoSwitchesAndLoneHca("gpu-1");
+    Machine b = TestMachines.twoSwitchesAndLoneHca("gpu-2");
+    Machine readA = NodeTopologyMapper.toMachine(roundTripped(a), sharing);
+    Machine readB = NodeTopologyMapper.toMachine(roundTripped(b), sharing);
+    assertEquals(a, readA);
+    assertEquals(b, readB);
+    assertSame(readA.pcie(), readB.pcie());
+    for (int i = 0; i < readA.devices().size(); i++) {
+      Device x = readA.devices().get(i);
+      Device y = readB.devices().get(i);
+      assertSame(x.parentId(), y.parentId());
+      assertSame(x.address(), y.address());
+      assertSame(x.name(), y.name());
+      assertSame(x.hca(), y.hca());
+    }
+  }
+
+  /** The resource as an informer would receive it: every string a new instance. */
+  private static NodeTopology roundTripped(Machine m) {
+    return Serialization.unmarshal(
+        Serialization.asJson(NodeTopologyMapper.toResource(m)), NodeTopology.class);
   }
 
   @Test

@@ -1,0 +1,219 @@
+package dev.tandem.benchmarks.extender;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The extender jar as its own process against an API server, with the Deployment's JVM options, and
+ * what the JDK's tools read from it: the class histogram of live objects (after the full GC it
+ * forces), RSS from {@code /proc}, GC time from {@code jstat}, pauses from the GC log.
+ */
+final class ExtenderProcess implements AutoCloseable {
+
+  private static final Pattern PAUSE = Pattern.compile("Pause .* ([0-9.]+)ms$");
+
+  private final Process process;
+  private final int port;
+  private final Path gcLog;
+  private final Path log;
+
+  private ExtenderProcess(Process process, int port, Path gcLog, Path log) {
+    this.process = process;
+    this.port = port;
+    this.gcLog = gcLog;
+    this.log = log;
+  }
+
+  /**
+   * Starts the jar; {@code apiServer} is the environment that tells fabric8 where the API server is
+   * ({@code KUBECONFIG}, or {@code KUBERNETES_MASTER} for the mock).
+   */
+  static ExtenderProcess start(Path jar, List<String> jvm, Map<String, String> apiServer, Path dir)
+      throws IOException {
+    int port = freePort();
+    Path gcLog = dir.resolve("gc.log");
+    Path log = dir.resolve("extender.log");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvm);
+    cmd.add("-Xlog:gc:file=" + gcLog);
+    cmd.addAll(
+        List.of(
+            "-jar", jar.toString(), "--port=" + port, "--no-leader-election", "--host=127.0.0.1"));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().remove("KUBECONFIG");
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+    pb.environment().putAll(apiServer);
+    return new ExtenderProcess(pb.start(), port, gcLog, log);
+  }
+
+  int port() {
+    return port;
+  }
+
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  Path log() {
+    return log;
+  }
+
+  /** Waits until {@code /readyz} answers 200 (informers synced); false if the process died. */
+  boolean awaitReady(Duration timeout) throws InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    long end = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < end) {
+      if (!process.isAlive()) {
+        return false;
+      }
+      try {
+        HttpResponse<Void> r =
+            http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() == 200) {
+          return true;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      TimeUnit.MILLISECONDS.sleep(250);
+    }
+    return false;
+  }
+
+  /** The live-object histogram (jcmd GC.class_histogram runs a full GC first). */
+  Histogram histogram() {
+    return Histogram.parse(jcmd("GC.class_histogram"));
+  }
+
+  long rssKib() {
+    return procStatus("VmRSS");
+  }
+
+  long peakRssKib() {
+    return procStatus("VmHWM");
+  }
+
+  /** Total GC time so far in seconds, young and full, from jstat's GCT column. */
+  GcTimes gcTimes() {
+    String out = run(List.of("jstat", "-gcutil", String.valueOf(process.pid())));
+    String[] head = out.lines().findFirst().orElseThrow().trim().split("\\s+");
+    String[] row = out.lines().skip(1).findFirst().orElseThrow().trim().split("\\s+");
+    return new GcTimes(
+        Double.parseDouble(row[column(head, "FGC")]),
+        Double.parseDouble(row[column(head, "FGCT")]),
+        Double.parseDouble(row[column(head, "GCT")]));
+  }
+
+  /** The longest GC pause logged since the log had {@code fromLine} lines, in ms. */
+  double longestPauseMs(int fromLine) {
+    double max = 0;
+    for (String line : gcLogLines().subList(fromLine, gcLogLines().size())) {
+      Matcher m = PAUSE.matcher(line);
+      if (m.find()) {
+        max = Math.max(max, Double.parseDouble(m.group(1)));
+      }
+    }
+    return max;
+  }
+
+  int gcLogLineCount() {
+    return gcLogLines().size();
+  }
+
+  private List<String> gcLogLines() {
+    try {
+      return Files.readAllLines(gcLog);
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  /** GC counters: full collections, their seconds, all collections' seconds. */
+  record GcTimes(double fullCount, double fullSeconds, double totalSeconds) {}
+
+  private static int column(String[] head, String name) {
+    for (int i = 0; i < head.length; i++) {
+      if (head[i].equals(name)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("jstat printed no " + name + " column");
+  }
+
+  private String jcmd(String command) {
+    return run(List.of("jcmd", String.valueOf(process.pid()), command));
+  }
+
+  private static String run(List<String> cmd) {
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private long procStatus(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+        if (line.startsWith(field + ":")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  /** Whether the log of a dead process says it ran out of heap. */
+  boolean ranOutOfMemory() {
+    try {
+      return !process.isAlive()
+          && Files.readString(log.toAbsolutePath()).contains("OutOfMemoryError");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
