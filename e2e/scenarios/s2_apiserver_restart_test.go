@@ -5,9 +5,13 @@ package scenarios
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,10 +34,11 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 	}
 	cl.submit(t, ns, specs[:3]...)
 	cl.settle(t, ns, 3, 2*time.Second, 90*time.Second)
-	ext := cl.service.Ready()
-	if ext == "" {
+	replica := cl.service.Ready()
+	if replica == "" {
 		t.Fatal("no extender replica is ready")
 	}
+	ext := inspectionURL(replica)
 
 	t0 := time.Now()
 	killed, err := cl.env.StopAPIServer(3 * time.Second)
@@ -64,7 +69,7 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 	}
 	// Filter answers from the informers: the 3 bound pods leave 3 aligned pairs free on the two nodes
 	// (best fit may have filled one of them), so at least one node passes, and every node is judged.
-	passed, failed := filterDirect(t, ext, ns, nodes)
+	passed, failed := filterDirect(t, replica, ns, nodes)
 	if len(passed) == 0 || len(passed)+len(failed) != len(nodes) {
 		t.Errorf("with the API server down, filter passed %v and failed %v, want at least one of %v passed and each judged", passed, failed, nodes)
 	}
@@ -92,7 +97,7 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 	if err := cl.waitServiceReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	back := cl.service.Ready()
+	back := inspectionURL(cl.service.Ready())
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		_, body, _ := harness.Get(back + "/readyz")
@@ -113,9 +118,34 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 	}
 }
 
+// inspectionURL is the base URL of a replica's inspection listener (/readyz, /metrics).
+func inspectionURL(replica string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d", cl.inspPorts[replica])
+}
+
+// schedulerClient calls the verbs as kube-scheduler does: mutual TLS with its client certificate,
+// checking the extender's certificate against the CA and the Service's name.
+func schedulerClient(t *testing.T) *http.Client {
+	t.Helper()
+	roots := x509.NewCertPool()
+	ca, err := os.ReadFile(filepath.Join(cl.paths["/etc/tandem/tls"], "ca.crt"))
+	if err != nil || !roots.AppendCertsFromPEM(ca) {
+		t.Fatalf("the extender's CA (its Secret's ca.crt): %v", err)
+	}
+	dir := cl.paths["/etc/tandem-scheduler-tls"]
+	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key"))
+	if err != nil {
+		t.Fatalf("kube-scheduler's client certificate: %v", err)
+	}
+	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		RootCAs: roots, ServerName: "tandem-scheduler-extender.tandem-system.svc", Certificates: []tls.Certificate{cert},
+	}}}
+}
+
 // filterDirect POSTs kube-scheduler's filter call for a 1 GPU + 1 HCA pod straight to one extender
-// replica (not through the Service) and returns the nodes that passed and those that failed.
-func filterDirect(t *testing.T, ext, ns string, nodes []string) ([]string, map[string]string) {
+// replica (not through the Service), as kube-scheduler would (mutual TLS), and returns the nodes
+// that passed and those that failed.
+func filterDirect(t *testing.T, replica, ns string, nodes []string) ([]string, map[string]string) {
 	t.Helper()
 	pod := cl.pod(ns, podSpec{name: "filter-probe", gpus: 1, hcas: 1})
 	pod.UID = types.UID("filter-probe-uid")
@@ -123,8 +153,8 @@ func filterDirect(t *testing.T, ext, ns string, nodes []string) ([]string, map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Post(ext+"/scheduler/filter", "application/json", bytes.NewReader(args))
+	url := fmt.Sprintf("https://127.0.0.1:%d/scheduler/filter", cl.extPorts[replica])
+	resp, err := schedulerClient(t).Post(url, "application/json", bytes.NewReader(args))
 	if err != nil {
 		t.Fatalf("filter with the API server down: %v", err)
 	}
