@@ -267,7 +267,7 @@ type inspectedDevice struct {
 
 // extenderDevices reads the node's devices from the extender that kube-scheduler calls.
 func (m *modeNode) extenderDevices() ([]inspectedDevice, error) {
-	resp, err := http.Get(cl.service.URL + "/topology/nodes/" + m.name)
+	resp, err := http.Get(inspectionURL(cl.service.Ready()) + "/topology/nodes/" + m.name)
 	if err != nil {
 		return nil, err
 	}

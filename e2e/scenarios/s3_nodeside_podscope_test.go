@@ -276,7 +276,7 @@ func slotHca(id string) string {
 func (k *cluster) extenderHcas(t *testing.T, node string) (int, int) {
 	t.Helper()
 	k.mu.Lock()
-	port := k.extPorts["extender-0"]
+	port := k.inspPorts["extender-0"]
 	k.mu.Unlock()
 	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/topology/nodes/%s", port, node))
 	if err != nil {
