@@ -5,7 +5,6 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -275,10 +274,8 @@ func slotHca(id string) string {
 // extenderHcas reads the extender's free and total HCA units of node from its inspection API.
 func (k *cluster) extenderHcas(t *testing.T, node string) (int, int) {
 	t.Helper()
-	k.mu.Lock()
-	port := k.inspPorts["extender-0"]
-	k.mu.Unlock()
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/topology/nodes/%s", port, node))
+	// the ready replica: the failover scenarios before this one may have replaced extender-0
+	resp, err := http.Get(inspectionURL(k.service.Ready()) + "/topology/nodes/" + node)
 	if err != nil {
 		t.Fatal(err)
 	}
