@@ -3,6 +3,7 @@ package dev.tandem.extender.verbs;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.Combinations;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -74,10 +75,7 @@ final class VictimSearch {
   }
 
   private List<Candidate> bestOfSize(List<Candidate> victims, int size) {
-    int[] pick = new int[size];
-    for (int i = 0; i < size; i++) {
-      pick[i] = i;
-    }
+    int[] pick = Combinations.first(size);
     List<Candidate> best = null;
     do {
       List<Candidate> set = new ArrayList<>(size);
@@ -87,7 +85,7 @@ final class VictimSearch {
       if ((best == null || RANK.compare(set, best) < 0) && fits(uids(set))) {
         best = set;
       }
-    } while (next(pick, victims.size()));
+    } while (Combinations.next(pick, victims.size()));
     return best;
   }
 
@@ -125,23 +123,6 @@ final class VictimSearch {
     Set<String> out = new HashSet<>();
     set.forEach(c -> out.add(c.uid()));
     return out;
-  }
-
-  /** The next combination of {@code pick.length} indexes below n in lexicographic order. */
-  private static boolean next(int[] pick, int n) {
-    int k = pick.length;
-    int i = k - 1;
-    while (i >= 0 && pick[i] == n - k + i) {
-      i--;
-    }
-    if (i < 0) {
-      return false;
-    }
-    pick[i]++;
-    for (int j = i + 1; j < k; j++) {
-      pick[j] = pick[j - 1] + 1;
-    }
-    return true;
   }
 
   private static long combinations(int n, int k) {

@@ -1,12 +1,15 @@
 package dev.tandem.topology.allocation;
 
-/** The k-subsets of {0..n-1} in lexicographic order, as arrays of ascending positions. */
-final class Combinations {
+/**
+ * The k-subsets of {0..n-1} in lexicographic order, as arrays of ascending positions: the
+ * allocator's choice of groups and the extender's choice of preemption victims walk them.
+ */
+public final class Combinations {
 
   private Combinations() {}
 
   /** {0, 1, …, k-1}: the first subset of size k. */
-  static int[] first(int k) {
+  public static int[] first(int k) {
     int[] combo = new int[k];
     for (int i = 0; i < k; i++) {
       combo[i] = i;
@@ -15,7 +18,7 @@ final class Combinations {
   }
 
   /** Advances {@code combo} to the next subset of {0..n-1}; false when it was the last. */
-  static boolean next(int[] combo, int n) {
+  public static boolean next(int[] combo, int n) {
     int k = combo.length;
     int i = k - 1;
     while (i >= 0 && combo[i] == n - k + i) {
