@@ -345,27 +345,11 @@ func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ i
 // workloadArgs reads the first container's args of a Deployment or Job of what was installed
 // (manifests/ or the chart's release).
 func workloadArgs(docs []harness.Doc, kind, name string) ([]string, error) {
-	for _, d := range docs {
-		if d.Kind != kind || d.Name != name {
-			continue
-		}
-		spec, _ := d.Obj["spec"].(map[string]any)
-		tmpl, _ := spec["template"].(map[string]any)
-		pspec, _ := tmpl["spec"].(map[string]any)
-		cs, _ := pspec["containers"].([]any)
-		if len(cs) == 0 {
-			return nil, fmt.Errorf("%s: %s %s has no containers", d.File, kind, name)
-		}
-		c, _ := cs[0].(map[string]any)
-		var out []string
-		if as, ok := c["args"].([]any); ok {
-			for _, a := range as {
-				out = append(out, fmt.Sprint(a))
-			}
-		}
-		return out, nil
+	c, err := harness.WorkloadContainer(docs, kind, name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("no %s %s in what was installed", kind, name)
+	return c.Args, nil
 }
 
 // certificates makes the verbs' certificates as the installation does: with kustomize, the

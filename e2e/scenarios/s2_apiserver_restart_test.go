@@ -123,22 +123,28 @@ func inspectionURL(replica string) string {
 	return fmt.Sprintf("http://127.0.0.1:%d", cl.inspPorts[replica])
 }
 
-// schedulerClient calls the verbs as kube-scheduler does: mutual TLS with its client certificate,
-// checking the extender's certificate against the CA and the Service's name.
+// schedulerClient calls the verbs as kube-scheduler does: mutual TLS with its client certificate.
 func schedulerClient(t *testing.T) *http.Client {
+	t.Helper()
+	dir := cl.paths["/etc/tandem-scheduler-tls"]
+	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key"))
+	if err != nil {
+		t.Fatalf("kube-scheduler's client certificate: %v", err)
+	}
+	return verbsClient(t, []tls.Certificate{cert})
+}
+
+// verbsClient checks the extender's certificate against its CA and the Service's name, as
+// kube-scheduler's tlsConfig does, and presents certs (none, kube-scheduler's, another CA's).
+func verbsClient(t *testing.T, certs []tls.Certificate) *http.Client {
 	t.Helper()
 	roots := x509.NewCertPool()
 	ca, err := os.ReadFile(filepath.Join(cl.paths["/etc/tandem/tls"], "ca.crt"))
 	if err != nil || !roots.AppendCertsFromPEM(ca) {
 		t.Fatalf("the extender's CA (its Secret's ca.crt): %v", err)
 	}
-	dir := cl.paths["/etc/tandem-scheduler-tls"]
-	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key"))
-	if err != nil {
-		t.Fatalf("kube-scheduler's client certificate: %v", err)
-	}
 	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
-		RootCAs: roots, ServerName: "tandem-scheduler-extender.tandem-system.svc", Certificates: []tls.Certificate{cert},
+		RootCAs: roots, ServerName: "tandem-scheduler-extender.tandem-system.svc", Certificates: certs,
 	}}}
 }
 

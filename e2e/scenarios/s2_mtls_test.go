@@ -47,15 +47,8 @@ func TestVerbsAnswerOnlyTheSchedulersCertificate(t *testing.T) {
 		}
 	})
 
-	serverCA := x509.NewCertPool()
-	ca, err := os.ReadFile(filepath.Join(cl.paths["/etc/tandem/tls"], "ca.crt"))
-	if err != nil || !serverCA.AppendCertsFromPEM(ca) {
-		t.Fatalf("the extender's CA (its Secret's ca.crt): %v", err)
-	}
 	bind := func(certs []tls.Certificate) error {
-		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
-			RootCAs: serverCA, ServerName: "tandem-scheduler-extender.tandem-system.svc", Certificates: certs,
-		}}}
+		c := verbsClient(t, certs)
 		body := `{"PodName":"through-mtls","PodNamespace":"mtls","PodUID":"x","Node":"mtls-0"}`
 		resp, err := c.Post("https://"+cl.service.Addr+"/scheduler/bind", "application/json", strings.NewReader(body))
 		if err != nil {

@@ -12,8 +12,14 @@ type Container struct {
 // DeploymentContainer reads the first container of Deployment name among docs (manifests/ or a
 // chart's release).
 func DeploymentContainer(docs []Doc, name string) (*Container, error) {
+	return WorkloadContainer(docs, "Deployment", name)
+}
+
+// WorkloadContainer reads the first container of the pod template of a workload (Deployment, Job)
+// among docs.
+func WorkloadContainer(docs []Doc, kind, name string) (*Container, error) {
 	for _, d := range docs {
-		if d.Kind != "Deployment" || d.Name != name {
+		if d.Kind != kind || d.Name != name {
 			continue
 		}
 		spec, _ := d.Obj["spec"].(map[string]any)
@@ -21,7 +27,7 @@ func DeploymentContainer(docs []Doc, name string) (*Container, error) {
 		pspec, _ := tmpl["spec"].(map[string]any)
 		cs, _ := pspec["containers"].([]any)
 		if len(cs) == 0 {
-			return nil, fmt.Errorf("%s: Deployment %s has no containers", d.File, name)
+			return nil, fmt.Errorf("%s: %s %s has no containers", d.File, kind, name)
 		}
 		c, _ := cs[0].(map[string]any)
 		out := &Container{Env: map[string]string{}}
@@ -40,5 +46,5 @@ func DeploymentContainer(docs []Doc, name string) (*Container, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("no Deployment %s in what was installed", name)
+	return nil, fmt.Errorf("no %s %s in what was installed", kind, name)
 }
