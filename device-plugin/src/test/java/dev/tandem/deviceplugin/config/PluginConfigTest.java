@@ -101,4 +101,35 @@ class PluginConfigTest {
             .getMessage()
             .contains("not an extended resource name"));
   }
+
+  @Test
+  @DisplayName(
+      "allocateAllDevices: off by default, on in hca and shared mode, refused in sriov mode and"
+          + " as a string, naming the file")
+  void allocateAllDevices() {
+    assertEquals(false, PluginConfig.parse("{}", "f").allocateAllDevices());
+    assertTrue(
+        PluginConfig.parse("{\"mode\":\"hca\",\"allocateAllDevices\":true}", "f")
+            .allocateAllDevices());
+    PluginConfig shared =
+        PluginConfig.parse("{\"mode\":\"shared\",\"allocateAllDevices\":true}", "f");
+    assertTrue(shared.withResourceName("rdma/erdma").allocateAllDevices());
+    String sriov =
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    PluginConfig.parse(
+                        "{\"mode\":\"sriov\",\"allocateAllDevices\":true}", "p.json"))
+            .getMessage();
+    assertTrue(
+        sriov.startsWith("p.json: allocateAllDevices is refused in sriov mode")
+            && sriov.contains("use mode hca or shared"),
+        sriov);
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"allocateAllDevices\":\"yes\"}", "p.json"))
+            .getMessage()
+            .startsWith("p.json: a value has the wrong type"));
+  }
 }
