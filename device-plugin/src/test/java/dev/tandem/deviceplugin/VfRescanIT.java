@@ -87,18 +87,7 @@ class VfRescanIT {
     node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 4, "mlx5_5", "mlx5_6"));
     awaitIds(List.of("0000:15:00.4", "0000:15:00.5"));
 
-    List<String> preferred =
-        kubelet
-            .preferred(
-                PreferredAllocationRequest.newBuilder()
-                    .addContainerRequests(
-                        ContainerPreferredAllocationRequest.newBuilder()
-                            .addAvailableDeviceIDs("0000:15:00.4")
-                            .addAvailableDeviceIDs("0000:15:00.5")
-                            .setAllocationSize(1))
-                    .build())
-            .getContainerResponses(0)
-            .getDeviceIDsList();
+    List<String> preferred = preferredOne(List.of("0000:15:00.4", "0000:15:00.5"));
     assertEquals(1, preferred.size(), "GetPreferredAllocation answers for the new VFs");
     assertTrue(
         List.of("0000:15:00.4", "0000:15:00.5").containsAll(preferred), preferred.toString());
@@ -154,21 +143,25 @@ class VfRescanIT {
         List.of("0000:15:00.4", "0000:15:00.5", "0000:95:00.4", "0000:95:00.5");
     awaitIds(recreated);
 
-    List<String> preferred =
-        kubelet
-            .preferred(
-                PreferredAllocationRequest.newBuilder()
-                    .addContainerRequests(
-                        ContainerPreferredAllocationRequest.newBuilder()
-                            .addAllAvailableDeviceIDs(recreated)
-                            .setAllocationSize(1))
-                    .build())
-            .getContainerResponses(0)
-            .getDeviceIDsList();
+    List<String> preferred = preferredOne(recreated);
     assertEquals(1, preferred.size(), preferred.toString());
     assertTrue(
         List.of("0000:95:00.4", "0000:95:00.5").containsAll(preferred),
         "a new VF of mlx5_2, under the switch of " + gpu + ": " + preferred);
+  }
+
+  /** GetPreferredAllocation for one device of {@code available}, as the kubelet asks it. */
+  private List<String> preferredOne(List<String> available) {
+    return kubelet
+        .preferred(
+            PreferredAllocationRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerPreferredAllocationRequest.newBuilder()
+                        .addAllAvailableDeviceIDs(available)
+                        .setAllocationSize(1))
+                .build())
+        .getContainerResponses(0)
+        .getDeviceIDsList();
   }
 
   /** The machine with two VFs of mlx5_0 and two of mlx5_2, at functions {@code first}, …. */
