@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,7 +108,7 @@ class PluginConfigTest {
       "allocateAllDevices: off by default, on in hca and shared mode, refused in sriov mode and"
           + " as a string, naming the file")
   void allocateAllDevices() {
-    assertEquals(false, PluginConfig.parse("{}", "f").allocateAllDevices());
+    assertFalse(PluginConfig.parse("{}", "f").allocateAllDevices());
     assertTrue(
         PluginConfig.parse("{\"mode\":\"hca\",\"allocateAllDevices\":true}", "f")
             .allocateAllDevices());
