@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code allocateAllDevices} on a node of Alibaba Cloud Elastic RDMA adapters (PCI vendor 1ded,
- * {@code erdma_0} … {@code erdma_2}) read from its sysfs tree, through Allocate on the plugin's real
- * socket: every container can open every eRDMA device, while what was granted (the ids, their PCI
- * addresses, their Device Information files) stays what the kubelet chose.
+ * {@code erdma_0} … {@code erdma_2}) read from its sysfs tree, through Allocate on the plugin's
+ * real socket: every container can open every eRDMA device, while what was granted (the ids, their
+ * PCI addresses, their Device Information files) stays what the kubelet chose.
  */
 @DisplayName("allocateAllDevices hands every container all eRDMA devices, records the granted ones")
 class AllDevicesIT {

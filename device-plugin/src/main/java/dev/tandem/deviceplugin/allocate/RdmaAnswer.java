@@ -16,8 +16,8 @@ import java.util.function.Function;
  * /dev/infiniband/uverbsN} of each HCA and {@code /dev/infiniband/rdma_cm}, mode {@code rw}) and
  * the environment of {@link RdmaEnvironment}. In {@code shared} mode, when the devices were steered
  * to a pod's plan ({@code podHcas}), its HCAs are the pod's: every container of the pod gets the
- * same HCAs named and their character devices, whichever of them its own slots are on. With
- * {@code allocateAllDevices} (config), the container also gets the character devices of every other
+ * same HCAs named and their character devices, whichever of them its own slots are on. With {@code
+ * allocateAllDevices} (config), the container also gets the character devices of every other
  * offered HCA of the node, which {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES} then name after
  * its own; the granted ids, their PCI addresses and {@code TANDEM_RDMA_DEVICES} stay its own.
  */

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  *       {@code mlx5_1} does not also select {@code mlx5_10}): the HCAs the container may use (its
  *       own, then with {@code allocateAllDevices} every other HCA handed to it);
  *   <li>{@code UCX_NET_DEVICES=<ibdev>:1,…} (UCX wants device:port; port 1): the same HCAs;
- *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names of its own HCAs (those chosen
- *       for it, near its GPUs);
+ *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names of its own HCAs (those chosen for
+ *       it, near its GPUs);
  *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the kubelet device ids allocated;
  *   <li>{@code PCIDEVICE_<RESOURCE>=<pci>,…} the PCI addresses of the devices (the VFs in {@code
  *       sriov} mode, the HCAs otherwise), each once, named and formatted as the SR-IOV network
