@@ -145,6 +145,14 @@ public final class DevicePluginMain {
           config.gpu().resourceName(),
           flags.gpuEndpoint());
     }
+    if (config.allocateAllDevices()) {
+      LOG.info(
+          "node {}: allocateAllDevices: every container asking for {} gets the character devices"
+              + " of all {} offered RDMA devices; the ids granted stay the kubelet's",
+          flags.nodeName(),
+          config.resourceName(),
+          plugin.inventory().devices().stream().map(d -> d.ibDevice()).distinct().count());
+    }
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

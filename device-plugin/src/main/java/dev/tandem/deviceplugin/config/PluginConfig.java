@@ -19,6 +19,10 @@ import java.util.TreeSet;
  * @param selectors which HCAs are offered
  * @param healthInterval how often port states are re-read
  * @param gpu joint mode: whether (and how) {@code nvidia.com/gpu} is served too
+ * @param allocateAllDevices every container gets the character devices of all offered RDMA devices
+ *     of the node, not only of those the kubelet granted it (as Alibaba Cloud's eRDMA controller's
+ *     {@code --allocate-all-devices}); the granted ids, and so the locality recorded, stay the
+ *     kubelet's. {@code hca} and {@code shared} mode only
  */
 public record PluginConfig(
     Mode mode,
@@ -26,7 +30,8 @@ public record PluginConfig(
     int slotsPerHca,
     Selectors selectors,
     Duration healthInterval,
-    GpuConfig gpu) {
+    GpuConfig gpu,
+    boolean allocateAllDevices) {
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
   public static final int DEFAULT_SHARED_SLOTS = 1000;
@@ -34,7 +39,14 @@ public record PluginConfig(
       new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
   private static final Set<String> KEYS =
-      Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds", "gpu");
+      Set.of(
+          "mode",
+          "resourceName",
+          "slotsPerHca",
+          "selectors",
+          "healthCheckSeconds",
+          "gpu",
+          "allocateAllDevices");
   private static final Set<String> SELECTOR_KEYS =
       Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs", "pfNetdevs");
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
@@ -49,6 +61,17 @@ public record PluginConfig(
     this(mode, resourceName, slotsPerHca, selectors, healthInterval, GpuConfig.OFF);
   }
 
+  /** Each container with the devices the kubelet granted it only. */
+  public PluginConfig(
+      Mode mode,
+      String resourceName,
+      int slotsPerHca,
+      Selectors selectors,
+      Duration healthInterval,
+      GpuConfig gpu) {
+    this(mode, resourceName, slotsPerHca, selectors, healthInterval, gpu, false);
+  }
+
   public PluginConfig {
     checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
@@ -57,6 +80,12 @@ public record PluginConfig(
     if (mode != Mode.SHARED && slotsPerHca != 1) {
       throw new ConfigException(
           "slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
+    }
+    if (allocateAllDevices && mode == Mode.SRIOV) {
+      throw new ConfigException(
+          "allocateAllDevices is refused in sriov mode: each VF belongs to the one pod it is"
+              + " granted to (SR-IOV CNI moves it into that pod's network namespace), so no"
+              + " container can be handed every VF; use mode hca or shared with it, or remove it");
     }
   }
 
@@ -104,7 +133,14 @@ public record PluginConfig(
         throw new ConfigException(
             "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
-      return new PluginConfig(mode, resource, slots, sel, Duration.ofSeconds(seconds), g);
+      return new PluginConfig(
+          mode,
+          resource,
+          slots,
+          sel,
+          Duration.ofSeconds(seconds),
+          g,
+          o.getBoolean("allocateAllDevices", false));
     } catch (ClassCastException e) {
       throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
     } catch (ConfigException e) {
@@ -115,15 +151,18 @@ public record PluginConfig(
   }
 
   public PluginConfig withResourceName(String name) {
-    return new PluginConfig(mode, name, slotsPerHca, selectors, healthInterval, gpu);
+    return new PluginConfig(
+        mode, name, slotsPerHca, selectors, healthInterval, gpu, allocateAllDevices);
   }
 
   public PluginConfig withHealthInterval(Duration interval) {
-    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, interval, gpu);
+    return new PluginConfig(
+        mode, resourceName, slotsPerHca, selectors, interval, gpu, allocateAllDevices);
   }
 
   public PluginConfig withGpu(GpuConfig value) {
-    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, healthInterval, value);
+    return new PluginConfig(
+        mode, resourceName, slotsPerHca, selectors, healthInterval, value, allocateAllDevices);
   }
 
   private static Selectors selectors(JsonObject s, String where) {

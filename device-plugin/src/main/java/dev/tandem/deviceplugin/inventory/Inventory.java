@@ -90,6 +90,11 @@ public final class Inventory {
     return config;
   }
 
+  /** The mapping of kubelet and plan ids to the devices of the current discovery. */
+  public DeviceIds ids() {
+    return current.ids();
+  }
+
   /** The HCAs (and VFs) the selectors kept, in canonical order. */
   public List<Device> hcas() {
     return current.hcas();
