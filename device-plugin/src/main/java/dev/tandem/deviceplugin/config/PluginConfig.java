@@ -117,7 +117,7 @@ public record PluginConfig(
   public static PluginConfig parse(String json, String where) {
     JsonObject o = keys(json, where);
     try {
-      rejectUnknown(o, KEYS, where);
+      rejectUnknown(o, KEYS, where, "");
       Mode mode = Mode.parse(o.getString("mode", "hca"));
       int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
@@ -126,7 +126,7 @@ public record PluginConfig(
         throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
       }
       JsonObject gpu = o.getJsonObject("gpu", new JsonObject());
-      rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu");
+      rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu", "gpu.");
       String resource = o.getString("resourceName", DEFAULT_RESOURCE);
       GpuConfig g = GpuConfig.parse(gpu);
       if (g.enabled() && g.resourceName().equals(resource)) {
@@ -166,7 +166,7 @@ public record PluginConfig(
   }
 
   private static Selectors selectors(JsonObject s, String where) {
-    rejectUnknown(s, SELECTOR_KEYS, where + " selectors");
+    rejectUnknown(s, SELECTOR_KEYS, where + " selectors", "selectors.");
     List<String> links = strings(s, "linkLayers");
     for (String l : links) {
       if (!LINK_LAYERS.contains(l.toLowerCase())) {
@@ -195,8 +195,23 @@ public record PluginConfig(
   }
 
   static void rejectUnknown(JsonObject o, Set<String> known, String where) {
+    rejectUnknown(o, known, where, null);
+  }
+
+  /**
+   * As {@link #rejectUnknown(JsonObject, Set, String)}, but a key another plugin's format has is
+   * refused naming that plugin and what Tandem takes instead ({@link ForeignKeys}).
+   *
+   * @param prefix the object's path in Tandem's file ({@code ""}, {@code "selectors."}), or null
+   *     for no look-up
+   */
+  static void rejectUnknown(JsonObject o, Set<String> known, String where, String prefix) {
     Set<String> unknown = new TreeSet<>(o.fieldNames());
     unknown.removeAll(known);
+    List<String> foreign = prefix == null ? List.of() : ForeignKeys.explain(prefix, unknown);
+    if (!foreign.isEmpty()) {
+      throw new ConfigException(where + ": " + String.join("; ", foreign));
+    }
     if (!unknown.isEmpty()) {
       throw new ConfigException(
           where
@@ -213,7 +228,8 @@ public record PluginConfig(
     try {
       ResourceNames.extended(name);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(key + " '" + name + "' " + e.getMessage());
+      throw new ConfigException(
+          key + " '" + name + "' " + e.getMessage() + ForeignKeys.bareName(key, name));
     }
   }
 }

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * HCAs (selectors), and how each becomes kubelet devices (mode). An HCA without an ibverbs name
  * (its RDMA driver is not loaded, or a VM's NIC known only from an NCCL topology file) has no
  * device a container could use: it is left out, with one warning. The device set changes only as a
- * whole, when a {@link #rescan} finds other devices (SR-IOV VFs re-created): each call reads one
- * consistent set.
+ * whole, when a {@link #rescan} finds other devices (SR-IOV VFs re-created, an RDMA driver loaded
+ * after start): each call reads one consistent set.
  */
 public final class Inventory {
 
@@ -62,7 +62,8 @@ public final class Inventory {
 
   /**
    * Takes a new discovery of the node when it offers other devices than now (VFs removed or
-   * re-created with {@code sriov_numvfs}); otherwise keeps the current set.
+   * re-created with {@code sriov_numvfs}, an HCA whose RDMA driver was loaded or unloaded);
+   * otherwise keeps the current set.
    *
    * @return whether the offered device ids changed
    */
@@ -135,7 +136,8 @@ public final class Inventory {
     LOG.warn(
         "node {}: RDMA device {} (PCI vendor:device {}) has no ibverbs name, so it is not offered;"
             + " the other HCAs are. Load its RDMA driver (mlx5_ib for ConnectX, erdma on Alibaba"
-            + " Cloud) so that /sys/class/infiniband lists it, then restart the device plugin",
+            + " Cloud) so that /sys/class/infiniband lists it: the plugin offers it at its next"
+            + " health check, without a restart",
         machine.nodeName(),
         hca.address() != null ? "at PCI " + hca.address() : hca.id(),
         String.format(Locale.ROOT, "%04x:%04x", hca.vendorId() & 0xffff, hca.deviceId() & 0xffff));
