@@ -48,18 +48,18 @@ func TestNodeSideModesScheduled(t *testing.T) {
 		m := cl.startNodeOfGroup(t, "sched-shared", "sched-shared-0", len(switchGpus), 2*slots,
 			func(sysfs string) error { return gpuSwitchSysfs(sysfs, nil) })
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
-		m.serveSwitchGpus(t)
 		m.startHintPlugin(t, fmt.Sprintf(`{"mode":"shared","slotsPerHca":%d}`, slots), 2*slots)
-		m.churn(t, "sched-shared", len(switchGpus), 2*slots, switchShapes, 12)
+		m.serveSwitchGpus(t)
+		m.churn(t, "sched-shared", len(switchGpus), 2*slots, switchShapes, 10)
 	})
 	t.Run("SriovVfs", func(t *testing.T) {
 		freshCheckpoint(t)
 		m := cl.startNodeOfGroup(t, "sched-sriov", "sched-sriov-0", len(switchGpus), len(switchVfs),
 			func(sysfs string) error { return gpuSwitchSysfs(sysfs, switchVfs) })
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
-		m.serveSwitchGpus(t)
 		m.startHintPlugin(t, `{"mode":"sriov"}`, len(switchVfs))
-		m.churn(t, "sched-sriov", len(switchGpus), len(switchVfs), switchShapes, 12)
+		m.serveSwitchGpus(t)
+		m.churn(t, "sched-sriov", len(switchGpus), len(switchVfs), switchShapes, 10)
 	})
 	t.Run("TimeSlicedGpus", func(t *testing.T) {
 		// NVIDIA's plugin with sharing.timeSlicing advertises <UUID>::<replica> (AnnotatedID in its
@@ -76,7 +76,6 @@ func TestNodeSideModesScheduled(t *testing.T) {
 				ids = append(ids, nodeside.Device{ID: fmt.Sprintf("%s::%d", d.ID, r), NUMA: d.NumaNode})
 			}
 		}
-		m.serveGpus(t, ids)
 		var hcas []nodeside.Device
 		for _, d := range m.waitDevices(t, "HCA", lassen.hcas) {
 			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
@@ -84,10 +83,12 @@ func TestNodeSideModesScheduled(t *testing.T) {
 		if err := fakeSysfs(m.sysfs, hcas, nil); err != nil { // port states: the export has none
 			t.Fatal(err)
 		}
-		m.startHintPlugin(t, `{"mode":"hca"}`, lassen.hcas, "--hwloc-xml", xml)
-		m.churn(t, "sched-timesliced", len(ids), lassen.hcas, []podShape{{1, 1, "preferred"}, {2, 2, "preferred"}, {3, 1, "preferred"}}, 12)
+		waitPlugin := m.launchHintPlugin(t, `{"mode":"hca"}`, lassen.hcas, "--hwloc-xml", xml)
+		m.serveGpus(t, ids)
+		waitPlugin()
+		m.churn(t, "sched-timesliced", len(ids), lassen.hcas, []podShape{{1, 1, "preferred"}, {2, 2, "preferred"}, {3, 1, "preferred"}}, 10)
 	})
-	t.Logf("three modes, 36 pods scheduled, admitted and deleted in %.1f s", time.Since(started).Seconds())
+	t.Logf("three modes, 30 pods scheduled, admitted and deleted in %.1f s", time.Since(started).Seconds())
 }
 
 // freshCheckpoint removes the device manager's checkpoint now and once the sub-test's kubelet has
@@ -196,8 +197,14 @@ func (m *modeNode) serveGpus(t *testing.T, ids []nodeside.Device) {
 
 // startHintPlugin runs Tandem's plugin jar for the node as the DaemonSet does: its ServiceAccount (it
 // reads the pod being admitted and its plan), the node's PodResources socket, config, and source flags
-// (sysfs under m.sysfs when none).
+// (sysfs under m.sysfs when none), and waits until the kubelet holds its units.
 func (m *modeNode) startHintPlugin(t *testing.T, config string, units int, source ...string) {
+	t.Helper()
+	m.launchHintPlugin(t, config, units, source...)()
+}
+
+// launchHintPlugin is startHintPlugin returning the wait, for a caller with more to start meanwhile.
+func (m *modeNode) launchHintPlugin(t *testing.T, config string, units int, source ...string) func() {
 	t.Helper()
 	cfg := filepath.Join(cl.env.Dir, m.name+".json")
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
@@ -212,8 +219,11 @@ func (m *modeNode) startHintPlugin(t *testing.T, config string, units int, sourc
 		"--plugin-dir", nodeside.PluginDir, "--pod-resources-socket", m.prSock,
 		"--ops-port", fmt.Sprint(harness.FreePort()))...)
 	p := m.start(t, "device-plugin-"+m.name, append(argv, source...))
-	if err := m.kubelet.WaitHealthy("rdma/hca", units, 60*time.Second); err != nil {
-		t.Fatalf("Tandem's plugin (%s) did not offer %d units: %v; see %s", config, units, err, p.Log)
+	return func() {
+		t.Helper()
+		if err := m.kubelet.WaitHealthy("rdma/hca", units, 60*time.Second); err != nil {
+			t.Fatalf("Tandem's plugin (%s) did not offer %d units: %v; see %s", config, units, err, p.Log)
+		}
 	}
 }
 
@@ -232,6 +242,7 @@ func (m *modeNode) churn(t *testing.T, ns string, gpus, hcas int, shapes []podSh
 	t.Helper()
 	var running []heldPod
 	freeG, freeH := gpus, hcas
+	start, deletions := time.Now(), 0
 	release := func() {
 		h := running[0]
 		running = running[1:]
@@ -239,8 +250,10 @@ func (m *modeNode) churn(t *testing.T, ns string, gpus, hcas int, shapes []podSh
 		m.kubelet.Forget(h.pod.UID)
 		freeG, freeH = freeG+h.shape.gpus, freeH+h.shape.hcas
 		m.assertNode(t, running, "after deleting "+h.pod.Name)
+		deletions++
 	}
 	m.assertNode(t, running, "before any pod")
+	start = time.Now()
 	for i := 0; i < pods; i++ {
 		s := shapes[i%len(shapes)]
 		for freeG < s.gpus || freeH < s.hcas {
@@ -252,9 +265,12 @@ func (m *modeNode) churn(t *testing.T, ns string, gpus, hcas int, shapes []podSh
 		m.assertNode(t, running, fmt.Sprintf("after admitting %s (GPUs %v, HCA units %v)",
 			h.pod.Name, h.granted["nvidia.com/gpu"], h.granted["rdma/hca"]))
 	}
+	interleaved := deletions
 	for len(running) > 0 {
 		release()
 	}
+	t.Logf("%s: %d pods scheduled, admitted and deleted (%d deletions between admissions) in %.1f s",
+		m.name, pods, interleaved, time.Since(start).Seconds())
 }
 
 // schedule creates the pod without a node, waits for kube-scheduler and the extender to bind it to
@@ -338,7 +354,7 @@ func (m *modeNode) assertNode(t *testing.T, running []heldPod, when string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s, %s, still 30 s later:\n  %s\nsee %s", m.name, when, strings.Join(problems, "\n  "), m.logs())
 		}
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
