@@ -227,6 +227,7 @@ func (m *modeNode) launchHintPlugin(t *testing.T, config string, units int, sour
 	}
 }
 
+// mustDevices is the node's devices as the extender shows them now.
 func (m *modeNode) mustDevices(t *testing.T) []inspectedDevice {
 	t.Helper()
 	devs, err := m.extenderDevices()
@@ -236,13 +237,14 @@ func (m *modeNode) mustDevices(t *testing.T) []inspectedDevice {
 	return devs
 }
 
-// churn submits pods of the shapes in turn to namespace ns (the node's group), deleting the oldest running pods first whenever the next one would not fit the node's units, then
-// deletes the rest; the node is checked after every admission and every deletion.
+// churn submits pods of the shapes in turn to namespace ns (the node's group), deleting the oldest
+// running pods first whenever the next one would not fit the node's units, then deletes the rest; the
+// node is checked after every admission and every deletion.
 func (m *modeNode) churn(t *testing.T, ns string, gpus, hcas int, shapes []podShape, pods int) {
 	t.Helper()
 	var running []heldPod
 	freeG, freeH := gpus, hcas
-	start, deletions := time.Now(), 0
+	deletions := 0
 	release := func() {
 		h := running[0]
 		running = running[1:]
@@ -253,7 +255,7 @@ func (m *modeNode) churn(t *testing.T, ns string, gpus, hcas int, shapes []podSh
 		deletions++
 	}
 	m.assertNode(t, running, "before any pod")
-	start = time.Now()
+	start := time.Now()
 	for i := 0; i < pods; i++ {
 		s := shapes[i%len(shapes)]
 		for freeG < s.gpus || freeH < s.hcas {
