@@ -143,9 +143,15 @@ func (m *modeNode) kubeconfig(t *testing.T) string {
 // given, and starts the kubelet's device side with PodResources on a socket of its own.
 func (k *cluster) startModeNode(t *testing.T, name string, gpus, hcas int, tree func(string) error) *modeNode {
 	t.Helper()
+	return k.startNodeOfGroup(t, "modes", name, gpus, hcas, tree)
+}
+
+// startNodeOfGroup is startModeNode for a node of another group (tandem.dev/e2e-group label).
+func (k *cluster) startNodeOfGroup(t *testing.T, group, name string, gpus, hcas int, tree func(string) error) *modeNode {
+	t.Helper()
 	ctx := context.Background()
 	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: gpus, HCAs: hcas,
-		Labels: map[string]string{groupLabel: "modes"}}); err != nil {
+		Labels: map[string]string{groupLabel: group}}); err != nil {
 		t.Fatal(err)
 	}
 	m := &modeNode{name: name, sysfs: filepath.Join(k.env.Dir, "sysfs-"+name),
