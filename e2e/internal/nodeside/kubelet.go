@@ -235,6 +235,17 @@ func (k *Kubelet) InUse(resource string) []string {
 	return out
 }
 
+// Allocatable lists the devices of resource the device manager offers (healthy, as PodResources'
+// GetAllocatableResources reports them), sorted.
+func (k *Kubelet) Allocatable(resource string) []string {
+	var out []string
+	for id := range k.manager().GetAllocatableDevices()[resource] {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Forget drops the pod (it ended) and frees its devices, as the kubelet does for terminated pods.
 func (k *Kubelet) Forget(uid types.UID) {
 	k.mu.Lock()

@@ -123,7 +123,9 @@ public record PluginFlags(
   public static final Setting<Path> NCCL_TOPO =
       Setting.of("--nccl-topo", "FILE", Parsers.path())
           .env("TANDEM_NCCL_TOPO")
-          .help("read the topology from an NCCL topology file");
+          .help(
+              "take the GPU/NIC grouping from an NCCL topology file (cloud VMs); the names (ibverbs"
+                  + " names, GPU UUIDs) still come from `--sysfs-root`");
   public static final Setting<Boolean> NO_KUBE =
       Setting.toggle("--no-kube", true)
           .env("TANDEM_PLUGIN_NO_KUBE")
