@@ -124,7 +124,7 @@ func (b *bench) startExtender(ctx context.Context) error {
 	args = append(append(args, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection),
 		"--host=127.0.0.1", "--insecure-verbs"), b.o.extenderArgs...)
 	b.gcLog = filepath.Join(b.env.Logs(), "extender-gc.log")
-	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog
+	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog + " " + b.o.extenderJVM
 	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
 	b.extender, err = harness.Start(b.env.Logs(), "extender", []string{
 		"KUBECONFIG=" + kc, "POD_NAME=extender-0", "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
@@ -157,7 +157,7 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 		target = b.extURL
 	}
 	plainHTTP(sc)
-	path, err := sc.WriteForLoopback(dir, target, b.schedKC, harness.PathMap{})
+	path, err := sc.WriteForLoopback(dir, strings.TrimPrefix(target, "http://"), b.schedKC, harness.PathMap{})
 	if err != nil {
 		return nil, "", err
 	}
@@ -167,7 +167,7 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	port := harness.FreePort()
 	p, err := harness.Start(b.env.Logs(), "kube-scheduler-"+run, nil,
 		filepath.Join(b.env.Bin, "kube-scheduler"), "--config", path, "--secure-port", fmt.Sprint(port),
-		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics", "--v", "1")
+		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics,/debug/pprof/*", "--v", "1")
 	if err != nil {
 		return nil, "", err
 	}

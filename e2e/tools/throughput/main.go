@@ -32,6 +32,9 @@ type options struct {
 	seed         int64
 	timeout      time.Duration
 	extenderArgs []string
+	extenderJVM  string
+	profileDir   string
+	profileSecs  int
 	report       string
 	direct       bool
 }
@@ -48,6 +51,9 @@ func parseOptions() (*options, error) {
 	flag.Int64Var(&o.seed, "seed", 1, "seed of the pod mix")
 	flag.DurationVar(&o.timeout, "run-timeout", 10*time.Minute, "give up on a run after this long")
 	extra := flag.String("extender-args", "", "extra extender flags, space-separated (e.g. the TLS flags of the listener)")
+	flag.StringVar(&o.profileDir, "profile", "", "write kube-scheduler's CPU profile of each run to this directory (<run>-<nodes>.pprof)")
+	flag.IntVar(&o.profileSecs, "profile-seconds", 5, "length of each kube-scheduler CPU profile, from the run's first pod")
+	flag.StringVar(&o.extenderJVM, "extender-jvm", "", "extra extender JVM options, appended to JAVA_TOOL_OPTIONS (e.g. -XX:StartFlightRecording=...)")
 	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
 	flag.BoolVar(&o.direct, "direct", false, "kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
 	flag.Parse()

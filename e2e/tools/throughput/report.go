@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -49,6 +50,34 @@ func render(rs []result) string {
 		fmt.Fprintf(&b, "| %d | %s |", r.nodes, r.run)
 		for _, p := range processes {
 			fmt.Fprintf(&b, " %.1f |", r.cpuPerPod[p])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nThe extender's CPU ms per pod bound, by thread group:\n\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %d %s:", r.nodes, r.run)
+		groups := make([]string, 0, len(r.extThreads))
+		for g := range r.extThreads {
+			groups = append(groups, g)
+		}
+		sort.Slice(groups, func(i, j int) bool { return r.extThreads[groups[i]] > r.extThreads[groups[j]] })
+		for _, g := range groups {
+			fmt.Fprintf(&b, " %s %.2f;", g, r.extThreads[g])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nkube-apiserver requests per pod bound (apiserver_request_total), by verb and resource:\n\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %d %s:", r.nodes, r.run)
+		calls := make([]string, 0, len(r.apiCalls))
+		for c, n := range r.apiCalls {
+			if n >= 0.01 {
+				calls = append(calls, c)
+			}
+		}
+		sort.Slice(calls, func(i, j int) bool { return r.apiCalls[calls[i]] > r.apiCalls[calls[j]] })
+		for _, c := range calls {
+			fmt.Fprintf(&b, " %s %.2f;", c, r.apiCalls[c])
 		}
 		b.WriteString("\n")
 	}
