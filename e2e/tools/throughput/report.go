@@ -7,7 +7,7 @@ import (
 )
 
 // render prints the runs side by side: throughput first, then where the time goes.
-func render(rs []result) string {
+func render(rs []result, transport string) string {
 	var b strings.Builder
 	base := map[int]float64{}
 	for _, r := range rs {
@@ -15,7 +15,7 @@ func render(rs []result) string {
 			base[r.nodes] = r.podsPerSecond()
 		}
 	}
-	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s\n\n", rs[0].qps)
+	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s; extender verbs: %s\n\n", rs[0].qps, transport)
 	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
 	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
