@@ -355,45 +355,11 @@ func workloadArgs(docs []harness.Doc, kind, name string) ([]string, error) {
 	return c.Args, nil
 }
 
-// certificates makes the verbs' certificates as the installation does: with kustomize, the
-// certificate Job's own command (the extender jar's `certificates`, the Job's args) runs here as
-// the Job's ServiceAccount, so its Role is exercised too; the chart renders its Secrets itself.
-// Then the Secrets the extender and the second scheduler mount are copied to local directories, as
-// the kubelet's Secret volumes would show them.
+// certificates makes the verbs' certificates as the installation does (harness.IssueCertificates)
+// and keeps where the extender's and the second scheduler's Secrets are found locally.
 func (k *cluster) certificates(ctx context.Context) error {
-	if args, err := workloadArgs(k.installed, "Job", "tandem-certificates"); err == nil {
-		kc, err := k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-certificates")
-		if err != nil {
-			return err
-		}
-		argv := append([]string{k.env.Java}, javaArgs("128m", k.env.Jar("scheduler-extender"), args...)...)
-		p, err := harness.Start(k.env.Logs(), "certificates-job", []string{"KUBECONFIG=" + kc}, argv...)
-		if err != nil {
-			return err
-		}
-		select {
-		case <-p.Exited():
-		case <-ctx.Done():
-			p.Kill()
-			return fmt.Errorf("the certificate Job's command did not finish; see %s", p.Log)
-		}
-		if code := p.ExitCode(); code != 0 {
-			return fmt.Errorf("the certificate Job's command exited %d; see %s", code, p.Log)
-		}
-	}
-	k.paths = harness.PathMap{}
-	for _, name := range []string{"tandem-scheduler-extender", "tandem-scheduler"} {
-		mounts, err := harness.SecretMounts(k.installed, name)
-		if err != nil {
-			continue // no second scheduler in this wiring
-		}
-		for mount, secret := range mounts {
-			local, err := k.c.WriteSecret(ctx, filepath.Join(k.env.Dir, "secrets"), "tandem-system", secret)
-			if err != nil {
-				return err
-			}
-			k.paths[mount] = local
-		}
-	}
-	return nil
+	jvm := append([]string{k.env.Java}, javaArgs("128m", k.env.Jar("scheduler-extender"))...)
+	paths, err := k.c.IssueCertificates(ctx, k.env, k.installed, jvm)
+	k.paths = paths
+	return err
 }

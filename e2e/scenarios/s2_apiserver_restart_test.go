@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -135,7 +136,9 @@ func schedulerClient(t *testing.T) *http.Client {
 }
 
 // verbsClient checks the extender's certificate against its CA and the Service's name, as
-// kube-scheduler's tlsConfig does, and presents certs (none, kube-scheduler's, another CA's).
+// kube-scheduler's tlsConfig does, and presents certs (none, kube-scheduler's, another CA's). Its
+// transport is made as kube-scheduler makes its extender transport once TLS is set
+// (pkg/scheduler/extender.go, makeTransport: utilnet.SetTransportDefaults, which offers HTTP/2).
 func verbsClient(t *testing.T, certs []tls.Certificate) *http.Client {
 	t.Helper()
 	roots := x509.NewCertPool()
@@ -143,9 +146,9 @@ func verbsClient(t *testing.T, certs []tls.Certificate) *http.Client {
 	if err != nil || !roots.AppendCertsFromPEM(ca) {
 		t.Fatalf("the extender's CA (its Secret's ca.crt): %v", err)
 	}
-	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+	return &http.Client{Timeout: 10 * time.Second, Transport: utilnet.SetTransportDefaults(&http.Transport{TLSClientConfig: &tls.Config{
 		RootCAs: roots, ServerName: "tandem-scheduler-extender.tandem-system.svc", Certificates: certs,
-	}}}
+	}})}
 }
 
 // filterDirect POSTs kube-scheduler's filter call for a 1 GPU + 1 HCA pod straight to one extender

@@ -58,6 +58,20 @@ func TestVerbsAnswerOnlyTheSchedulersCertificate(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return fmt.Errorf("answered %d %s", resp.StatusCode, b)
 	}
+	t.Run("OneHTTP2ConnectionLikeKubeScheduler", func(t *testing.T) {
+		// kube-scheduler's transport offers h2 once TLS is set; over HTTP/1.1 it would open a TLS
+		// connection for every bind in flight beyond the two it keeps idle
+		c := schedulerClient(t)
+		resp, err := c.Post("https://"+cl.service.Addr+"/scheduler/bind", "application/json",
+			strings.NewReader(`{"PodName":"through-mtls","PodNamespace":"mtls","PodUID":"x","Node":"mtls-0"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.ProtoMajor != 2 {
+			t.Fatalf("the verbs answered kube-scheduler's transport over %s, want HTTP/2 (ALPN h2)", resp.Proto)
+		}
+	})
 	t.Run("NoClientCertificate", func(t *testing.T) {
 		err := bind(nil)
 		if err == nil || strings.HasPrefix(err.Error(), "answered") || strings.Contains(err.Error(), "x509") {

@@ -80,3 +80,46 @@ func (m PathMap) Rewrite(s string) string {
 	}
 	return strings.ReplaceAll(s, best+"/", m[best]+"/")
 }
+
+// IssueCertificates makes the verbs' certificates as the installation does and returns where the
+// Secrets the extender and the second scheduler mount are found locally. With kustomize, the
+// certificate Job's own command (its args after the extender jar, run by jvm: the java command up
+// to and including "-jar <jar>") runs here as the Job's ServiceAccount, so its Role is exercised
+// too; the chart renders its Secrets itself. Then each Secret those Deployments mount is copied to
+// dir/secrets, as the kubelet's Secret volumes would show them.
+func (c *Clients) IssueCertificates(ctx context.Context, env *Env, docs []Doc, jvm []string) (PathMap, error) {
+	if job, err := WorkloadContainer(docs, "Job", "tandem-certificates"); err == nil {
+		kc, err := c.ServiceAccountKubeconfig(ctx, env, "tandem-system", "tandem-certificates")
+		if err != nil {
+			return nil, err
+		}
+		p, err := Start(env.Logs(), "certificates-job", []string{"KUBECONFIG=" + kc}, append(jvm, job.Args...)...)
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case <-p.Exited():
+		case <-ctx.Done():
+			p.Kill()
+			return nil, fmt.Errorf("the certificate Job's command did not finish; see %s", p.Log)
+		}
+		if code := p.ExitCode(); code != 0 {
+			return nil, fmt.Errorf("the certificate Job's command exited %d; see %s", code, p.Log)
+		}
+	}
+	paths := PathMap{}
+	for _, name := range []string{"tandem-scheduler-extender", "tandem-scheduler"} {
+		mounts, err := SecretMounts(docs, name)
+		if err != nil {
+			continue // no second scheduler in this wiring
+		}
+		for mount, secret := range mounts {
+			local, err := c.WriteSecret(ctx, filepath.Join(env.Dir, "secrets"), "tandem-system", secret)
+			if err != nil {
+				return nil, err
+			}
+			paths[mount] = local
+		}
+	}
+	return paths, nil
+}

@@ -33,6 +33,8 @@ type bench struct {
 	proxy         *timingProxy
 	schedKC       string
 	schedName     string // the shipped configuration's schedulerName, which the pods name
+	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
+	paths harness.PathMap
 }
 
 func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error) {
@@ -95,7 +97,13 @@ func (b *bench) install(ctx context.Context) error {
 	if err := b.c.EnsureNamespace(ctx, namespace); err != nil {
 		return err
 	}
-	b.schedKC, err = b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-scheduler")
+	if b.schedKC, err = b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-scheduler"); err != nil {
+		return err
+	}
+	if b.o.plain {
+		return nil
+	}
+	b.paths, err = b.c.IssueCertificates(ctx, b.env, docs, []string{b.env.Java, "-Xmx128m", "-jar", b.env.Jar("scheduler-extender")})
 	return err
 }
 
@@ -114,17 +122,27 @@ func (b *bench) startExtender(ctx context.Context) error {
 	inspection := harness.FreePort()
 	args := []string{}
 	for _, a := range c.Args {
-		if !strings.HasPrefix(a, "--port") && !strings.HasPrefix(a, "--host") &&
-			!strings.HasPrefix(a, "--inspection-port") && !tlsArg(a) {
-			args = append(args, a)
+		if strings.HasPrefix(a, "--port") || strings.HasPrefix(a, "--host") || strings.HasPrefix(a, "--inspection-port") {
+			continue
 		}
+		if tlsArg(a) {
+			if b.o.plain {
+				continue
+			}
+			if a = b.paths.Rewrite(a); tlsArg(a) && strings.Contains(a, "=/etc/") {
+				return fmt.Errorf("extender flag %s names a file in no Secret the Deployment mounts", a)
+			}
+		}
+		args = append(args, a)
 	}
-	// plain HTTP between the timing proxy and the extender (the proxy cannot read TLS): the verbs'
-	// mutual TLS is left out of both runs alike
-	args = append(append(args, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection),
-		"--host=127.0.0.1", "--insecure-verbs"), b.o.extenderArgs...)
+	args = append(args, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
+	if b.o.plain {
+		// plain HTTP between the timing proxy and the extender (the proxy cannot read TLS)
+		args = append(args, "--insecure-verbs")
+	}
+	args = append(args, b.o.extenderArgs...)
 	b.gcLog = filepath.Join(b.env.Logs(), "extender-gc.log")
-	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog
+	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog + " " + b.o.extenderJVM
 	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
 	b.extender, err = harness.Start(b.env.Logs(), "extender", []string{
 		"KUBECONFIG=" + kc, "POD_NAME=extender-0", "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
@@ -134,8 +152,10 @@ func (b *bench) startExtender(ctx context.Context) error {
 	}
 	b.extURL = fmt.Sprintf("http://127.0.0.1:%d", port)
 	b.inspectionURL = fmt.Sprintf("http://127.0.0.1:%d", inspection)
-	if b.proxy, err = newTimingProxy(b.extURL); err != nil {
-		return err
+	if b.o.plain && !b.o.direct {
+		if b.proxy, err = newTimingProxy(b.extURL); err != nil {
+			return err
+		}
 	}
 	return waitOK(ctx, "extender", b.extender, b.inspectionURL+"/readyz", 2*time.Minute)
 }
@@ -152,12 +172,14 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", err
 	}
-	target := b.proxy.url
-	if b.o.direct {
-		target = b.extURL
+	target := b.extURL
+	if b.proxy != nil {
+		target = b.proxy.url
 	}
-	plainHTTP(sc)
-	path, err := sc.WriteForLoopback(dir, target, b.schedKC, harness.PathMap{})
+	if b.o.plain {
+		plainHTTP(sc)
+	}
+	path, err := sc.WriteForLoopback(dir, strings.TrimPrefix(target, "http://"), b.schedKC, b.paths)
 	if err != nil {
 		return nil, "", err
 	}
@@ -167,7 +189,7 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	port := harness.FreePort()
 	p, err := harness.Start(b.env.Logs(), "kube-scheduler-"+run, nil,
 		filepath.Join(b.env.Bin, "kube-scheduler"), "--config", path, "--secure-port", fmt.Sprint(port),
-		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics", "--v", "1")
+		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics,/debug/pprof/*", "--v", "1")
 	if err != nil {
 		return nil, "", err
 	}
@@ -249,7 +271,7 @@ func waitOK(ctx context.Context, what string, p *harness.Proc, url string, limit
 	return fmt.Errorf("%s not ready at %s within %s; see %s", what, url, limit, p.Log)
 }
 
-// tlsArg is an extender flag of the verbs' TLS (left out: the benchmark talks plain HTTP).
+// tlsArg is an extender flag of the verbs' TLS (left out with -plain-http).
 func tlsArg(a string) bool {
 	for _, f := range []string{"--tls-cert", "--tls-key", "--client-ca"} {
 		if strings.HasPrefix(a, f) {

@@ -40,13 +40,13 @@ type template struct {
 // publishTemplates runs the real agent once per machine on a template node and keeps what it
 // published; the agents stop afterwards (the fake nodes carry copies, as if their agents had run).
 func (b *bench) publishTemplates(ctx context.Context) error {
-	kc, err := b.c.ServiceAccountKubeconfig(ctx, b.env, "tandem-system", "tandem-node-topology-agent")
-	if err != nil {
-		return err
-	}
 	for _, m := range machines {
 		node := "template-" + strings.SplitN(m.file, "-", 3)[1]
 		if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: node, GPUs: m.gpus, HCAs: m.hcas}); err != nil {
+			return err
+		}
+		kc, err := b.agentKubeconfig(ctx, node)
+		if err != nil {
 			return err
 		}
 		t, err := b.runAgent(ctx, kc, node, m)
@@ -57,6 +57,17 @@ func (b *bench) publishTemplates(ctx context.Context) error {
 		b.templateNodes[node] = t
 	}
 	return nil
+}
+
+// agentKubeconfig authenticates the template node's agent as the DaemonSet's pod on that node would:
+// the own-node ValidatingAdmissionPolicy refuses a token of the agent's ServiceAccount that is not
+// bound to a pod on the node it writes.
+func (b *bench) agentKubeconfig(ctx context.Context, node string) (string, error) {
+	pod, err := b.c.StandInPod(ctx, "tandem-system", "tandem-node-topology-agent-"+node, "tandem-node-topology-agent", node)
+	if err != nil {
+		return "", err
+	}
+	return b.c.PodBoundKubeconfig(ctx, b.env, pod)
 }
 
 func (b *bench) runAgent(ctx context.Context, kc, node string, m machine) (*template, error) {

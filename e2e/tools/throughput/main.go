@@ -32,8 +32,24 @@ type options struct {
 	seed         int64
 	timeout      time.Duration
 	extenderArgs []string
+	extenderJVM  string
+	profileDir   string
+	profileSecs  int
 	report       string
 	direct       bool
+	plain        bool
+}
+
+// transport says how kube-scheduler reaches the extender's verbs in runs b and c.
+func (o *options) transport() string {
+	switch {
+	case !o.plain:
+		return "mutual TLS as shipped, direct (no timing proxy: no \"seen\" figures)"
+	case o.direct:
+		return "plain HTTP (--insecure-verbs), direct"
+	default:
+		return "plain HTTP (--insecure-verbs) through the timing proxy"
+	}
 }
 
 func parseOptions() (*options, error) {
@@ -48,8 +64,12 @@ func parseOptions() (*options, error) {
 	flag.Int64Var(&o.seed, "seed", 1, "seed of the pod mix")
 	flag.DurationVar(&o.timeout, "run-timeout", 10*time.Minute, "give up on a run after this long")
 	extra := flag.String("extender-args", "", "extra extender flags, space-separated (e.g. the TLS flags of the listener)")
+	flag.StringVar(&o.profileDir, "profile", "", "write kube-scheduler's CPU profile of each run to this directory (<run>-<nodes>.pprof)")
+	flag.IntVar(&o.profileSecs, "profile-seconds", 5, "length of each kube-scheduler CPU profile, from the run's first pod")
+	flag.StringVar(&o.extenderJVM, "extender-jvm", "", "extra extender JVM options, appended to JAVA_TOOL_OPTIONS (e.g. -XX:StartFlightRecording=...)")
 	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
-	flag.BoolVar(&o.direct, "direct", false, "kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
+	flag.BoolVar(&o.direct, "direct", false, "with -plain-http: kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
+	flag.BoolVar(&o.plain, "plain-http", false, "kube-scheduler talks plain HTTP to the extender (--insecure-verbs), through a proxy that times each verb as kube-scheduler sees it; by default it uses the shipped mutual TLS, directly")
 	flag.Parse()
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -112,7 +132,7 @@ func measure(o *options) error {
 			logf("run %s at %d nodes: %.1f pods/s", r, n, res.podsPerSecond())
 		}
 	}
-	table := render(results)
+	table := render(results, o.transport())
 	fmt.Print(table)
 	if o.report != "" {
 		return os.WriteFile(o.report, []byte(table), 0o644)

@@ -24,8 +24,17 @@ func scrape(url string) (series, error) {
 	if resp.StatusCode != 200 {
 		return nil, fmt.Errorf("scrape %s: HTTP %d", url, resp.StatusCode)
 	}
+	out, err := parseSeries(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("scrape %s: %w", url, err)
+	}
+	return out, nil
+}
+
+// parseSeries reads the Prometheus text format, one sample a line.
+func parseSeries(r io.Reader) (series, error) {
 	out := series{}
-	sc := bufio.NewScanner(resp.Body)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -41,6 +50,16 @@ func scrape(url string) (series, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// label is the value of one label in a series key, or "".
+func label(key, name string) string {
+	i := strings.Index(key, name+`="`)
+	if i < 0 {
+		return ""
+	}
+	rest := key[i+len(name)+2:]
+	return rest[:strings.IndexByte(rest, '"')]
 }
 
 // sum adds the values of name whose labels contain every one of want (e.g. `verb="bind"`).
@@ -165,4 +184,29 @@ func gcPauses(path string, offset int64) (n int, totalMs float64, end int64) {
 	}
 	end, _ = f.Seek(0, io.SeekCurrent)
 	return n, totalMs, end
+}
+
+// threadCPU is utime+stime by thread group of a process: each live thread's /proc/<pid>/task/<tid>/stat,
+// grouped by its name without trailing digits (vert.x-eventloop-thread-0 and -1 are one group).
+// "(whole process)" is the process's own total, so that threads that ended between two readings
+// show as the difference.
+func threadCPU(pid int) map[string]float64 {
+	out := map[string]float64{"(whole process)": cpuSeconds(pid)}
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		s := string(raw)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		f := strings.Fields(s[end+2:])
+		ut, _ := strconv.ParseFloat(f[11], 64)
+		st, _ := strconv.ParseFloat(f[12], 64)
+		out[strings.TrimRight(s[open+1:end], "0123456789")] += (ut + st) / 100
+	}
+	return out
 }

@@ -53,8 +53,11 @@ func (p *timingProxy) record(verb string, d time.Duration) {
 	p.mu.Unlock()
 }
 
-// take returns the calls timed since the last take, by verb, and forgets them.
+// take returns the calls timed since the last take, by verb, and forgets them (none without a proxy).
 func (p *timingProxy) take() map[string]latency {
+	if p == nil {
+		return map[string]latency{}
+	}
 	p.mu.Lock()
 	calls := p.calls
 	p.calls = map[string][]time.Duration{}

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
 // render prints the runs side by side: throughput first, then where the time goes.
-func render(rs []result) string {
+func render(rs []result, transport string) string {
 	var b strings.Builder
 	base := map[int]float64{}
 	for _, r := range rs {
@@ -14,7 +15,7 @@ func render(rs []result) string {
 			base[r.nodes] = r.podsPerSecond()
 		}
 	}
-	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s\n\n", rs[0].qps)
+	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s; extender verbs: %s\n\n", rs[0].qps, transport)
 	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
 	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
@@ -49,6 +50,34 @@ func render(rs []result) string {
 		fmt.Fprintf(&b, "| %d | %s |", r.nodes, r.run)
 		for _, p := range processes {
 			fmt.Fprintf(&b, " %.1f |", r.cpuPerPod[p])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nThe extender's CPU ms per pod bound, by thread group:\n\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %d %s:", r.nodes, r.run)
+		groups := make([]string, 0, len(r.extThreads))
+		for g := range r.extThreads {
+			groups = append(groups, g)
+		}
+		sort.Slice(groups, func(i, j int) bool { return r.extThreads[groups[i]] > r.extThreads[groups[j]] })
+		for _, g := range groups {
+			fmt.Fprintf(&b, " %s %.2f;", g, r.extThreads[g])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nkube-apiserver requests per pod bound (apiserver_request_total), by verb and resource:\n\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %d %s:", r.nodes, r.run)
+		calls := make([]string, 0, len(r.apiCalls))
+		for c, n := range r.apiCalls {
+			if n >= 0.01 {
+				calls = append(calls, c)
+			}
+		}
+		sort.Slice(calls, func(i, j int) bool { return r.apiCalls[calls[i]] > r.apiCalls[calls[j]] })
+		for _, c := range calls {
+			fmt.Fprintf(&b, " %s %.2f;", c, r.apiCalls[c])
 		}
 		b.WriteString("\n")
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +46,8 @@ type result struct {
 	schedBindMs   float64            // its Bind extension point (run a: the default binder), mean
 	seen, own     map[string]latency // per verb: at the proxy (as kube-scheduler sees it), the extender's metrics
 	cpuPerPod     map[string]float64 // CPU ms per pod, by process
+	apiCalls      map[string]float64 // kube-apiserver requests per pod, by client, verb and resource
+	extThreads    map[string]float64 // the extender's CPU ms per pod, by thread group (live at the end)
 	gcCount       int
 	gcMs          float64
 	load          string
@@ -90,9 +94,16 @@ func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) 
 	}
 	_, _, gcStart := gcPauses(b.gcLog, 0)
 	b.proxy.take()
+	var profiled <-chan struct{}
+	if b.o.profileDir != "" {
+		profiled = profileScheduler(schedURL, b.o.profileDir, id, b.o.profileSecs)
+	}
 	created, bound, err := b.createAndWait(ctx, pods, sched)
 	if err != nil {
 		return res, err
+	}
+	if profiled != nil {
+		<-profiled
 	}
 	after, err := b.observe(schedURL, pids)
 	if err != nil {
@@ -110,6 +121,8 @@ func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) 
 type snapshot struct {
 	sched, ext series
 	cpu        map[string]float64
+	extThreads map[string]float64
+	api        series
 }
 
 func (b *bench) observe(schedURL string, pids map[string]int) (*snapshot, error) {
@@ -123,6 +136,14 @@ func (b *bench) observe(schedURL string, pids map[string]int) (*snapshot, error)
 	}
 	for name, pid := range pids {
 		s.cpu[name] = cpuSeconds(pid)
+	}
+	s.extThreads = threadCPU(pids["extender"])
+	raw, err := b.c.Kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("kube-apiserver /metrics: %w", err)
+	}
+	if s.api, err = parseSeries(bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("kube-apiserver /metrics: %w", err)
 	}
 	return s, nil
 }
@@ -153,6 +174,18 @@ func (b *bench) figures(r *result, before, after *snapshot, pods int) {
 	}
 	for _, p := range processes {
 		r.cpuPerPod[p] = 1000 * (after.cpu[p] - before.cpu[p]) / float64(pods)
+	}
+	r.apiCalls = apiCallsPerPod(before.api, after.api, pods)
+	r.extThreads = map[string]float64{}
+	var live float64
+	for group, after := range after.extThreads {
+		if d := 1000 * (after - before.extThreads[group]) / float64(pods); d >= 0.05 && group != "(whole process)" {
+			r.extThreads[group] = d
+			live += d
+		}
+	}
+	if ended := r.cpuPerPod["extender"] - live; ended >= 0.05 {
+		r.extThreads["(threads that ended during the run)"] = ended
 	}
 }
 
@@ -374,4 +407,24 @@ func (b *bench) whyPending(ctx context.Context) string {
 		}
 	}
 	return fmt.Sprintf("pod %s: not tried yet", p.Name)
+}
+
+// apiCallsPerPod counts kube-apiserver's requests during a run (apiserver_request_total) per pod,
+// by verb, resource and subresource; WATCH streams are counted once, their events not.
+func apiCallsPerPod(before, after series, pods int) map[string]float64 {
+	const name = "apiserver_request_total"
+	out := map[string]float64{}
+	for k, v := range after {
+		if !strings.HasPrefix(k, name+"{") {
+			continue
+		}
+		if d := v - before[k]; d > 0 {
+			what := label(k, "verb") + " " + label(k, "resource")
+			if sub := label(k, "subresource"); sub != "" {
+				what += "/" + sub
+			}
+			out[what] += d / float64(pods)
+		}
+	}
+	return out
 }

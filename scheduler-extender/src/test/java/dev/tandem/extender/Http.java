@@ -45,9 +45,19 @@ public final class Http {
    * null).
    */
   public Http(int port, Path serverCertificate, Path clientCertificate, Path clientKey) {
+    this(port, HttpClient.Version.HTTP_1_1, serverCertificate, clientCertificate, clientKey);
+  }
+
+  /** Over HTTPS as above, asking for this version through ALPN. */
+  public Http(
+      int port,
+      HttpClient.Version version,
+      Path serverCertificate,
+      Path clientCertificate,
+      Path clientKey) {
     this.client =
         HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
+            .version(version)
             .sslContext(tls(serverCertificate, clientCertificate, clientKey))
             .build();
     this.base = "https://localhost:" + port;

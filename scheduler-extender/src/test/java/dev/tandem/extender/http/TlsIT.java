@@ -16,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SelfSignedCertificate;
 import java.io.IOException;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,6 +110,25 @@ class TlsIT {
   void https() {
     Listeners l = start();
     assertFilters(client(l.verbsPort(), null));
+  }
+
+  @Test
+  @DisplayName(
+      "the verbs port offers HTTP/2 through ALPN: a client that asks for it (as kube-scheduler's"
+          + " does once TLS is set) sends every verb over one connection")
+  void http2() {
+    Listeners l = start("--client-ca", scheduler.certificatePath());
+    Http h2 =
+        new Http(
+            l.verbsPort(),
+            HttpClient.Version.HTTP_2,
+            Path.of(server.certificatePath()),
+            Path.of(scheduler.certificatePath()),
+            Path.of(scheduler.privateKeyPath()));
+    HttpResponse<String> answer = h2.post("/scheduler/filter", Http.golden("filter-names.json"));
+    assertEquals(200, answer.statusCode(), answer.body());
+    assertEquals(HttpClient.Version.HTTP_2, answer.version());
+    assertFilters(h2);
   }
 
   @Test
