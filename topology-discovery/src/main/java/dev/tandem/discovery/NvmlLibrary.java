@@ -6,12 +6,13 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
- * The exported libnvidia-ml (NVML) symbols the agent binds, with the signatures of NVIDIA's {@code
- * nvml.h}: every call returns an {@code nvmlReturn_t} (0 is success), {@code nvmlDevice_t} is an
- * opaque pointer, {@code unsigned int} is bound as {@code int}. The only struct read is {@code
- * nvmlPciInfo_t} (v3), and only its {@code busId} string.
+ * The one binding of libnvidia-ml (NVML): the exported symbols Tandem calls, with the signatures of
+ * NVIDIA's {@code nvml.h}. Every call returns an {@code nvmlReturn_t} (0 is success), {@code
+ * nvmlDevice_t} is an opaque pointer, {@code unsigned int} is bound as {@code int}. The only struct
+ * read is {@code nvmlPciInfo_t} (v3), and only its {@code busId} string. Users: {@link Nvml} (the
+ * agent's MIG devices) and the device plugin's GPU health probe (joint mode).
  */
-interface NvmlLibrary extends Library {
+public interface NvmlLibrary extends Library {
 
   int SUCCESS = 0;
   int ERROR_NOT_SUPPORTED = 3;
@@ -42,6 +43,8 @@ interface NvmlLibrary extends Library {
   int nvmlDeviceGetCount_v2(IntByReference deviceCount);
 
   int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device);
+
+  int nvmlDeviceGetHandleByUUID(String uuid, PointerByReference device);
 
   int nvmlDeviceGetUUID(Pointer device, byte[] uuid, int length);
 
