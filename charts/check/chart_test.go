@@ -124,7 +124,7 @@ func TestMatrixCases(t *testing.T) {
 			t.Errorf("sriov config.json %v", c)
 		}
 		objs := render(t, ci("mode-shared"))
-		if c := pluginConfig(t, objs); !reflect.DeepEqual(c, map[string]any{"mode": "shared", "slotsPerHca": 1000.0, "resourceName": "rdma/shared_hca", "healthCheckSeconds": 30.0}) {
+		if c := pluginConfig(t, objs); !reflect.DeepEqual(c, map[string]any{"mode": "shared", "slotsPerHca": 1000.0, "resourceName": "rdma/shared_hca", "healthCheckSeconds": 30.0, "allocateAllDevices": true}) {
 			t.Errorf("shared config.json %v", c)
 		}
 		ext := schedulerConfig(t, objs)["extenders"].([]any)[0].(map[string]any)
@@ -380,6 +380,8 @@ func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 		{"slot count as text", "devicePlugin: {config: {mode: shared, slotsPerHca: many}}", "at '/devicePlugin/config/slotsPerHca': got string, want null or integer"},
 		{"zero slots", "devicePlugin: {config: {mode: shared, slotsPerHca: 0}}", "at '/devicePlugin/config/slotsPerHca': minimum: got 0, want 1"},
 		{"slots outside shared mode", "devicePlugin: {config: {mode: hca, slotsPerHca: 8}}", "devicePlugin.config.slotsPerHca is 8, but only mode shared offers several slots per HCA (mode is hca)"},
+		{"all devices in sriov mode", "devicePlugin: {config: {mode: sriov, allocateAllDevices: true}}", "devicePlugin.config.allocateAllDevices hands every container all the node's RDMA devices, but mode sriov gives each VF to one pod"},
+		{"all devices as text", "devicePlugin: {config: {allocateAllDevices: 'yes'}}", "at '/devicePlugin/config/allocateAllDevices': got string, want boolean"},
 		{"unknown selector", "devicePlugin: {config: {selectors: {vendor: ['15b3']}}}", "at '/devicePlugin/config/selectors': additional properties 'vendor' not allowed"},
 		{"same GPU and HCA resource", "resourceNames: {gpu: rdma/hca}", "resourceNames.gpu and resourceNames.hca are both rdma/hca"},
 		{"wrong wiring", "scheduler: {wiring: kube-scheduler}", "at '/scheduler/wiring': value must be one of 'second-scheduler', 'default-scheduler', 'none'"},

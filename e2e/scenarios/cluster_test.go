@@ -156,6 +156,12 @@ func agentPodName(node string) string { return "tandem-node-topology-agent-" + n
 // authenticates as the DaemonSet's pod would, with a token bound to a pod on its node (the own-node
 // ValidatingAdmissionPolicy refuses any other token of the agent's ServiceAccount).
 func (k *cluster) startAgent(node string, f fixture) error {
+	return k.startAgentOn(node, "--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)))
+}
+
+// startAgentOn is startAgent with the agent's discovery flags given (a VM's --nccl-topo and
+// --sysfs-root).
+func (k *cluster) startAgentOn(node string, discovery ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pod, err := k.c.StandInPod(ctx, "tandem-system", agentPodName(node), "tandem-node-topology-agent", node)
@@ -167,13 +173,10 @@ func (k *cluster) startAgent(node string, f fixture) error {
 		return err
 	}
 	jar := k.env.Jar("node-topology-agent")
-	xml := k.env.Testdata(filepath.Join("topologies", f.file))
 	port := harness.FreePort()
-	argv := append([]string{k.env.Java}, javaArgs("48m", jar, "run",
-		"--node-name", node,
-		"--hwloc-xml", xml,
-		"--kubeconfig", kc,
-		"--port", fmt.Sprint(port))...)
+	args := append([]string{"run", "--node-name", node}, discovery...)
+	args = append(args, "--kubeconfig", kc, "--port", fmt.Sprint(port))
+	argv := append([]string{k.env.Java}, javaArgs("48m", jar, args...)...)
 	p, err := harness.Start(k.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, argv...)
 	if err != nil {
 		return err

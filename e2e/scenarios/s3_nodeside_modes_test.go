@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -46,13 +47,37 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		// k8s-rdma-shared-dev-plugin's own config file, read as is: shared mode, rdma/hca, 3 slots per HCA.
 		m.startTandemPlugin(t, `{"periodicUpdateInterval":300,"configList":[{"resourceName":"hca","rdmaHcaMax":3}]}`, 6)
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
-		m.exercise(t, "rdma/hca", []int64{2, 3, 1}, "HCA")
+		m.exercise(t, "rdma/hca", []int64{2, 3, 1}, "HCA", nil)
+	})
+	t.Run("SharedSlotsEveryDevice", func(t *testing.T) {
+		m := cl.startModeNode(t, "modes-all", 0, 6, func(sysfs string) error { return sriovSysfs(sysfs, nil) })
+		// allocateAllDevices: each container may open both HCAs, while the slots the kubelet granted
+		// (and so PodResources, the agent's report and the extender's counts) stay its own.
+		m.startTandemPlugin(t, `{"mode":"shared","slotsPerHca":3,"allocateAllDevices":true}`, 6)
+		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
+		m.exercise(t, "rdma/hca", []int64{1, 3, 2}, "HCA", func(t *testing.T, pod *corev1.Pod, ids []string) {
+			paths, err := m.kubelet.DevicePaths(pod, "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"/dev/infiniband/rdma_cm", "/dev/infiniband/uverbs0", "/dev/infiniband/uverbs1"}
+			if !reflect.DeepEqual(paths, want) {
+				t.Errorf("pod %s granted %v: device nodes %v, want every HCA's %v; see %s", pod.Name, ids, paths, want, m.logs())
+			}
+			env, err := m.kubelet.Env(pod, "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Split(env["TANDEM_RDMA_DEVICE_IDS"], ","); !sameSet(got, ids) {
+				t.Errorf("pod %s: TANDEM_RDMA_DEVICE_IDS=%q, want the slots granted %v", pod.Name, env["TANDEM_RDMA_DEVICE_IDS"], ids)
+			}
+		})
 	})
 	t.Run("SriovVfs", func(t *testing.T) {
 		m := cl.startModeNode(t, "modes-sriov", 0, len(sriovNode), func(sysfs string) error { return sriovSysfs(sysfs, sriovNode) })
 		m.startTandemPlugin(t, `{"mode":"sriov"}`, len(sriovNode))
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
-		m.exercise(t, "rdma/hca", []int64{2, 1, 1}, "HCA")
+		m.exercise(t, "rdma/hca", []int64{2, 1, 1}, "HCA", nil)
 	})
 	t.Run("TimeSlicedGpus", func(t *testing.T) {
 		// NVIDIA's plugin with sharing.timeSlicing advertises each GPU as <UUID>::<replica>, replicas
@@ -80,7 +105,7 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		if err := m.kubelet.WaitHealthy("nvidia.com/gpu", len(ids), 30*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU")
+		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU", nil)
 	})
 	t.Run("MigGpus", func(t *testing.T) {
 		// NVIDIA's plugin with mig-strategy single offers every MIG device under nvidia.com/gpu, named
@@ -177,9 +202,15 @@ func (m *modeNode) kubeconfig(t *testing.T) string {
 // given, and starts the kubelet's device side with PodResources on a socket of its own.
 func (k *cluster) startModeNode(t *testing.T, name string, gpus, hcas int, tree func(string) error) *modeNode {
 	t.Helper()
+	return k.startNodeOfGroup(t, "modes", name, gpus, hcas, tree)
+}
+
+// startNodeOfGroup is startModeNode for a node of another group (tandem.dev/e2e-group label).
+func (k *cluster) startNodeOfGroup(t *testing.T, group, name string, gpus, hcas int, tree func(string) error) *modeNode {
+	t.Helper()
 	ctx := context.Background()
 	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: gpus, HCAs: hcas,
-		Labels: map[string]string{groupLabel: "modes"}}); err != nil {
+		Labels: map[string]string{groupLabel: group}}); err != nil {
 		t.Fatal(err)
 	}
 	m := &modeNode{name: name, sysfs: filepath.Join(k.env.Dir, "sysfs-"+name),
@@ -263,11 +294,12 @@ func (m *modeNode) logs() string {
 }
 
 // exercise admits one pod per size in turn, then releases them in the same order, and after each
-// step waits until the extender's free units per device of kind equal the kubelet's.
-func (m *modeNode) exercise(t *testing.T, res string, sizes []int64, kind string) {
+// step waits until the extender's free units per device of kind equal the kubelet's. admitted, when
+// given, is told each pod and the ids the kubelet granted its container, right after admission.
+func (m *modeNode) exercise(t *testing.T, res string, sizes []int64, kind string, admitted func(*testing.T, *corev1.Pod, []string)) {
 	t.Helper()
 	m.assertCountsAgree(t, res, kind, "before any pod")
-	var admitted []*corev1.Pod
+	var pods []*corev1.Pod
 	for i, n := range sizes {
 		pod := m.createPod(t, fmt.Sprintf("%s-%d", m.name, i), res, n)
 		got, err := m.kubelet.Admit(pod)
@@ -277,10 +309,13 @@ func (m *modeNode) exercise(t *testing.T, res string, sizes []int64, kind string
 		if int64(len(got["main"][res])) != n {
 			t.Fatalf("pod %s admitted with %s %v, asked for %d", pod.Name, res, got["main"][res], n)
 		}
-		admitted = append(admitted, pod)
+		if admitted != nil {
+			admitted(t, pod, got["main"][res])
+		}
+		pods = append(pods, pod)
 		m.assertCountsAgree(t, res, kind, fmt.Sprintf("after admitting %s (%d %s: %v)", pod.Name, n, res, got["main"][res]))
 	}
-	for _, pod := range admitted {
+	for _, pod := range pods {
 		m.kubelet.Forget(pod.UID)
 		m.assertCountsAgree(t, res, kind, "after releasing "+pod.Name)
 		zero := int64(0)

@@ -282,20 +282,27 @@ func (k *cluster) launchPlugin(node string, f fixture, hcas, gpus []nodeside.Dev
 	if err := fakeSysfs(sysfs, hcas, gpus); err != nil {
 		return nil, err
 	}
+	discovery := []string{"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file))}
+	return k.launchPluginOn(node, sysfs, discovery, logName, extra...)
+}
+
+// launchPluginOn runs the plugin on the host root sysfs (already written) with the discovery flags
+// given (a fixture's --hwloc-xml, a VM's --nccl-topo).
+func (k *cluster) launchPluginOn(node, sysfs string, discovery []string, logName string, extra ...string) (*pluginProc, error) {
 	kc, err := k.c.ServiceAccountKubeconfig(context.Background(), k.env, "tandem-system", "tandem-device-plugin")
 	if err != nil {
 		return nil, err
 	}
 	jar := k.env.Jar("device-plugin")
 	ops := harness.FreePort()
-	argv := append([]string{k.env.Java}, javaArgs("96m", jar,
-		"--node-name", node,
-		"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)),
+	args := append([]string{"--node-name", node}, discovery...)
+	args = append(args,
 		"--kubeconfig", kc,
 		"--sysfs-root", sysfs,
 		"--plugin-dir", nodeside.PluginDir,
 		"--pod-resources-socket", filepath.Join(k.env.Dir, "pod-resources", "kubelet.sock"),
-		"--ops-port", fmt.Sprint(ops))...)
+		"--ops-port", fmt.Sprint(ops))
+	argv := append([]string{k.env.Java}, javaArgs("96m", jar, args...)...)
 	argv = append(argv, extra...)
 	p, err := harness.Start(k.env.Logs(), logName, []string{"NODE_NAME=" + node}, argv...)
 	if err != nil {

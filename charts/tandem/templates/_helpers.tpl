@@ -64,6 +64,7 @@ imagePullSecrets:
 {{- if not (kindIs "invalid" $c.slotsPerHca) }}{{ $_ := set $out "slotsPerHca" (int $c.slotsPerHca) }}{{ end -}}
 {{- if $c.selectors }}{{ $_ := set $out "selectors" $c.selectors }}{{ end -}}
 {{- if not (kindIs "invalid" $c.healthCheckSeconds) }}{{ $_ := set $out "healthCheckSeconds" (int $c.healthCheckSeconds) }}{{ end -}}
+{{- if $c.allocateAllDevices }}{{ $_ := set $out "allocateAllDevices" true }}{{ end -}}
 {{- $j := .Values.devicePlugin.joint -}}
 {{- $gpu := dict -}}
 {{- if $j.enabled -}}
@@ -92,6 +93,9 @@ imagePullSecrets:
 {{- $c := .Values.devicePlugin.config -}}
 {{- if and (ne $c.mode "shared") (not (kindIs "invalid" $c.slotsPerHca)) (ne (int $c.slotsPerHca) 1) -}}
 {{- fail (printf "devicePlugin.config.slotsPerHca is %v, but only mode shared offers several slots per HCA (mode is %s)" $c.slotsPerHca $c.mode) -}}
+{{- end -}}
+{{- if and $c.allocateAllDevices (eq $c.mode "sriov") -}}
+{{- fail "devicePlugin.config.allocateAllDevices hands every container all the node's RDMA devices, but mode sriov gives each VF to one pod: use mode hca or shared, or set it false" -}}
 {{- end -}}
 {{- if eq .Values.resourceNames.gpu .Values.resourceNames.hca -}}
 {{- fail (printf "resourceNames.gpu and resourceNames.hca are both %s: the GPU and HCA resources must differ" .Values.resourceNames.hca) -}}

@@ -33,8 +33,12 @@ type Topology struct {
 			Parent   string `json:"parent"`
 			Switch   string `json:"switch"`
 			NumaNode *int   `json:"numaNode"`
+			Healthy  bool   `json:"healthy"`
 		} `json:"devices"`
 	} `json:"spec"`
+	Status struct {
+		Notes []string `json:"notes"`
+	} `json:"status"`
 }
 
 // GetTopology reads NodeTopology name from the API server.

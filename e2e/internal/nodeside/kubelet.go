@@ -172,22 +172,43 @@ func (k *Kubelet) Admit(pod *v1.Pod) (map[string]map[string][]string, error) {
 // Env is the environment the device plugins' Allocate answers gave the container (what the kubelet
 // passes to the runtime).
 func (k *Kubelet) Env(pod *v1.Pod, container string) (map[string]string, error) {
+	opts, err := k.runOptions(pod, container)
+	if err != nil {
+		return nil, err
+	}
+	env := map[string]string{}
+	if opts != nil {
+		for _, e := range opts.Envs {
+			env[e.Name] = e.Value
+		}
+	}
+	return env, nil
+}
+
+// DevicePaths are the host paths of the device nodes the device plugins' Allocate answers gave the
+// container (what the kubelet passes to the runtime), sorted.
+func (k *Kubelet) DevicePaths(pod *v1.Pod, container string) ([]string, error) {
+	opts, err := k.runOptions(pod, container)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	if opts != nil {
+		for _, d := range opts.Devices {
+			paths = append(paths, d.PathOnHost)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// runOptions are the device manager's run options of one app container of the pod.
+func (k *Kubelet) runOptions(pod *v1.Pod, container string) (*devicemanager.DeviceRunContainerOptions, error) {
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
-		if c.Name != container {
-			continue
+		if c.Name == container {
+			return k.manager().GetDeviceRunContainerOptions(context.Background(), pod, c)
 		}
-		opts, err := k.manager().GetDeviceRunContainerOptions(context.Background(), pod, c)
-		if err != nil {
-			return nil, err
-		}
-		env := map[string]string{}
-		if opts != nil {
-			for _, e := range opts.Envs {
-				env[e.Name] = e.Value
-			}
-		}
-		return env, nil
 	}
 	return nil, fmt.Errorf("pod %s/%s has no container %s", pod.Namespace, pod.Name, container)
 }
@@ -208,6 +229,17 @@ func (k *Kubelet) InUse(resource string) []string {
 	}
 	out := make([]string, 0, len(seen))
 	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Allocatable lists the devices of resource the device manager offers (healthy, as PodResources'
+// GetAllocatableResources reports them), sorted.
+func (k *Kubelet) Allocatable(resource string) []string {
+	var out []string
+	for id := range k.manager().GetAllocatableDevices()[resource] {
 		out = append(out, id)
 	}
 	sort.Strings(out)

@@ -82,7 +82,7 @@ public final class DevicePlugin {
                 s.probe(),
                 new UverbsLocator(s.sysfsRoot()),
                 s.config().mode() == Mode.SHARED ? podHcas : null,
-                s.config().mode() == Mode.SRIOV ? s.rescan() : null));
+                s.rescan()));
     PendingPodLocator locator =
         new PendingPodLocator(
             s.machine().nodeName(),

@@ -86,11 +86,25 @@ public final class DevicePluginMain {
 
   /** The file's configuration with the two settings flags and environment may override. */
   private static PluginConfig config(PluginFlags flags) {
+    Path file = flags.config();
+    logSource(file, flags.dropInConfig());
     PluginConfig c =
-        flags.config() == null
+        file == null
             ? PluginConfig.DEFAULT
-            : PluginConfig.parse(ConfigFile.read(flags.config()), flags.config().toString());
+            : PluginConfig.parse(ConfigFile.read(file), file.toString());
     return c.withResourceName(flags.resourceName()).withHealthInterval(flags.healthInterval());
+  }
+
+  /** Which file the configuration comes from: a drop-in file replaces a missing --config. */
+  private static void logSource(Path file, Path dropIn) {
+    if (file == null) {
+      LOG.info(
+          "configuration: none (no --config{}): mode hca", dropIn == null ? "" : ", no " + dropIn);
+    } else if (file.equals(dropIn)) {
+      LOG.info("configuration: {} (no --config given: the --drop-in-config file)", file);
+    } else {
+      LOG.info("configuration: {}", file);
+    }
   }
 
   private static void run(
@@ -144,6 +158,14 @@ public final class DevicePluginMain {
           plugin.gpu().table().ids().size(),
           config.gpu().resourceName(),
           flags.gpuEndpoint());
+    }
+    if (config.allocateAllDevices()) {
+      LOG.info(
+          "node {}: allocateAllDevices: every container asking for {} gets the character devices"
+              + " of all {} offered RDMA devices; the ids granted stay the kubelet's",
+          flags.nodeName(),
+          config.resourceName(),
+          plugin.inventory().devices().stream().map(d -> d.ibDevice()).distinct().count());
     }
     Runtime.getRuntime()
         .addShutdownHook(

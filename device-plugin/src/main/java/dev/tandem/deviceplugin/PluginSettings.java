@@ -28,8 +28,9 @@ import java.util.function.Supplier;
  * @param clock time of joint-mode reservations
  * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
  * @param deviceInfoInterval how often those files are reconciled against PodResources
- * @param rescan a new discovery of the node; in {@code sriov} mode each health check runs it, so
- *     re-created VFs are offered without a restart. Null: the devices found at start stay
+ * @param rescan a new discovery of the node; each health check runs it, so devices that appear (VFs
+ *     re-created, an HCA whose RDMA driver was loaded after start) are offered without a restart.
+ *     Null: the devices found at start stay
  */
 public record PluginSettings(
     Machine machine,

@@ -34,6 +34,28 @@ class MainIT {
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
+  /**
+   * The flags of a run on the XE8640 fixture against a stand-in kubelet in {@code dir}, then more.
+   */
+  private String[] onFixture(String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--plugin-dir",
+                dir.toString(),
+                "--hwloc-xml",
+                Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
+                "--node-name",
+                "n1",
+                "--no-kube",
+                "--ops-port",
+                "0",
+                "--pod-resources-socket",
+                dir.resolve("pr.sock").toString()));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
   static int exit(Path log, String... args) throws Exception {
     Process p = launch(log, args);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -60,21 +82,7 @@ class MainIT {
   void deviceInfoDirectoryUnwritable() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "x");
     Path log = dir.resolve("out");
-    assertEquals(
-        1,
-        exit(
-            log,
-            "--plugin-dir",
-            dir.toString(),
-            "--hwloc-xml",
-            Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
-            "--node-name",
-            "n1",
-            "--no-kube",
-            "--ops-port",
-            "0",
-            "--device-info-dir",
-            file.resolve("dp").toString()));
+    assertEquals(1, exit(log, onFixture("--device-info-dir", file.resolve("dp").toString())));
     String out = Files.readString(log);
     assertTrue(
         out.contains("the device-info directory " + file.resolve("dp") + " of --device-info-dir"),
@@ -93,19 +101,7 @@ class MainIT {
       Process p =
           launch(
               dir.resolve("log"),
-              "--plugin-dir",
-              dir.toString(),
-              "--hwloc-xml",
-              Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
-              "--node-name",
-              "n1",
-              "--no-kube",
-              "--ops-port",
-              "0",
-              "--pod-resources-socket",
-              dir.resolve("pr.sock").toString(),
-              "--device-info-dir",
-              dir.resolve("devinfo").toString());
+              onFixture("--device-info-dir", dir.resolve("devinfo").toString()));
       var list = kubelet.nextList(30_000);
       assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
       assertEquals(
@@ -127,6 +123,42 @@ class MainIT {
 
   @Test
   @DisplayName(
+      "without --config, k8s-rdma-sriov-dev-plugin's file at its mount path is read as it is: the"
+          + " log names the file, the plugin registers that file's resource and mode")
+  void dropInConfig() throws Exception {
+    Path dropIn = dir.resolve("k8s-rdma-sriov-dev-plugin/config.json");
+    Files.createDirectories(dropIn.getParent());
+    Files.writeString(dropIn, "{\"mode\": \"sriov\"}");
+    Vertx vertx = Vertx.vertx();
+    try {
+      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
+      kubelet.start().await();
+      Process p =
+          launch(
+              dir.resolve("log"),
+              onFixture("--device-info-dir", "off", "--drop-in-config", dropIn.toString()));
+      try {
+        assertNotNull(kubelet.nextList(30_000), () -> "no list; log: " + read(dir.resolve("log")));
+        assertEquals(
+            List.of("rdma/vhca"),
+            kubelet.registrations().stream().map(r -> r.getResourceName()).toList());
+        String log = read(dir.resolve("log"));
+        assertTrue(
+            log.contains(
+                "configuration: " + dropIn + " (no --config given: the --drop-in-config file)"),
+            log);
+        assertTrue(log.contains("sriov mode"), log);
+      } finally {
+        p.destroy();
+        assertTrue(p.waitFor(15, TimeUnit.SECONDS));
+      }
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  @Test
+  @DisplayName(
       "joint mode as a process: {\"gpu\":{\"enabled\":true}} registers rdma/hca and nvidia.com/gpu (--gpu-endpoint), SIGTERM removes both sockets")
   void jointProcess() throws Exception {
     Vertx vertx = Vertx.vertx();
@@ -140,23 +172,13 @@ class MainIT {
       Process p =
           launch(
               dir.resolve("log"),
-              "--plugin-dir",
-              dir.toString(),
-              "--hwloc-xml",
-              Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
-              "--node-name",
-              "n1",
-              "--no-kube",
-              "--ops-port",
-              "0",
-              "--pod-resources-socket",
-              dir.resolve("pr.sock").toString(),
-              "--config",
-              cfg.toString(),
-              "--gpu-endpoint",
-              "joint-gpu.sock",
-              "--device-info-dir",
-              "off");
+              onFixture(
+                  "--config",
+                  cfg.toString(),
+                  "--gpu-endpoint",
+                  "joint-gpu.sock",
+                  "--device-info-dir",
+                  "off"));
       var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
       assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
       assertEquals(4, gpus.getDevicesCount());

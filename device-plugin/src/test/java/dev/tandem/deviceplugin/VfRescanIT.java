@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.pods.KubeletPodResources;
+import dev.tandem.deviceplugin.preferred.PendingPlans;
+import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
@@ -19,14 +25,17 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationReque
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -35,10 +44,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SR-IOV VFs removed and created again ({@code sriov_numvfs} written twice) on a node the plugin
- * reads through sysfs, while it runs: the kubelet stand-in's open ListAndWatch stream and Allocate
- * follow, without a plugin restart.
+ * reads through sysfs, while it runs: the kubelet stand-in's open ListAndWatch stream, Allocate and
+ * GetPreferredAllocation (with locality) follow, without a plugin restart.
  */
-@DisplayName("re-created SR-IOV VFs reach ListAndWatch and Allocate without a restart")
+@DisplayName(
+    "re-created SR-IOV VFs reach ListAndWatch, Allocate and GetPreferredAllocation without a"
+        + " restart")
 class VfRescanIT {
 
   @TempDir Path dir;
@@ -65,7 +76,7 @@ class VfRescanIT {
     kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
-    plugin = new DevicePlugin(vertx, settings(source));
+    plugin = new DevicePlugin(vertx, settings(source, null, null));
     plugin.start().await();
 
     awaitIds(List.of("0000:15:00.1", "0000:15:00.2"));
@@ -76,18 +87,7 @@ class VfRescanIT {
     node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 4, "mlx5_5", "mlx5_6"));
     awaitIds(List.of("0000:15:00.4", "0000:15:00.5"));
 
-    List<String> preferred =
-        kubelet
-            .preferred(
-                PreferredAllocationRequest.newBuilder()
-                    .addContainerRequests(
-                        ContainerPreferredAllocationRequest.newBuilder()
-                            .addAvailableDeviceIDs("0000:15:00.4")
-                            .addAvailableDeviceIDs("0000:15:00.5")
-                            .setAllocationSize(1))
-                    .build())
-            .getContainerResponses(0)
-            .getDeviceIDsList();
+    List<String> preferred = preferredOne(List.of("0000:15:00.4", "0000:15:00.5"));
     assertEquals(1, preferred.size(), "GetPreferredAllocation answers for the new VFs");
     assertTrue(
         List.of("0000:15:00.4", "0000:15:00.5").containsAll(preferred), preferred.toString());
@@ -98,7 +98,84 @@ class VfRescanIT {
         old);
   }
 
-  private PluginSettings settings(TopologySource source) {
+  @Test
+  @DisplayName(
+      "VFs of mlx5_0 and mlx5_2 re-created at new addresses: the container holding a GPU of"
+          + " mlx5_2's switch is preferred a new VF of mlx5_2, not the kubelet's first nor its"
+          + " plan's mlx5_0")
+  void recreatedVfsKeepTheirLocality() throws Exception {
+    Machine pfs = TestMachines.twoSwitchesAndLoneHca("n1");
+    node(vfs(pfs, 1, "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6"));
+    kubelet = new KubeletStandIn(vertx, dir);
+    kubelet.start().await();
+    TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
+    String gpu =
+        source.discover().machine().gpus().stream()
+            .filter(g -> g.numaNode() == 1)
+            .findFirst()
+            .orElseThrow()
+            .id();
+    PodResourcesStandIn pr = new PodResourcesStandIn(vertx, dir.resolve("pod-resources.sock"));
+    pr.holds("team", "p", "train", "nvidia.com/gpu", List.of(gpu));
+    pr.start().await();
+    Plan plan =
+        new Plan(
+            "n1",
+            List.of(gpu),
+            List.of("mlx5_0"),
+            "PXB",
+            "switch/required",
+            Instant.parse("2026-11-24T20:00:00Z"));
+    PlannedPod pod = new PlannedPod("team", "p", plan, Map.of("train", 1));
+    plugin =
+        new DevicePlugin(
+            vertx,
+            settings(
+                source,
+                n -> Future.succeededFuture(List.of(pod)),
+                new KubeletPodResources(
+                    vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1))));
+    plugin.start().await();
+    awaitIds(List.of("0000:15:00.1", "0000:15:00.2", "0000:95:00.1", "0000:95:00.2"));
+
+    node(vfs(pfs, 4, "mlx5_7", "mlx5_8", "mlx5_9", "mlx5_10"));
+    List<String> recreated =
+        List.of("0000:15:00.4", "0000:15:00.5", "0000:95:00.4", "0000:95:00.5");
+    awaitIds(recreated);
+
+    List<String> preferred = preferredOne(recreated);
+    assertEquals(1, preferred.size(), preferred.toString());
+    assertTrue(
+        List.of("0000:95:00.4", "0000:95:00.5").containsAll(preferred),
+        "a new VF of mlx5_2, under the switch of " + gpu + ": " + preferred);
+  }
+
+  /** GetPreferredAllocation for one device of {@code available}, as the kubelet asks it. */
+  private List<String> preferredOne(List<String> available) {
+    return kubelet
+        .preferred(
+            PreferredAllocationRequest.newBuilder()
+                .addContainerRequests(
+                    ContainerPreferredAllocationRequest.newBuilder()
+                        .addAllAvailableDeviceIDs(available)
+                        .setAllocationSize(1))
+                .build())
+        .getContainerResponses(0)
+        .getDeviceIDsList();
+  }
+
+  /** The machine with two VFs of mlx5_0 and two of mlx5_2, at functions {@code first}, …. */
+  private static Machine vfs(Machine pfs, int first, String... names) {
+    return TestMachines.withVirtualFunctions(
+        TestMachines.withVirtualFunctions(pfs, "mlx5_0", first, names[0], names[1]),
+        "mlx5_2",
+        first,
+        names[2],
+        names[3]);
+  }
+
+  private PluginSettings settings(
+      TopologySource source, PendingPlans plans, PodResourcesSource podResources) {
     return new PluginSettings(
         source.discover().machine(),
         PluginConfig.parse("{\"mode\":\"sriov\"}", "t").withHealthInterval(Duration.ofSeconds(1)),
@@ -106,8 +183,8 @@ class VfRescanIT {
         kubelet.socket(),
         sysfs,
         new PortStates(sysfs),
-        null,
-        null,
+        plans,
+        podResources,
         500,
         new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
         dir.resolve("tandem-gpu.sock"),

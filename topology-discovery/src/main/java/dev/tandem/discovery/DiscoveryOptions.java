@@ -9,7 +9,10 @@ import java.util.Objects;
  * <p>Exactly one source is used when a file is named: {@code hwlocXml} (loaded through libhwloc),
  * else {@code ncclTopo}. Without a file, the live machine is read: through libhwloc (and libibverbs
  * for port states) when {@code useLibraries} is set, falling back to the sysfs tree under {@code
- * sysfsRoot}; only from {@code sysfsRoot} otherwise.
+ * sysfsRoot}; only from {@code sysfsRoot} otherwise. An NCCL topology file describes the VM it is
+ * read on: the names the kubelet reports (GPU UUIDs, ibverbs names) come from sysfs and procfs
+ * under {@code sysfsRoot}, unless {@code fileAlone} says the file stands for some other machine
+ * (the placement simulator, the extender's demo).
  *
  * @param nodeName the Kubernetes node name the topology is published under
  * @param hwlocXml an hwloc XML export to load instead of this machine, or null
@@ -17,9 +20,17 @@ import java.util.Objects;
  *     {@code /} when null
  * @param ncclTopo an NCCL topology file (the vendor's grouping of a cloud VM), or null
  * @param useLibraries read this machine through libhwloc and libibverbs before sysfs
+ * @param fileAlone read the NCCL topology file alone, nothing of this node: its devices keep the
+ *     file's names (bus ids, {@code <net name>}) and its NICs stay healthy (an hwloc export is
+ *     always read alone)
  */
 public record DiscoveryOptions(
-    String nodeName, Path hwlocXml, Path sysfsRoot, Path ncclTopo, boolean useLibraries) {
+    String nodeName,
+    Path hwlocXml,
+    Path sysfsRoot,
+    Path ncclTopo,
+    boolean useLibraries,
+    boolean fileAlone) {
 
   public static final Path HOST_ROOT = Path.of("/");
 
@@ -30,6 +41,23 @@ public record DiscoveryOptions(
       throw new IllegalArgumentException(
           "give either an hwloc XML file or an NCCL topology file, not both");
     }
+    if (fileAlone && ncclTopo == null) {
+      throw new IllegalArgumentException("fileAlone needs an NCCL topology file");
+    }
+  }
+
+  /** Options that read this node (the agent, the device plugin, {@code dump}). */
+  public DiscoveryOptions(
+      String nodeName, Path hwlocXml, Path sysfsRoot, Path ncclTopo, boolean useLibraries) {
+    this(nodeName, hwlocXml, sysfsRoot, ncclTopo, useLibraries, false);
+  }
+
+  /**
+   * Whether the source reads this node's sysfs, so that an HCA without an ibverbs name there is one
+   * whose RDMA driver is not loaded: the live machine, its sysfs tree, or an NCCL file on its VM.
+   */
+  public boolean readsNode() {
+    return hwlocXml == null && !fileAlone;
   }
 
   /** This machine: libhwloc and libibverbs first, then sysfs under {@code /}. */
@@ -48,9 +76,13 @@ public record DiscoveryOptions(
     return new DiscoveryOptions(nodeName, null, Objects.requireNonNull(root, "root"), null, false);
   }
 
-  /** An NCCL topology file. */
+  /**
+   * An NCCL topology file alone, as a model of a machine (the simulator, the demo): nothing of this
+   * node is read. On the VM it describes, give the host root: {@code new DiscoveryOptions(node,
+   * null, root, file, false)}.
+   */
   public static DiscoveryOptions ncclTopo(String nodeName, Path file) {
     return new DiscoveryOptions(
-        nodeName, null, HOST_ROOT, Objects.requireNonNull(file, "file"), false);
+        nodeName, null, HOST_ROOT, Objects.requireNonNull(file, "file"), false, true);
   }
 }

@@ -6,7 +6,6 @@ import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,9 +25,9 @@ import java.util.regex.Pattern;
  *   <li>CPU domain of a host bridge: the NUMA nodes ({@code
  *       /sys/devices/system/node/nodeN/cpulist}) inside the {@code local_cpulist} of the functions
  *       below it, as hwloc decides; else their {@code numa_node};
- *   <li>HCAs: {@code /sys/class/infiniband/*} (device link, node_guid, ports/1/state, link_layer,
- *       rate), the uverbs device from {@code /sys/class/infiniband_verbs/*}/ibdev, netdevs from the
- *       function's {@code net/}, VFs from {@code physfn};
+ *   <li>HCAs: each function's ibverbs devices, uverbs devices, netdevs and PF, as {@link
+ *       RdmaFunction} reads them ({@code <function>/infiniband/<ib>}, {@code
+ *       <function>/infiniband_verbs/uverbsN}, {@code net/}, {@code physfn});
  *   <li>GPU ids: {@code /proc/driver/nvidia/gpus/<address>/information} (GPU UUID), AMD {@code
  *       unique_id}.
  * </ul>
@@ -97,7 +96,6 @@ final class SysfsReader {
         functions.put(f.address(), f);
       }
     }
-    Map<PciAddress, List<String>> verbs = infinibandByAddress();
     TopologyBuilder builder = new TopologyBuilder(nodeName, "sysfs");
     Map<String, List<Integer>> hostNuma = hostBridgeNuma(functions);
     Map<String, String> domains = new HashMap<>();
@@ -113,7 +111,7 @@ final class SysfsReader {
       Function f = unplaced.placed(functions);
       List<Integer> numa = hostNuma.get(f.hostBridge());
       int numaNode = f.numaNode() >= 0 ? f.numaNode() : numa.isEmpty() ? -1 : numa.get(0);
-      add(builder, f, numaNode, verbs.getOrDefault(f.address(), List.of()));
+      add(builder, f, numaNode, RdmaFunction.ibDevices(f.dir()));
     }
     Machine m = builder.build();
     notes.add(
@@ -222,7 +220,7 @@ final class SysfsReader {
                   if (dir == null) {
                     return d;
                   }
-                  HcaInfo s = reader.hca(d.hca().ibDevice(), dir);
+                  HcaInfo s = RdmaFunction.hca(d.hca().ibDevice(), dir);
                   HcaInfo h = d.hca();
                   filled.add(h.ibDevice());
                   HcaInfo merged =
@@ -260,56 +258,8 @@ final class SysfsReader {
     return a != null ? a : b;
   }
 
-  private HcaInfo hca(String name, Function f) {
-    return hca(name, f.dir());
-  }
-
-  private HcaInfo hca(String name, Path functionDir) {
-    List<String> netdevs =
-        HostFiles.list(functionDir.resolve("net")).stream()
-            .map(p -> p.getFileName().toString())
-            .toList();
-    PciAddress pf = physicalFunction(functionDir.resolve("physfn"));
-    boolean vf = Files.isSymbolicLink(functionDir.resolve("physfn"));
-    if (name == null) {
-      return new HcaInfo(null, null, null, null, null, netdevs, null, vf, pf);
-    }
-    Path ib = files.host("/sys/class/infiniband/" + name);
-    Path port = ib.resolve("ports/1");
-    return new HcaInfo(
-        name,
-        HostFiles.firstLine(port.resolve("link_layer")),
-        DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))),
-        HostFiles.firstLine(port.resolve("rate")),
-        HostFiles.firstLine(ib.resolve("node_guid")),
-        netdevs,
-        uverbs(name),
-        vf,
-        pf);
-  }
-
-  /**
-   * The PF a {@code physfn} link names (its last component), even when the link cannot be followed.
-   */
-  private static PciAddress physicalFunction(Path physfn) {
-    try {
-      if (!Files.isSymbolicLink(physfn)) {
-        return null;
-      }
-      String last = Files.readSymbolicLink(physfn).getFileName().toString();
-      return ADDRESS.matcher(last).matches() ? PciAddress.parse(last) : null;
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private String uverbs(String ibName) {
-    for (Path dir : HostFiles.list(files.host("/sys/class/infiniband_verbs"))) {
-      if (ibName.equals(HostFiles.firstLine(dir.resolve("ibdev")))) {
-        return dir.getFileName().toString();
-      }
-    }
-    return null;
+  private static HcaInfo hca(String name, Function f) {
+    return RdmaFunction.hca(name, f.dir());
   }
 
   private Function function(Path link) {
@@ -425,19 +375,6 @@ final class SysfsReader {
       pkg = p;
     }
     return pkg;
-  }
-
-  private Map<PciAddress, List<String>> infinibandByAddress() {
-    Map<PciAddress, List<String>> out = new HashMap<>();
-    for (Path ib : HostFiles.list(files.host("/sys/class/infiniband"))) {
-      Path dev = files.follow(ib.resolve("device"));
-      if (dev != null && ADDRESS.matcher(dev.getFileName().toString()).matches()) {
-        out.computeIfAbsent(PciAddress.parse(dev.getFileName().toString()), k -> new ArrayList<>())
-            .add(ib.getFileName().toString());
-      }
-    }
-    out.values().forEach(l -> l.sort(null));
-    return out;
   }
 
   private String driver(Path dir) {

@@ -6,6 +6,8 @@ package dev.tandem.discovery;
  * <p>A named file wins ({@code hwlocXml} through libhwloc, else {@code ncclTopo}); otherwise this
  * machine through libhwloc, then the sysfs tree (when hwloc is missing or finds no GPU or HCA),
  * then libibverbs for port states; or only the sysfs tree when the libraries are not to be used.
+ * Where the source reads this node, HCAs without an ibverbs name are marked ({@link
+ * DriverlessHcas}).
  */
 public final class TopologySources {
 
@@ -13,7 +15,7 @@ public final class TopologySources {
 
   /** A source for these options, with its own note memory and library handles. */
   public static TopologySource create(DiscoveryOptions options) {
-    return new LoggedSource(adapter(options), new DiscoveryLog());
+    return new LoggedSource(adapter(options), new DiscoveryLog(), options.readsNode());
   }
 
   /**
@@ -30,7 +32,8 @@ public final class TopologySources {
       return new HwlocXmlSource(node, options.hwlocXml(), new Hwloc());
     }
     if (options.ncclTopo() != null) {
-      return new NcclTopoSource(node, options.ncclTopo(), options.sysfsRoot());
+      return new NcclTopoSource(
+          node, options.ncclTopo(), options.fileAlone() ? null : options.sysfsRoot());
     }
     if (options.useLibraries()) {
       return new LiveSource(node, options.sysfsRoot(), new Hwloc(), new Ibverbs());

@@ -7,9 +7,10 @@
  * <ul>
  *   <li>{@code HwlocXmlSource}: an hwloc XML file through libhwloc ({@code Hwloc}, {@code
  *       HwlocXmlVersion}, {@code HwlocXmlReader});
- *   <li>{@code NcclTopoSource}: an NCCL topology file ({@code NcclTopoReader});
+ *   <li>{@code NcclTopoSource}: an NCCL topology file ({@code NcclTopoReader}), named on its VM
+ *       from sysfs and procfs ({@code KernelNames}, {@code NvidiaProc});
  *   <li>{@code SysfsSource}: a sysfs/procfs tree ({@code SysfsReader}, {@code HostFiles}, {@code
- *       NvidiaProc});
+ *       NvidiaProc}); one reader of a PCI function's RDMA side serves both ({@code RdmaFunction});
  *   <li>{@code LiveSource}: this machine, libhwloc then sysfs, then libibverbs ({@code Ibverbs})
  *       for port states.
  * </ul>

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
@@ -47,22 +48,24 @@ class DriverlessHcasTest {
 
   @Test
   @DisplayName(
-      "a tree whose HCAs all have names, or read from a file (hwloc export, NCCL topology),"
-          + " is returned as it was")
-  void othersUntouched() {
+      "a tree whose HCAs all have names is returned as it was; only sources that read this node"
+          + " mark (not an hwloc export, nor an NCCL file read alone)")
+  void othersUntouched(@TempDir Path root) {
     Discovery named = new Discovery(TestMachines.twoSwitchesAndLoneHca("n1"), "sysfs", List.of());
     assertSame(named, DriverlessHcas.marked(named));
     Machine driverless =
         TestMachines.withoutRdmaDriver(TestMachines.twoSwitchesAndLoneHca("n1"), "mlx5_1");
-    for (String file : List.of("hwloc-xml", "nccl")) {
-      Discovery d = new Discovery(driverless, file, List.of());
-      assertSame(d, DriverlessHcas.marked(d), file);
-    }
     assertFalse(
         DriverlessHcas.marked(new Discovery(driverless, "hwloc", List.of()))
             .machine()
             .device(DRIVERLESS)
             .orElseThrow()
             .healthy());
+    Path file = Topologies.path("nccl-topo/azure-ndv4-a100.xml");
+    assertFalse(DiscoveryOptions.hwlocXml("n1", file).readsNode());
+    assertFalse(DiscoveryOptions.ncclTopo("n1", file).readsNode());
+    assertTrue(new DiscoveryOptions("n1", null, root, file, false).readsNode());
+    assertTrue(DiscoveryOptions.sysfs("n1", root).readsNode());
+    assertTrue(DiscoveryOptions.live("n1").readsNode());
   }
 }

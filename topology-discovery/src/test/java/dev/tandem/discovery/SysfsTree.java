@@ -21,10 +21,12 @@ import org.w3c.dom.Element;
  * <p>Writes {@code sys/devices/pciDDDD:BB/<bridge>/…/<function>} directories with {@code class},
  * {@code vendor}, {@code device}, {@code numa_node} and {@code local_cpulist}; the {@code
  * sys/bus/pci/devices/<address>} links; {@code sys/devices/system/node/nodeN/cpulist} and {@code
- * sys/devices/system/cpu/cpuN/topology/physical_package_id}; {@code sys/class/infiniband/<hca>}
- * (device link, node_guid, ports/1/state) with {@code sys/class/infiniband_verbs/uverbsN/ibdev};
- * netdevs under the function's {@code net/}; {@code proc/driver/nvidia/gpus/<address>/information}
- * with the GPU UUID and model; AMD {@code unique_id} and an {@code amdgpu} driver link.
+ * sys/devices/system/cpu/cpuN/topology/physical_package_id}; the function's {@code
+ * infiniband/<hca>} (device link, node_guid, ports/1/state) and {@code
+ * infiniband_verbs/uverbsN/ibdev}, linked from {@code sys/class/infiniband} and {@code
+ * sys/class/infiniband_verbs} as the kernel links them; netdevs under the function's {@code net/};
+ * {@code proc/driver/nvidia/gpus/<address>/information} with the GPU UUID and model; AMD {@code
+ * unique_id} and an {@code amdgpu} driver link.
  */
 final class SysfsTree {
 
@@ -117,8 +119,10 @@ final class SysfsTree {
     Map<String, String> info = HwlocXmlReader.infos(o);
     switch (HwlocXmlReader.osdevType(o)) {
       case HwlocXmlReader.OSDEV_OPENFABRICS -> {
-        Path ib = root.resolve("sys/class/infiniband/" + name);
+        Path ib = function.resolve("infiniband/" + name);
+        mkdirs(ib);
         link(ib.resolve("device"), function);
+        link(root.resolve("sys/class/infiniband/" + name), ib);
         if (info.containsKey("NodeGUID")) {
           write(ib.resolve("node_guid"), info.get("NodeGUID"));
         }
@@ -126,7 +130,9 @@ final class SysfsTree {
           String state = info.get("Port1State");
           write(ib.resolve("ports/1/state"), state + ": " + DeviceRules.portState(state));
         }
-        write(root.resolve("sys/class/infiniband_verbs/uverbs" + uverbs++ + "/ibdev"), name);
+        Path verbs = function.resolve("infiniband_verbs/uverbs" + uverbs++);
+        write(verbs.resolve("ibdev"), name);
+        link(root.resolve("sys/class/infiniband_verbs/" + verbs.getFileName()), verbs);
       }
       case HwlocXmlReader.OSDEV_NETWORK -> mkdirs(function.resolve("net/" + name));
       default -> gpuInfo(o, name, info, function, address);

@@ -1,5 +1,6 @@
 package dev.tandem.kit.config;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -15,12 +16,23 @@ public final class Resolved {
 
   private final Map<Setting<?>, Entry> entries = new LinkedHashMap<>();
   private final Map<Source, String> where;
+  private final Path file;
 
   /**
    * @param where how error messages say where a value came from, by source
+   * @param file the configuration file read, or null
    */
-  Resolved(Map<Source, String> where) {
+  Resolved(Map<Source, String> where, Path file) {
     this.where = Map.copyOf(where);
+    this.file = file;
+  }
+
+  /**
+   * The configuration file whose keys were read: the one its setting names, else the fallback that
+   * exists ({@link Settings#configFile(Setting, Setting)}); null when none was.
+   */
+  public Path file() {
+    return file;
   }
 
   void put(Setting<?> setting, String text, Source source) {

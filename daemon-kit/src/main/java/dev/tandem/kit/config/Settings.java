@@ -1,5 +1,6 @@
 package dev.tandem.kit.config;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,13 +25,19 @@ public final class Settings {
   private final List<Setting<?>> settings;
   private final List<Rule> rules;
   private final Setting<Path> configFile;
+  private final Setting<Path> configFallback;
 
   private Settings(
-      String intro, List<Setting<?>> settings, List<Rule> rules, Setting<Path> configFile) {
+      String intro,
+      List<Setting<?>> settings,
+      List<Rule> rules,
+      Setting<Path> configFile,
+      Setting<Path> configFallback) {
     this.intro = intro;
     this.settings = List.copyOf(settings);
     this.rules = List.copyOf(rules);
     this.configFile = configFile;
+    this.configFallback = configFallback;
   }
 
   /**
@@ -45,22 +52,35 @@ public final class Settings {
         throw new IllegalArgumentException("flag declared twice: " + s.flag());
       }
     }
-    return new Settings(intro, settings, List.of(), null);
+    return new Settings(intro, settings, List.of(), null, null);
   }
 
   /** These settings with {@code more} rules. */
   public Settings rules(Rule... more) {
     List<Rule> all = new ArrayList<>(rules);
     all.addAll(List.of(more));
-    return new Settings(intro, settings, all, configFile);
+    return new Settings(intro, settings, all, configFile, configFallback);
   }
 
   /** These settings, whose file keys are read from the file {@code setting} names. */
   public Settings configFile(Setting<Path> setting) {
+    return new Settings(intro, settings, rules, member(setting), null);
+  }
+
+  /**
+   * These settings, whose file keys are read from the file {@code setting} names or, when nothing
+   * names one, from the file {@code fallback} names if that file exists (a path another program's
+   * deployment already mounts its configuration at).
+   */
+  public Settings configFile(Setting<Path> setting, Setting<Path> fallback) {
+    return new Settings(intro, settings, rules, member(setting), member(fallback));
+  }
+
+  private Setting<Path> member(Setting<Path> setting) {
     if (!settings.contains(setting)) {
       throw new IllegalArgumentException(setting.flag() + " is not one of these settings");
     }
-    return new Settings(intro, settings, rules, setting);
+    return setting;
   }
 
   public List<Setting<?>> all() {
@@ -94,7 +114,7 @@ public final class Settings {
       where.put(Source.FILE, "from " + path);
       rejectUnknownKeys(file, path);
     }
-    Resolved r = new Resolved(where);
+    Resolved r = new Resolved(where, path);
     for (Setting<?> s : settings) {
       put(r, s, flags, env, file);
     }
@@ -129,13 +149,24 @@ public final class Settings {
   }
 
   private Path configPath(Map<Setting<?>, String> flags, Map<String, String> env) {
-    if (configFile == null) {
+    Path named = early(configFile, flags, env);
+    if (named != null) {
+      return named;
+    }
+    Path fallback = early(configFallback, flags, env);
+    return fallback != null && Files.exists(fallback) ? fallback : null;
+  }
+
+  /** A setting's value before the file is read (flag, environment, default). */
+  private static Path early(
+      Setting<Path> setting, Map<Setting<?>, String> flags, Map<String, String> env) {
+    if (setting == null) {
       return null;
     }
-    Resolved r = new Resolved(Map.of(Source.ENVIRONMENT, FROM_ENV));
-    put(r, configFile, flags, env, Map.of());
+    Resolved r = new Resolved(Map.of(Source.ENVIRONMENT, FROM_ENV), null);
+    put(r, setting, flags, env, Map.of());
     r.parseAll();
-    return r.get(configFile);
+    return r.get(setting);
   }
 
   private void rejectUnknownKeys(Map<String, String> file, Path path) {

@@ -41,6 +41,11 @@ class SettingsTest {
   static final Setting<Path> CONFIG =
       Setting.of("--config", "FILE", Parsers.existingFile()).env("T_CONFIG").help("the file");
 
+  static final Setting<Path> ADOPTED =
+      Setting.of("--adopted", "FILE", Parsers.path())
+          .env("T_ADOPTED")
+          .help("another program's file, read when it exists and --config names none");
+
   static final Settings SETTINGS =
       Settings.of("usage: t [flags]\n", List.of(PORT, POLL, NAME, DEMO, DEMO_DIR, CONFIG))
           .rules(Rule.requires(DEMO_DIR, DEMO), Rule.atMostOne(PORT, POLL))
@@ -141,6 +146,37 @@ class SettingsTest {
         f + ": unknown key colour; known: demo, demoDir, port",
         error(Map.of("T_NAME", "a"), "--config", f.toString()));
     assertTrue(error(Map.of("T_NAME", "a"), "--config", "/nope").contains("'/nope'"));
+  }
+
+  @Test
+  @DisplayName(
+      "a fallback file is read when no file is named and it exists; a named file wins; an absent one reads none")
+  void fallbackFile() throws Exception {
+    Settings s =
+        Settings.of("usage: t [flags]\n", List.of(PORT, CONFIG, ADOPTED))
+            .configFile(CONFIG, ADOPTED);
+    Path adopted = Files.writeString(dir.resolve("adopted.conf"), "port=9300");
+    Path named = file("port=9000");
+    Resolved fallback =
+        s.resolve(List.of(), Map.of("T_ADOPTED", adopted.toString()), SettingsTest::load);
+    assertEquals(9300, fallback.get(PORT));
+    assertEquals(Source.FILE, fallback.source(PORT));
+    assertEquals(adopted, fallback.file());
+    Resolved both =
+        s.resolve(
+            List.of("--adopted", adopted.toString(), "--config", named.toString()),
+            Map.of(),
+            SettingsTest::load);
+    assertEquals(9000, both.get(PORT));
+    assertEquals(named, both.file());
+    Resolved absent =
+        s.resolve(
+            List.of("--adopted", dir.resolve("absent.conf").toString()),
+            Map.of(),
+            SettingsTest::load);
+    assertEquals(8080, absent.get(PORT));
+    assertNull(absent.file());
+    assertNull(resolve(Map.of("T_NAME", "a")).file());
   }
 
   @Test

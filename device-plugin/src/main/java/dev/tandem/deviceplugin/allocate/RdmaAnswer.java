@@ -16,7 +16,10 @@ import java.util.function.Function;
  * /dev/infiniband/uverbsN} of each HCA and {@code /dev/infiniband/rdma_cm}, mode {@code rw}) and
  * the environment of {@link RdmaEnvironment}. In {@code shared} mode, when the devices were steered
  * to a pod's plan ({@code podHcas}), its HCAs are the pod's: every container of the pod gets the
- * same HCAs named and their character devices, whichever of them its own slots are on.
+ * same HCAs named and their character devices, whichever of them its own slots are on. With {@code
+ * allocateAllDevices} (config), the container also gets the character devices of every other
+ * offered HCA of the node, which {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES} then name after
+ * its own; the granted ids, their PCI addresses and {@code TANDEM_RDMA_DEVICES} stay its own.
  */
 public final class RdmaAnswer implements ContainerAnswer {
 
@@ -72,9 +75,10 @@ public final class RdmaAnswer implements ContainerAnswer {
     List<PluginDevice> devices =
         ids.stream().map(id -> inventory.device(id).orElseThrow()).toList();
     List<String> hcas = hcas(ids, devices);
+    List<String> usable = usable(hcas);
     Set<String> paths = new LinkedHashSet<>();
     List<String> missing = new ArrayList<>();
-    for (String hca : hcas) {
+    for (String hca : usable) {
       uverbs.apply(hca).ifPresentOrElse(u -> paths.add(DEV_DIR + u), () -> missing.add(hca));
     }
     if (!missing.isEmpty()) {
@@ -89,7 +93,8 @@ public final class RdmaAnswer implements ContainerAnswer {
     paths.add(RDMA_CM);
     ContainerAllocateResponse.Builder b =
         ContainerAllocateResponse.newBuilder()
-            .putAllEnvs(RdmaEnvironment.of(inventory.config().resourceName(), devices, hcas));
+            .putAllEnvs(
+                RdmaEnvironment.of(inventory.config().resourceName(), devices, hcas, usable));
     for (String p : paths) {
       b.addDevices(DeviceSpec.newBuilder().setContainerPath(p).setHostPath(p).setPermissions("rw"));
     }
@@ -102,5 +107,18 @@ public final class RdmaAnswer implements ContainerAnswer {
   private List<String> hcas(List<String> ids, List<PluginDevice> devices) {
     List<String> own = devices.stream().map(PluginDevice::ibDevice).distinct().toList();
     return podHcas.apply(ids).filter(pod -> pod.containsAll(own)).orElse(own);
+  }
+
+  /**
+   * The HCAs whose character devices the container gets: its own, then, with {@code
+   * allocateAllDevices}, every other HCA the plugin offers, in the offered order.
+   */
+  private List<String> usable(List<String> hcas) {
+    if (!inventory.config().allocateAllDevices()) {
+      return hcas;
+    }
+    Set<String> all = new LinkedHashSet<>(hcas);
+    inventory.devices().forEach(d -> all.add(d.ibDevice()));
+    return List.copyOf(all);
   }
 }

@@ -11,9 +11,11 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>{@code NCCL_IB_HCA=<ibdev>,<ibdev>} prefixed with {@code =} (NCCL's exact-match form, so
- *       {@code mlx5_1} does not also select {@code mlx5_10});
- *   <li>{@code UCX_NET_DEVICES=<ibdev>:1,…} (UCX wants device:port; port 1);
- *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names;
+ *       {@code mlx5_1} does not also select {@code mlx5_10}): the HCAs the container may use (its
+ *       own, then with {@code allocateAllDevices} every other HCA handed to it);
+ *   <li>{@code UCX_NET_DEVICES=<ibdev>:1,…} (UCX wants device:port; port 1): the same HCAs;
+ *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names of its own HCAs (those chosen for
+ *       it, near its GPUs);
  *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the kubelet device ids allocated;
  *   <li>{@code PCIDEVICE_<RESOURCE>=<pci>,…} the PCI addresses of the devices (the VFs in {@code
  *       sriov} mode, the HCAs otherwise), each once, named and formatted as the SR-IOV network
@@ -64,9 +66,18 @@ public final class RdmaEnvironment {
    */
   public static Map<String, String> of(
       String resourceName, List<PluginDevice> devices, List<String> hcas) {
+    return of(resourceName, devices, hcas, hcas);
+  }
+
+  /**
+   * As {@link #of(String, List, List)}, {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES} naming
+   * {@code usable} ({@code hcas} first, then the other HCAs handed to the container).
+   */
+  public static Map<String, String> of(
+      String resourceName, List<PluginDevice> devices, List<String> hcas, List<String> usable) {
     Map<String, String> env = new LinkedHashMap<>();
-    env.put(NCCL_IB_HCA, "=" + String.join(",", hcas));
-    env.put(UCX_NET_DEVICES, hcas.stream().map(h -> h + ":1").collect(Collectors.joining(",")));
+    env.put(NCCL_IB_HCA, "=" + String.join(",", usable));
+    env.put(UCX_NET_DEVICES, usable.stream().map(h -> h + ":1").collect(Collectors.joining(",")));
     env.put(TANDEM_RDMA_DEVICES, String.join(",", hcas));
     env.put(
         TANDEM_RDMA_DEVICE_IDS,

@@ -23,7 +23,10 @@ import java.util.Map;
  * @param endpoint this plugin's socket file name in {@code pluginDir}
  * @param gpuEndpoint joint mode: the GPU plugin's socket file name in {@code pluginDir}
  * @param resourceName the extended resource registered
- * @param config the JSON configuration file, or null
+ * @param config the JSON configuration file read: {@code --config}'s, else {@code dropInConfig}
+ *     when that file exists; or null
+ * @param dropInConfig where another RDMA plugin's deployment mounts its config, read when {@code
+ *     --config} names none; null for {@code off}
  * @param nodeName this node's name
  * @param hwlocXml an hwloc XML export to read instead of this machine, or null
  * @param sysfsRoot the host root {@code /sys} and {@code /proc} resolve against
@@ -44,6 +47,7 @@ public record PluginFlags(
     String gpuEndpoint,
     String resourceName,
     Path config,
+    Path dropInConfig,
     String nodeName,
     Path hwlocXml,
     Path sysfsRoot,
@@ -57,7 +61,7 @@ public record PluginFlags(
     Path deviceInfoDir,
     Duration deviceInfoInterval) {
 
-  /** The value of {@link #DEVICE_INFO_DIR} that writes no Device Information files. */
+  /** The value of {@link #DEVICE_INFO_DIR} and {@link #DROP_IN_CONFIG} that turns them off. */
   public static final String OFF = "off";
 
   public static final Setting<Path> PLUGIN_DIR =
@@ -89,8 +93,16 @@ public record PluginFlags(
   public static final Setting<Path> CONFIG =
       Setting.of("--config", "FILE", Parsers.path())
           .env("TANDEM_PLUGIN_CONFIG")
-          .defaultText("none (mode `hca`)")
+          .defaultText("`--drop-in-config` when that file exists, else none (mode `hca`)")
           .help("JSON configuration, below");
+  public static final Setting<Path> DROP_IN_CONFIG =
+      Setting.of("--drop-in-config", "FILE", PluginFlags::pathOrOff)
+          .env("TANDEM_PLUGIN_DROP_IN_CONFIG")
+          .defaultValue("/k8s-rdma-sriov-dev-plugin/config.json")
+          .help(
+              "read as the configuration when `--config` names none and this file exists: where"
+                  + " the k8s-rdma-sriov-dev-plugin's DaemonSet mounts its ConfigMap, so that"
+                  + " mount works unchanged (docs/device-plugin.md, Migrating); `off` reads none");
   public static final Setting<String> NODE_NAME =
       Setting.of("--node-name", "NAME", Parsers.text())
           .env("NODE_NAME")
@@ -111,7 +123,9 @@ public record PluginFlags(
   public static final Setting<Path> NCCL_TOPO =
       Setting.of("--nccl-topo", "FILE", Parsers.path())
           .env("TANDEM_NCCL_TOPO")
-          .help("read the topology from an NCCL topology file");
+          .help(
+              "take the GPU/NIC grouping from an NCCL topology file (cloud VMs); the names (ibverbs"
+                  + " names, GPU UUIDs) still come from `--sysfs-root`");
   public static final Setting<Boolean> NO_KUBE =
       Setting.toggle("--no-kube", true)
           .env("TANDEM_PLUGIN_NO_KUBE")
@@ -163,7 +177,10 @@ public record PluginFlags(
               "how often the Device Information files are checked against PodResources: those of"
                   + " devices no container holds are removed");
 
-  /** The plugin's settings; the file {@code --config} names gives two of them. */
+  /**
+   * The plugin's settings; the file {@code --config} names (else the drop-in file, when it exists)
+   * gives two of them.
+   */
   public static final Settings SETTINGS =
       Settings.of(
               """
@@ -180,6 +197,7 @@ public record PluginFlags(
                   GPU_ENDPOINT,
                   RESOURCE_NAME,
                   CONFIG,
+                  DROP_IN_CONFIG,
                   NODE_NAME,
                   HWLOC_XML,
                   SYSFS_ROOT,
@@ -192,7 +210,7 @@ public record PluginFlags(
                   OPS_PORT,
                   DEVICE_INFO_DIR,
                   DEVICE_INFO_INTERVAL))
-          .configFile(CONFIG)
+          .configFile(CONFIG, DROP_IN_CONFIG)
           .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
 
   /**
@@ -215,7 +233,8 @@ public record PluginFlags(
         v.get(ENDPOINT),
         v.get(GPU_ENDPOINT),
         v.get(RESOURCE_NAME),
-        v.get(CONFIG),
+        v.file(),
+        v.get(DROP_IN_CONFIG),
         v.get(NODE_NAME) != null ? v.get(NODE_NAME) : hostName(env),
         v.get(HWLOC_XML),
         v.get(SYSFS_ROOT),

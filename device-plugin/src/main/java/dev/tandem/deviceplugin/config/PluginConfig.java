@@ -19,6 +19,10 @@ import java.util.TreeSet;
  * @param selectors which HCAs are offered
  * @param healthInterval how often port states are re-read
  * @param gpu joint mode: whether (and how) {@code nvidia.com/gpu} is served too
+ * @param allocateAllDevices every container gets the character devices of all offered RDMA devices
+ *     of the node, not only of those the kubelet granted it (as Alibaba Cloud's eRDMA controller's
+ *     {@code --allocate-all-devices}); the granted ids, and so the locality recorded, stay the
+ *     kubelet's. {@code hca} and {@code shared} mode only
  */
 public record PluginConfig(
     Mode mode,
@@ -26,7 +30,8 @@ public record PluginConfig(
     int slotsPerHca,
     Selectors selectors,
     Duration healthInterval,
-    GpuConfig gpu) {
+    GpuConfig gpu,
+    boolean allocateAllDevices) {
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
   public static final int DEFAULT_SHARED_SLOTS = 1000;
@@ -34,7 +39,14 @@ public record PluginConfig(
       new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
   private static final Set<String> KEYS =
-      Set.of("mode", "resourceName", "slotsPerHca", "selectors", "healthCheckSeconds", "gpu");
+      Set.of(
+          "mode",
+          "resourceName",
+          "slotsPerHca",
+          "selectors",
+          "healthCheckSeconds",
+          "gpu",
+          "allocateAllDevices");
   private static final Set<String> SELECTOR_KEYS =
       Set.of("vendorIds", "deviceIds", "linkLayers", "ibDevices", "netdevs", "pfNetdevs");
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
@@ -49,6 +61,17 @@ public record PluginConfig(
     this(mode, resourceName, slotsPerHca, selectors, healthInterval, GpuConfig.OFF);
   }
 
+  /** Each container with the devices the kubelet granted it only. */
+  public PluginConfig(
+      Mode mode,
+      String resourceName,
+      int slotsPerHca,
+      Selectors selectors,
+      Duration healthInterval,
+      GpuConfig gpu) {
+    this(mode, resourceName, slotsPerHca, selectors, healthInterval, gpu, false);
+  }
+
   public PluginConfig {
     checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
@@ -57,6 +80,12 @@ public record PluginConfig(
     if (mode != Mode.SHARED && slotsPerHca != 1) {
       throw new ConfigException(
           "slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
+    }
+    if (allocateAllDevices && mode == Mode.SRIOV) {
+      throw new ConfigException(
+          "allocateAllDevices is refused in sriov mode: each VF belongs to the one pod it is"
+              + " granted to (SR-IOV CNI moves it into that pod's network namespace), so no"
+              + " container can be handed every VF; use mode hca or shared with it, or remove it");
     }
   }
 
@@ -88,7 +117,7 @@ public record PluginConfig(
   public static PluginConfig parse(String json, String where) {
     JsonObject o = keys(json, where);
     try {
-      rejectUnknown(o, KEYS, where);
+      rejectUnknown(o, KEYS, where, "");
       Mode mode = Mode.parse(o.getString("mode", "hca"));
       int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
@@ -97,14 +126,21 @@ public record PluginConfig(
         throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
       }
       JsonObject gpu = o.getJsonObject("gpu", new JsonObject());
-      rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu");
+      rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu", "gpu.");
       String resource = o.getString("resourceName", DEFAULT_RESOURCE);
       GpuConfig g = GpuConfig.parse(gpu);
       if (g.enabled() && g.resourceName().equals(resource)) {
         throw new ConfigException(
             "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
-      return new PluginConfig(mode, resource, slots, sel, Duration.ofSeconds(seconds), g);
+      return new PluginConfig(
+          mode,
+          resource,
+          slots,
+          sel,
+          Duration.ofSeconds(seconds),
+          g,
+          o.getBoolean("allocateAllDevices", false));
     } catch (ClassCastException e) {
       throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
     } catch (ConfigException e) {
@@ -115,19 +151,22 @@ public record PluginConfig(
   }
 
   public PluginConfig withResourceName(String name) {
-    return new PluginConfig(mode, name, slotsPerHca, selectors, healthInterval, gpu);
+    return new PluginConfig(
+        mode, name, slotsPerHca, selectors, healthInterval, gpu, allocateAllDevices);
   }
 
   public PluginConfig withHealthInterval(Duration interval) {
-    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, interval, gpu);
+    return new PluginConfig(
+        mode, resourceName, slotsPerHca, selectors, interval, gpu, allocateAllDevices);
   }
 
   public PluginConfig withGpu(GpuConfig value) {
-    return new PluginConfig(mode, resourceName, slotsPerHca, selectors, healthInterval, value);
+    return new PluginConfig(
+        mode, resourceName, slotsPerHca, selectors, healthInterval, value, allocateAllDevices);
   }
 
   private static Selectors selectors(JsonObject s, String where) {
-    rejectUnknown(s, SELECTOR_KEYS, where + " selectors");
+    rejectUnknown(s, SELECTOR_KEYS, where + " selectors", "selectors.");
     List<String> links = strings(s, "linkLayers");
     for (String l : links) {
       if (!LINK_LAYERS.contains(l.toLowerCase())) {
@@ -156,8 +195,23 @@ public record PluginConfig(
   }
 
   static void rejectUnknown(JsonObject o, Set<String> known, String where) {
+    rejectUnknown(o, known, where, null);
+  }
+
+  /**
+   * As {@link #rejectUnknown(JsonObject, Set, String)}, but a key another plugin's format has is
+   * refused naming that plugin and what Tandem takes instead ({@link ForeignKeys}).
+   *
+   * @param prefix the object's path in Tandem's file ({@code ""}, {@code "selectors."}), or null
+   *     for no look-up
+   */
+  static void rejectUnknown(JsonObject o, Set<String> known, String where, String prefix) {
     Set<String> unknown = new TreeSet<>(o.fieldNames());
     unknown.removeAll(known);
+    List<String> foreign = prefix == null ? List.of() : ForeignKeys.explain(prefix, unknown);
+    if (!foreign.isEmpty()) {
+      throw new ConfigException(where + ": " + String.join("; ", foreign));
+    }
     if (!unknown.isEmpty()) {
       throw new ConfigException(
           where
@@ -174,7 +228,8 @@ public record PluginConfig(
     try {
       ResourceNames.extended(name);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(key + " '" + name + "' " + e.getMessage());
+      throw new ConfigException(
+          key + " '" + name + "' " + e.getMessage() + ForeignKeys.bareName(key, name));
     }
   }
 }

@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The devices the plugin offers on one node, derived from the node's topology and the config: which
  * HCAs (selectors), and how each becomes kubelet devices (mode). An HCA without an ibverbs name
- * (its RDMA driver is not loaded, or a VM's NIC known only from an NCCL topology file) has no
- * device a container could use: it is left out, with one warning. The device set changes only as a
- * whole, when a {@link #rescan} finds other devices (SR-IOV VFs re-created): each call reads one
- * consistent set.
+ * (its RDMA driver is not loaded: on bare metal, or a VM's NIC whose PCI function in sysfs shows no
+ * {@code infiniband/}) has no device a container could use: it is left out, with one warning. The
+ * device set changes only as a whole, when a {@link #rescan} finds other devices (SR-IOV VFs
+ * re-created, an RDMA driver loaded after start): each call reads one consistent set.
  */
 public final class Inventory {
 
@@ -62,7 +62,8 @@ public final class Inventory {
 
   /**
    * Takes a new discovery of the node when it offers other devices than now (VFs removed or
-   * re-created with {@code sriov_numvfs}); otherwise keeps the current set.
+   * re-created with {@code sriov_numvfs}, an HCA whose RDMA driver was loaded or unloaded);
+   * otherwise keeps the current set.
    *
    * @return whether the offered device ids changed
    */
@@ -88,6 +89,11 @@ public final class Inventory {
 
   public PluginConfig config() {
     return config;
+  }
+
+  /** The mapping of kubelet and plan ids to the devices of the current discovery. */
+  public DeviceIds ids() {
+    return current.ids();
   }
 
   /** The HCAs (and VFs) the selectors kept, in canonical order. */
@@ -129,8 +135,9 @@ public final class Inventory {
   private static boolean unnamed(Machine machine, Device hca) {
     LOG.warn(
         "node {}: RDMA device {} (PCI vendor:device {}) has no ibverbs name, so it is not offered;"
-            + " the other HCAs are. Load its RDMA driver (mlx5_ib for ConnectX, erdma on Alibaba"
-            + " Cloud) so that /sys/class/infiniband lists it, then restart the device plugin",
+            + " the other HCAs are. Load its RDMA driver (mlx5_ib for ConnectX, efa on AWS, erdma on"
+            + " Alibaba Cloud) so that /sys/class/infiniband lists it: the plugin offers it at its"
+            + " next health check, without a restart",
         machine.nodeName(),
         hca.address() != null ? "at PCI " + hca.address() : hca.id(),
         String.format(Locale.ROOT, "%04x:%04x", hca.vendorId() & 0xffff, hca.deviceId() & 0xffff));

@@ -25,7 +25,10 @@ import java.util.Set;
  * The topology-core {@link Allocator} over the plugin's inventory, as both preferred-allocation
  * policies use it: the kubelet offers only healthy devices, so every device of the machine counts
  * as healthy and the offered ids decide what is free. Maps plugin device ids (HCA, VF, shared slot)
- * to the allocator's HCA units and back. Pure and thread-safe.
+ * to the allocator's HCA units and back. Follows the inventory: after a rescan changed the devices
+ * (SR-IOV VFs re-created at other PCI addresses), the next call places the new devices in the new
+ * tree (a VF under its PF's switch), so locality holds for them as for the devices found at start.
+ * Pure and thread-safe.
  */
 public final class InventoryAllocator {
 
@@ -33,28 +36,46 @@ public final class InventoryAllocator {
       new AlignmentPolicy(Alignment.NONE, AlignmentMode.PREFERRED);
 
   private final Inventory inventory;
-  private final LocalityIndex index;
-  private final Allocator allocator;
+  private volatile Located located;
+
+  /** The allocator over one discovery of the node (the inventory's machine it was built from). */
+  private record Located(Machine machine, LocalityIndex index, Allocator allocator) {
+
+    static Located of(Machine m) {
+      LocalityIndex index =
+          LocalityIndex.of(
+              new Machine(
+                  m.nodeName(),
+                  m.source(),
+                  m.pcie(),
+                  m.devices().stream().map(d -> d.withHealthy(true)).toList()));
+      return new Located(m, index, new Allocator(index));
+    }
+  }
 
   public InventoryAllocator(Inventory inventory) {
     this.inventory = inventory;
-    Machine m = inventory.machine();
-    this.index =
-        LocalityIndex.of(
-            new Machine(
-                m.nodeName(),
-                m.source(),
-                m.pcie(),
-                m.devices().stream().map(d -> d.withHealthy(true)).toList()));
-    this.allocator = new Allocator(index);
+    this.located = Located.of(inventory.machine());
   }
 
   public Inventory inventory() {
     return inventory;
   }
 
+  /** The locality index of the inventory's current discovery. */
   public LocalityIndex index() {
-    return index;
+    return located().index();
+  }
+
+  /** The allocator of the inventory's current discovery, rebuilt once after a rescan took one. */
+  private Located located() {
+    Machine now = inventory.machine();
+    Located l = located;
+    if (l.machine() != now) {
+      l = Located.of(now);
+      located = l;
+    }
+    return l;
   }
 
   /**
@@ -63,9 +84,12 @@ public final class InventoryAllocator {
    */
   public Optional<Allocation> best(
       int gpus, int hcas, Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
+    Located l = located();
     AllocationResult r =
-        allocator.allocate(
-            new AllocationRequest(gpus, hcas, NEAREST), availability(gpuFree, hcaFree));
+        l.allocator()
+            .allocate(
+                new AllocationRequest(gpus, hcas, NEAREST),
+                availability(l.index(), gpuFree, hcaFree));
     return r instanceof Allocation a ? Optional.of(a) : Optional.empty();
   }
 
@@ -102,6 +126,11 @@ public final class InventoryAllocator {
 
   /** Whether the allocator knows this id. */
   public boolean knows(String id) {
+    return knows(index(), id);
+  }
+
+  /** Whether {@code index} knows this id. */
+  public static boolean knows(LocalityIndex index, String id) {
     try {
       index.indexOf(id);
       return true;
@@ -110,7 +139,8 @@ public final class InventoryAllocator {
     }
   }
 
-  private Availability availability(Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
+  private Availability availability(
+      LocalityIndex index, Map<String, Integer> gpuFree, Map<String, Integer> hcaFree) {
     Availability all = Availability.allFree(index, inventory.config().slotsPerHca());
     List<String> away = new ArrayList<>();
     for (int i = 0; i < index.devices().size(); i++) {

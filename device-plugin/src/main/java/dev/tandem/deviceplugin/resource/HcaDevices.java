@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * The {@code rdma/hca} devices of the {@link Inventory} (HCAs, VFs or shared slots). Health is the
  * port state, read per HCA (a device whose port sysfs cannot tell keeps the state discovery saw);
  * each health check also re-reads the HCAs' uverbs character devices, which Allocate hands out.
- * With a rescan (SR-IOV mode), each check first rediscovers the node, so VFs re-created with {@code
- * sriov_numvfs} are offered without a restart.
+ * With a rescan, each check first rediscovers the node, so devices that appear (VFs re-created with
+ * {@code sriov_numvfs}, an HCA whose RDMA driver was loaded after start) are offered without a
+ * restart, in every mode.
  */
 public final class HcaDevices implements ResourceDevices {
 
@@ -108,7 +109,8 @@ public final class HcaDevices implements ResourceDevices {
       inventory.rescan(rescan.get());
     } catch (RuntimeException e) {
       LOG.warn(
-          "node {}: rediscovery for re-created VFs failed ({}); the {} devices offered stay",
+          "node {}: rediscovery failed ({}); the {} devices offered stay, the next health check"
+              + " tries again",
           inventory.machine().nodeName(),
           e.getMessage(),
           inventory.config().resourceName());

@@ -1,11 +1,13 @@
 package dev.tandem.deviceplugin.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.kit.config.InvalidConfigurationException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 class PluginFlagsTest {
 
   @TempDir Path dir;
+
+  /** A k8s-rdma-sriov-dev-plugin file in sriov mode, at its mount path below the temp dir. */
+  private Path sriovPluginFile() throws IOException {
+    Path file = dir.resolve("k8s-rdma-sriov-dev-plugin/config.json");
+    Files.createDirectories(file.getParent());
+    return Files.writeString(file, "{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth0\"]}");
+  }
 
   @Test
   @DisplayName(
@@ -81,9 +90,7 @@ class PluginFlagsTest {
       "a Mellanox plugin's file gives the resource and interval its own keys map to, unless a flag"
           + " says otherwise")
   void mellanoxFiles() throws Exception {
-    Path sriov = dir.resolve("k8s-rdma-sriov-dev-plugin/config.json");
-    Files.createDirectories(sriov.getParent());
-    Files.writeString(sriov, "{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth0\"]}");
+    Path sriov = sriovPluginFile();
     assertEquals(
         "rdma/vhca",
         PluginFlags.parse(new String[] {"--config", sriov.toString()}, Map.of()).resourceName());
@@ -96,6 +103,31 @@ class PluginFlagsTest {
     assertEquals(Duration.ofSeconds(30), f.healthInterval());
     String[] flag = {"--config", shared.toString(), "--resource-name", "flag/hca"};
     assertEquals("flag/hca", PluginFlags.parse(flag, Map.of()).resourceName());
+  }
+
+  @Test
+  @DisplayName(
+      "without --config, the drop-in file is read when it exists (its resource name too); --config"
+          + " wins; an absent drop-in file or off reads none")
+  void dropInFile() throws Exception {
+    Path dropIn = sriovPluginFile();
+    Map<String, String> env = Map.of("TANDEM_PLUGIN_DROP_IN_CONFIG", dropIn.toString());
+    PluginFlags read = PluginFlags.parse(new String[0], env);
+    assertEquals(dropIn, read.config());
+    assertEquals(dropIn, read.dropInConfig());
+    assertEquals("rdma/vhca", read.resourceName());
+    Path own = Files.writeString(dir.resolve("own.json"), "{\"mode\":\"hca\"}");
+    PluginFlags named = PluginFlags.parse(new String[] {"--config", own.toString()}, env);
+    assertEquals(own, named.config());
+    assertEquals("rdma/hca", named.resourceName());
+    String[] absent = {"--drop-in-config", dir.resolve("absent/config.json").toString()};
+    assertNull(PluginFlags.parse(absent, Map.of()).config());
+    PluginFlags off = PluginFlags.parse(new String[] {"--drop-in-config", "off"}, env);
+    assertNull(off.config());
+    assertNull(off.dropInConfig());
+    assertEquals(
+        Path.of("/k8s-rdma-sriov-dev-plugin/config.json"),
+        PluginFlags.parse(new String[0], Map.of()).dropInConfig());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,5 +101,36 @@ class PluginConfigTest {
                 () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
             .getMessage()
             .contains("not an extended resource name"));
+  }
+
+  @Test
+  @DisplayName(
+      "allocateAllDevices: off by default, on in hca and shared mode, refused in sriov mode and"
+          + " as a string, naming the file")
+  void allocateAllDevices() {
+    assertFalse(PluginConfig.parse("{}", "f").allocateAllDevices());
+    assertTrue(
+        PluginConfig.parse("{\"mode\":\"hca\",\"allocateAllDevices\":true}", "f")
+            .allocateAllDevices());
+    PluginConfig shared =
+        PluginConfig.parse("{\"mode\":\"shared\",\"allocateAllDevices\":true}", "f");
+    assertTrue(shared.withResourceName("rdma/erdma").allocateAllDevices());
+    String sriov =
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    PluginConfig.parse(
+                        "{\"mode\":\"sriov\",\"allocateAllDevices\":true}", "p.json"))
+            .getMessage();
+    assertTrue(
+        sriov.startsWith("p.json: allocateAllDevices is refused in sriov mode")
+            && sriov.contains("use mode hca or shared"),
+        sriov);
+    assertTrue(
+        assertThrows(
+                ConfigException.class,
+                () -> PluginConfig.parse("{\"allocateAllDevices\":\"yes\"}", "p.json"))
+            .getMessage()
+            .startsWith("p.json: a value has the wrong type"));
   }
 }

@@ -112,8 +112,11 @@ class DriverlessHcaTest {
         inventory.devices().stream().map(PluginDevice::id).toList());
   }
 
-  /** Runs {@code what} with the log (slf4j-simple writes to System.err) kept in {@code log[0]}. */
-  private static <T> T logged(Supplier<T> what, String[] log) {
+  /**
+   * Runs {@code what} with the log (slf4j-simple writes to System.err) kept in {@code log[0]} (when
+   * {@code log} is not null); shared with the other inventory tests that read warnings.
+   */
+  static <T> T logged(Supplier<T> what, String[] log) {
     PrintStream err = System.err;
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     try {

@@ -3,6 +3,9 @@ package dev.tandem.deviceplugin.inventory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
@@ -10,9 +13,14 @@ import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("devices per mode, selectors, and plan HCA ids mapped to device ids")
 class InventoryTest {
@@ -21,10 +29,22 @@ class InventoryTest {
     return i.devices().stream().map(PluginDevice::id).toList();
   }
 
+  @TempDir Path root;
+
   /**
-   * One switch: GPU, PF mlx5_0 (InfiniBand) with VFs mlx5_2 and mlx5_3, and PF mlx5_1 (Ethernet).
+   * One switch: a GPU, PF mlx5_0 (InfiniBand, {@code ib0}) with two VFs at 0000:14:00.2 and
+   * 0000:14:00.3 (ibverbs names mlx5_2, mlx5_3), and PF mlx5_1 (Ethernet, {@code eth1}), written as
+   * the kernel lays it out and read back by sysfs discovery: every id below is the one discovery
+   * gives, as on a node.
    */
-  static Machine withVfs() {
+  private Machine withVfs() throws IOException {
+    FakeSysfs.write(
+        root, TestMachines.withVirtualFunctions(pfs(), "mlx5_0", 2, "mlx5_2", "mlx5_3"));
+    return TopologySources.discoverOnce(DiscoveryOptions.sysfs("n1", root)).machine();
+  }
+
+  /** The machine before its VFs are created. */
+  private static Machine pfs() {
     TopologyBuilder b = new TopologyBuilder("n1", "test");
     b.cpuDomain("cpu0", List.of(0)).hostBridge("hb0", "cpu0");
     PciAddress rp = new PciAddress(0, 0x10, 0, 0);
@@ -34,7 +54,6 @@ class InventoryTest {
         .bridge(up, TopologyBuilder.bridgeId(rp), 0x1000, 2)
         .bridge(down, TopologyBuilder.bridgeId(up), 0x1000, 2);
     String parent = TopologyBuilder.bridgeId(down);
-    PciAddress pf = new PciAddress(0, 0x14, 0, 0);
     b.device(
         new Device(
             "GPU-0",
@@ -48,50 +67,29 @@ class InventoryTest {
             null,
             true,
             null));
-    b.device(hca("mlx5_0", pf, parent, "InfiniBand", false, null, "ib0"));
-    b.device(hca("mlx5_1", new PciAddress(0, 0x15, 0, 0), parent, "Ethernet", false, null, "eth1"));
-    b.device(
-        hca("0000:14:00.2", new PciAddress(0, 0x14, 0, 2), parent, "InfiniBand", true, pf, null));
-    b.device(
-        hca("0000:14:00.3", new PciAddress(0, 0x14, 0, 3), parent, "InfiniBand", true, pf, null));
+    b.device(pf("mlx5_0", new PciAddress(0, 0x14, 0, 0), parent, "InfiniBand", "ib0"));
+    b.device(pf("mlx5_1", new PciAddress(0, 0x15, 0, 0), parent, "Ethernet", "eth1"));
     return b.build();
   }
 
-  static Device hca(
-      String id,
-      PciAddress a,
-      String parent,
-      String link,
-      boolean vf,
-      PciAddress pf,
-      String netdev) {
-    String ib = vf ? "mlx5_" + (a.function()) : id;
+  private static Device pf(String ib, PciAddress a, String parent, String link, String netdev) {
     return new Device(
-        id,
+        ib,
         DeviceKind.HCA,
         ib,
         a,
         0,
         parent,
         0x15b3,
-        vf ? 0x101c : 0x101b,
+        0x101b,
         null,
         true,
-        new HcaInfo(
-            ib,
-            link,
-            "ACTIVE",
-            null,
-            null,
-            netdev == null ? List.of() : List.of(netdev),
-            null,
-            vf,
-            pf));
+        new HcaInfo(ib, link, "ACTIVE", null, null, List.of(netdev), null, false, null));
   }
 
   @Test
   @DisplayName("hca: one device per physical HCA, id = ibverbs name")
-  void hcaMode() {
+  void hcaMode() throws IOException {
     Inventory i = Inventory.of(withVfs(), PluginConfig.DEFAULT);
     assertEquals(List.of("mlx5_0", "mlx5_1"), ids(i));
     assertEquals(List.of("mlx5_0"), i.idsFor("mlx5_0"));
@@ -99,10 +97,16 @@ class InventoryTest {
 
   @Test
   @DisplayName("sriov: one device per VF, id = VF PCI address; a plan's PF stands for its VFs")
-  void sriovMode() {
-    Inventory i = Inventory.of(withVfs(), PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+  void sriovMode() throws IOException {
+    Machine m = withVfs();
+    assertEquals(
+        Set.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"),
+        m.hcas().stream().map(Device::id).collect(Collectors.toSet()),
+        "discovery names VFs by ibverbs name, as the agent publishes them");
+    Inventory i = Inventory.of(m, PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
     assertEquals(List.of("0000:14:00.2", "0000:14:00.3"), ids(i));
     assertEquals(List.of("0000:14:00.2", "0000:14:00.3"), i.idsFor("mlx5_0"));
+    assertEquals(List.of("0000:14:00.3"), i.idsFor("mlx5_3"));
     assertEquals(List.of("0000:14:00.3"), i.idsFor("0000:14:00.3"));
     assertEquals(List.of(), i.idsFor("mlx5_1"));
   }
@@ -128,7 +132,7 @@ class InventoryTest {
 
   @Test
   @DisplayName("selectors: link layer, netdev, vendor/device ids and ibverbs names")
-  void selectors() {
+  void selectors() throws IOException {
     Machine m = withVfs();
     assertEquals(
         List.of("mlx5_1"),
@@ -163,7 +167,7 @@ class InventoryTest {
   @Test
   @DisplayName(
       "sriov with k8s-rdma-sriov-dev-plugin's pfNetdevices: the VFs of the PF with that interface")
-  void pfNetdevices() {
+  void pfNetdevices() throws IOException {
     Machine m = withVfs();
     String mellanox = "{\"mode\":\"sriov\",\"pfNetdevices\":[\"ib0\"]}";
     assertEquals(

@@ -20,6 +20,7 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -181,6 +182,27 @@ public final class KubeletStandIn {
 
   public ListAndWatchResponse nextList(long timeoutMs) throws InterruptedException {
     return lists.poll(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Waits for a ListAndWatch message on the open stream with exactly these device ids, in order;
+   * fails naming the last list seen when none comes within {@code timeout}.
+   */
+  public void awaitIds(List<String> want, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> last = null;
+    while (System.nanoTime() < deadline) {
+      ListAndWatchResponse l = nextList(1000);
+      if (l == null) {
+        continue;
+      }
+      last = l.getDevicesList().stream().map(d -> d.getID()).toList();
+      if (last.equals(want)) {
+        return;
+      }
+    }
+    throw new AssertionError(
+        "no ListAndWatch list with " + want + " within " + timeout + "; last " + last);
   }
 
   /** The next ListAndWatch message of one resource (joint mode has two streams). */

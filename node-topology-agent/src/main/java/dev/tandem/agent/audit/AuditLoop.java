@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -53,6 +54,7 @@ public final class AuditLoop {
   private final AllocationAudit audit;
   private final Supplier<Optional<Machine>> machine;
   private final Consumer<AuditReport> sink;
+  private final Set<String> warnedNames = ConcurrentHashMap.newKeySet();
   private boolean busy;
   private boolean waitingLogged;
   private long timer = -1;
@@ -172,6 +174,7 @@ public final class AuditLoop {
     }
     DeviceUnits.Count count = units(observed.allocatable(), m, mig, audit.resources());
     notes.addAll(unplacedNote(count.unplaced()));
+    notes.addAll(resourceNames(observed.allocatable()));
     return new AuditReport(
         report.allocations(),
         report.audit(),
@@ -195,6 +198,22 @@ public final class AuditLoop {
       byResource.computeIfAbsent(d.resource(), r -> new ArrayList<>()).add(d.id());
     }
     return DeviceUnits.count(m, mig, resources, byResource);
+  }
+
+  /**
+   * The resources the kubelet offers under another name than this agent's: a note on every report,
+   * a WARN once per distinct finding.
+   */
+  private List<String> resourceNames(List<AllocatableDevice> allocatable) {
+    Set<String> offered = new HashSet<>();
+    allocatable.forEach(d -> offered.add(d.resource()));
+    List<String> found = ResourceNameCheck.mismatches(offered, audit.resources());
+    for (String f : found) {
+      if (warnedNames.add(f)) {
+        LOG.warn("node {}: {}", nodeName, f);
+      }
+    }
+    return found;
   }
 
   private static List<String> unplacedNote(List<String> unknown) {

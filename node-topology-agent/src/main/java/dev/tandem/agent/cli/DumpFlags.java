@@ -30,7 +30,9 @@ record DumpFlags(
           .help("load an hwloc XML export through libhwloc instead of this machine");
   static final Setting<Path> NCCL_TOPO =
       Setting.of("--nccl-topo", "FILE", Parsers.path())
-          .help("read an NCCL topology file (a cloud vendor's GPU/NIC grouping)");
+          .help(
+              "read the GPU/NIC grouping from an NCCL topology file (a cloud vendor's), the names"
+                  + " from sysfs and procfs under --sysfs-root");
   static final Setting<Path> SYSFS_ROOT =
       Setting.of("--sysfs-root", "DIR", Parsers.path())
           .defaultValue("/")

@@ -41,7 +41,9 @@ public final class RunSettings {
   public static final Setting<Path> NCCL_TOPO =
       Setting.of("--nccl-topo", "FILE", Parsers.existingFile())
           .env("TANDEM_NCCL_TOPO")
-          .help("read this NCCL topology file (cloud VMs that hide the PCIe tree)");
+          .help(
+              "take the GPU/NIC grouping from this NCCL topology file (cloud VMs that hide the PCIe"
+                  + " tree); the names from sysfs and procfs under --sysfs-root");
   public static final Setting<Path> SYSFS_ROOT =
       Setting.of("--sysfs-root", "DIR", Parsers.existingDirectory())
           .env("TANDEM_SYSFS_ROOT")

@@ -49,11 +49,21 @@ class AllocationAuditTest {
   }
 
   private AuditReport run(List<PodDevices> listed, PodFacts... pods) {
+    return run(machine, listed, pods);
+  }
+
+  private AuditReport run(Machine on, List<PodDevices> listed, PodFacts... pods) {
     Map<String, PodFacts> byKey = new HashMap<>();
     for (PodFacts p : pods) {
       byKey.put(p.key(), p);
     }
-    return audit.audit(listed, byKey, machine);
+    return audit.audit(listed, byKey, on);
+  }
+
+  private static void assertAllAudited(AuditReport r) {
+    assertTrue(
+        r.notes().stream().noneMatch(n -> n.contains("not audited")),
+        "every id names a device of the tree: " + r.notes());
   }
 
   @Test
@@ -195,5 +205,81 @@ class AllocationAuditTest {
         "rdma/hca is not governed here: its missing device does not hold the audit back");
     AuditReport byDefault = audit.audit(List.of(devices), Map.of(pod.key(), pod), machine);
     assertEquals(List.of(), byDefault.audit(), "with rdma/hca governed, the pod is in progress");
+  }
+
+  @Test
+  @DisplayName(
+      "shared-mode slot ids are audited as their HCA: two slots of mlx5_0 are PIX, a slot of the"
+          + " other socket's HCA is SYS and the violation names that HCA")
+  void sharedSlots() {
+    AuditReport near =
+        run(
+            List.of(held("k", List.of("GPU-a0"), List.of("mlx5_0-slot-3", "mlx5_0-slot-7"))),
+            facts("k", null, 1, 2));
+    assertEquals(
+        List.of(new AuditEntry("uid-k", "ml", "k", "PIX", "switch/required", true)), near.audit());
+    assertAllAudited(near);
+
+    AuditReport far =
+        run(
+            List.of(held("l", List.of("GPU-a0"), List.of("mlx5_2-slot-0"))),
+            facts("l", null, 1, 1));
+    assertEquals("SYS", far.audit().get(0).worstLocality());
+    assertEquals(
+        List.of("GPU-a0", "mlx5_2"),
+        List.of(far.violations().get(0).gpu(), far.violations().get(0).hca()));
+    assertAllAudited(far);
+  }
+
+  @Test
+  @DisplayName(
+      "VF ids (PCI addresses, sriov mode) are audited as the VF: a VF of mlx5_0 is PIX to its"
+          + " switch's GPU, a VF of mlx5_2 is SYS and the violation names the VF, not its PF")
+  void virtualFunctions() {
+    Machine vfs =
+        TestMachines.withVirtualFunctions(
+            TestMachines.withVirtualFunctions(machine, "mlx5_0", "mlx5_3", "mlx5_4"),
+            "mlx5_2",
+            "mlx5_5");
+    AuditReport near =
+        run(
+            vfs,
+            List.of(held("m", List.of("GPU-a1"), List.of("0000:15:00.2"))),
+            facts("m", null, 1, 1));
+    assertEquals(
+        List.of(new AuditEntry("uid-m", "ml", "m", "PIX", "switch/required", true)), near.audit());
+    assertAllAudited(near);
+
+    AuditReport far =
+        run(
+            vfs,
+            List.of(held("n", List.of("GPU-a0"), List.of("0000:95:00.1"))),
+            facts("n", null, 1, 1));
+    assertEquals("SYS", far.audit().get(0).worstLocality());
+    assertEquals("mlx5_5", far.violations().get(0).hca());
+    assertAllAudited(far);
+  }
+
+  @Test
+  @DisplayName(
+      "time-sliced replica ids are audited as their GPU: two replicas of one GPU complete a"
+          + " 2-GPU limit and count as one GPU; a replica of the other socket's GPU is SYS")
+  void timeSlicedReplicas() {
+    AuditReport near =
+        run(
+            List.of(held("o", List.of("GPU-a0::0", "GPU-a0::3"), List.of("mlx5_0"))),
+            facts("o", null, 2, 1));
+    assertEquals(
+        List.of(new AuditEntry("uid-o", "ml", "o", "PIX", "switch/required", true)), near.audit());
+    assertTrue(near.allocations().stream().allMatch(AllocationEntry::complete));
+    assertAllAudited(near);
+
+    AuditReport far =
+        run(
+            List.of(held("q", List.of("GPU-a0::1", "GPU-b1::2"), List.of("mlx5_0"))),
+            facts("q", null, 2, 1));
+    assertEquals("SYS", far.audit().get(0).worstLocality());
+    assertEquals("GPU-b1", far.violations().get(0).gpu());
+    assertAllAudited(far);
   }
 }

@@ -29,6 +29,9 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -350,5 +353,63 @@ class AuditLoopIT {
         r.notes().get(0).startsWith("the kubelet reports MIG devices (2, e.g. " + MIG_B1 + ")"),
         r.notes().toString());
     assertTrue(r.notes().get(0).contains("Driver Not Loaded (9)"), r.notes().get(0));
+  }
+
+  @Test
+  @DisplayName(
+      "the kubelet offers rdma/vhca and nvidia.com/mig-1g.10gb but not the agent's rdma/hca and"
+          + " nvidia.com/gpu: a note each poll naming the setting to change, one WARN each")
+  void resourceNamesOtherThanTheAgents() throws Exception {
+    // the MIG id below makes the agent ask NVML: the stand-in answers, with no MIG GPU
+    FakeNvml.layout(dir, "{\"gpus\": []}");
+    List<ContainerDevices> offered =
+        new ArrayList<>(devices("rdma/vhca", 0, "0000:12:02.1", "0000:12:02.2"));
+    offered.addAll(
+        devices("nvidia.com/mig-1g.10gb", 0, "MIG-5a0b6e3c-1d2f-4e5a-8b9c-0d1e2f3a4b5c"));
+    allocatable(offered);
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    String log = logged(() -> loop.pollOnce().await());
+    String again = logged(() -> loop.pollOnce().await());
+
+    List<String> notes = last.get().notes();
+    assertEquals(2, notes.size(), notes.toString());
+    assertTrue(
+        notes.get(0).startsWith("the kubelet offers rdma/vhca but no rdma/hca")
+            && notes.get(0).contains("set --hca-resource-name rdma/vhca (TANDEM_HCA_RESOURCE_NAME;")
+            && notes.get(0).contains("resourceNames.hca"),
+        notes.get(0));
+    assertTrue(
+        notes.get(1).startsWith("the kubelet offers nvidia.com/mig-1g.10gb but no nvidia.com/gpu")
+            && notes.get(1).contains("set --gpu-resource-name nvidia.com/mig-1g.10gb"),
+        notes.get(1));
+    assertEquals(2, log.lines().filter(l -> l.contains("WARN")).count(), log);
+    assertTrue(log.contains("node gpu-1: the kubelet offers rdma/vhca"), log);
+    assertEquals(0, again.lines().filter(l -> l.contains("WARN")).count(), again);
+  }
+
+  @Test
+  @DisplayName("the agent's names offered (beside others of their domain): no note")
+  void resourceNamesMatch() throws Exception {
+    List<ContainerDevices> offered = new ArrayList<>(devices("rdma/hca", 0, "mlx5_0"));
+    offered.addAll(devices("rdma/vhca", 0, "0000:12:02.1"));
+    offered.addAll(devices("nvidia.com/gpu", 0, "GPU-a0"));
+    allocatable(offered);
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+
+    assertEquals(List.of(), last.get().notes());
+  }
+
+  /** Runs {@code what} with the log (slf4j-simple writes to System.err) returned as text. */
+  private static String logged(Runnable what) {
+    PrintStream err = System.err;
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    try {
+      System.setErr(new PrintStream(text, true, StandardCharsets.UTF_8));
+      what.run();
+    } finally {
+      System.setErr(err);
+    }
+    return text.toString(StandardCharsets.UTF_8);
   }
 }

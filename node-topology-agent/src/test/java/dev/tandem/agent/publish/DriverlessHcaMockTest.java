@@ -12,8 +12,10 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.TestNodes;
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.NcclVm;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.allocation.Availability;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A node whose mlx5_1 has no RDMA driver (its PCI function is there, /sys/class/infiniband does not
- * list it), discovered from its sysfs tree and published by the agent's loop.
+ * list it), discovered from its sysfs tree, and a VM read from its NCCL topology file with one NIC
+ * in the same state, each published by the agent's loop.
  */
 @EnableKubernetesMockClient(crud = true, https = false)
 class DriverlessHcaMockTest {
@@ -45,16 +48,43 @@ class DriverlessHcaMockTest {
       "the driverless HCA is published unhealthy with a note naming its PCI address and the fix;"
           + " the extender's availability gives it no unit")
   void publishedUnhealthy(@TempDir Path root) throws Exception {
-    CrdFile.install(client);
-    TestNodes.create(client, "gpu-1");
     FakeSysfs.write(
         root,
         TestMachines.withoutRdmaDriver(TestMachines.twoSwitchesAndLoneHca("gpu-1"), "mlx5_1"));
+
+    published(TopologySources.create(DiscoveryOptions.sysfs("gpu-1", root)));
+
+    assertPublishedUnhealthy(DRIVERLESS, "mlx5_ib", "mlx5_0");
+  }
+
+  @Test
+  @DisplayName(
+      "on an AWS p4d read from its NCCL topology file, an EFA without the efa driver is published"
+          + " as on bare metal: unhealthy by its bus id, the same note; the others by ibverbs name")
+  void vmNicPublishedUnhealthy(@TempDir Path root) throws Exception {
+    NcclVm vm = NcclVm.AWS_P4D;
+    Machine named =
+        vm.named(
+            TopologySources.discoverOnce(DiscoveryOptions.ncclTopo("gpu-1", vm.path())).machine());
+    vm.write(root, TestMachines.withoutRdmaDriver(named, "efa_1"));
+    String efa1 = named.device("efa_1").orElseThrow().address().toString();
+
+    published(TopologySources.create(new DiscoveryOptions("gpu-1", null, root, vm.path(), false)));
+
+    assertPublishedUnhealthy(efa1, "efa on AWS", "efa_0");
+    Machine published = NodeTopologyMapper.toMachine(read());
+    named.gpus().forEach(g -> assertTrue(published.device(g.id()).isPresent(), g.id()));
+  }
+
+  /** Runs the agent's publish loop on {@code source} until the NodeTopology has a status. */
+  private static void published(TopologySource source) {
+    CrdFile.install(client);
+    TestNodes.create(client, "gpu-1");
     Vertx vertx = Vertx.vertx();
     PublishLoop loop =
         new PublishLoop(
             vertx,
-            TopologySources.create(DiscoveryOptions.sysfs("gpu-1", root)),
+            source,
             new NodeTopologyPublisher(client, "gpu-1"),
             ResourceNames.DEFAULT,
             Duration.ofHours(1),
@@ -69,22 +99,28 @@ class DriverlessHcaMockTest {
       loop.stop();
       vertx.close().await();
     }
+  }
 
+  /**
+   * The HCA at {@code address} is published unhealthy by its address with the note naming it and
+   * {@code fix}; the extender gives it no unit and {@code named} one.
+   */
+  private static void assertPublishedUnhealthy(String address, String fix, String named) {
     DeviceEntry entry =
         read().getSpec().devices().stream()
-            .filter(e -> e.id().equals(DRIVERLESS))
+            .filter(e -> e.id().equals(address))
             .findFirst()
             .orElseThrow();
     assertEquals("HCA", entry.kind());
     assertFalse(entry.healthy());
     assertTrue(
         read().getStatus().notes().stream()
-            .anyMatch(n -> n.contains("HCA at PCI " + DRIVERLESS) && n.contains("mlx5_ib")),
+            .anyMatch(n -> n.contains("HCA at PCI " + address) && n.contains(fix)),
         read().getStatus().notes().toString());
     Machine published = NodeTopologyMapper.toMachine(read());
     Availability free = Availability.allFree(LocalityIndex.of(published), 1);
-    assertEquals(0, free.free(DRIVERLESS));
-    assertEquals(1, free.free("mlx5_0"));
+    assertEquals(0, free.free(address));
+    assertEquals(1, free.free(named));
   }
 
   private static NodeTopology read() {

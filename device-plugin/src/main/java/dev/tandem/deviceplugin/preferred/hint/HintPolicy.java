@@ -33,7 +33,7 @@ public final class HintPolicy implements PreferredPolicy {
 
   private final PendingPodLocator locator;
   private final HcaChooser chooser;
-  private final DeviceIds ids;
+  private final Inventory inventory;
   private final PreferredOutcome.Listener outcomes;
   private final PodHcas podHcas;
 
@@ -54,7 +54,7 @@ public final class HintPolicy implements PreferredPolicy {
     this.outcomes = outcomes;
     this.podHcas = podHcas;
     this.chooser = new HcaChooser(new InventoryAllocator(inventory));
-    this.ids = DeviceIds.of(inventory.machine());
+    this.inventory = inventory;
   }
 
   @Override
@@ -138,6 +138,7 @@ public final class HintPolicy implements PreferredPolicy {
 
   /** The plan's HCAs as ibverbs names, each once, in plan order. */
   private List<String> ibDevices(List<String> hcas) {
+    DeviceIds ids = inventory.ids();
     return hcas.stream()
         .flatMap(id -> ids.device(id).filter(d -> d.kind() == DeviceKind.HCA).stream())
         .map(d -> d.hca().ibDevice())
@@ -146,6 +147,7 @@ public final class HintPolicy implements PreferredPolicy {
   }
 
   private List<String> gpusOf(Holdings held, PlannedPod p, String container) {
+    DeviceIds ids = inventory.ids();
     return held.all().stream()
         .filter(
             h ->

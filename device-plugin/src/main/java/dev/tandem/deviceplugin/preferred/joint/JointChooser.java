@@ -28,13 +28,11 @@ final class JointChooser {
 
   private final Inventory inventory;
   private final InventoryAllocator allocator;
-  private final LocalityIndex index;
   private final HcaChooser hcaChooser;
 
   JointChooser(Inventory inventory) {
     this.inventory = inventory;
     this.allocator = new InventoryAllocator(inventory);
-    this.index = allocator.index();
     this.hcaChooser = new HcaChooser(allocator);
   }
 
@@ -122,13 +120,14 @@ final class JointChooser {
    */
   List<String> nearest(
       List<String> candidates, Function<String, String> unitOf, List<String> partners, int need) {
+    LocalityIndex index = allocator.index();
     List<String> pool =
         new ArrayList<>(
             candidates.stream()
-                .filter(c -> allocator.knows(unitOf.apply(c)))
+                .filter(c -> InventoryAllocator.knows(index, unitOf.apply(c)))
                 .sorted(Comparator.comparingInt((String c) -> index.indexOf(unitOf.apply(c))))
                 .toList());
-    List<String> near = partners.stream().filter(allocator::knows).toList();
+    List<String> near = partners.stream().filter(p -> InventoryAllocator.knows(index, p)).toList();
     List<String> out = new ArrayList<>();
     for (int i = 0; out.size() < need && !pool.isEmpty() && !near.isEmpty(); i++) {
       String partner = near.get(i % near.size());

@@ -1,0 +1,44 @@
+package dev.tandem.deviceplugin.standin;
+
+import dev.tandem.deviceplugin.PluginSettings;
+import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.discovery.TopologySource;
+import dev.tandem.kit.retry.Backoff;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The settings of a plugin that reads its node through {@code source} (a sysfs tree the test
+ * changes while it runs) and rediscovers it at each health check, every second, registered with a
+ * stand-in kubelet: no API server, no PodResources, no Device Information files.
+ */
+public final class RescanSettings {
+
+  private RescanSettings() {}
+
+  /**
+   * @param dir where the plugin's sockets go
+   * @param sysfs the root of the node's tree
+   */
+  public static PluginSettings of(
+      TopologySource source, PluginConfig config, Path dir, Path sysfs, KubeletStandIn kubelet) {
+    return new PluginSettings(
+        source.discover().machine(),
+        config.withHealthInterval(Duration.ofSeconds(1)),
+        dir.resolve("tandem-rdma.sock"),
+        kubelet.socket(),
+        sysfs,
+        new PortStates(sysfs),
+        null,
+        null,
+        500,
+        new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
+        dir.resolve("tandem-gpu.sock"),
+        Clock.systemUTC(),
+        null,
+        Duration.ofSeconds(10),
+        () -> source.discover().machine());
+  }
+}
