@@ -146,7 +146,7 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitLog(t, agent.Log, fmt.Sprintf("MIG devices of %d GPU(s) read through NVML", lassen.gpus), 30*time.Second)
-		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU")
+		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU", nil)
 	})
 }
 
