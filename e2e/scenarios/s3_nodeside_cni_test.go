@@ -185,7 +185,8 @@ func waitNoDeviceInfo(t *testing.T, ids []string, within time.Duration, log stri
 
 // sriovSysfs writes the sysfs tree of a node with ConnectX PFs and their RDMA VFs: per function its
 // class, vendor, device, NUMA node and /sys/bus/pci/devices link; per RDMA device its
-// /sys/class/infiniband entry (device link, port 1 ACTIVE), uverbs character device, and for a VF the
+// <function>/infiniband/<ib> entry (device link, port 1 ACTIVE) with /sys/class/infiniband/<ib> a link
+// to it, uverbs character device, and for a VF the
 // physfn link to its PF. No GPUs: the CNI hand-off needs none.
 func sriovSysfs(root string, vfs []vf) error {
 	type fn struct{ addr, ib, device, pf string }
@@ -228,8 +229,8 @@ func sriovSysfs(root string, vfs []vf) error {
 			filepath.Join(dir, "class"): "0x020700", filepath.Join(dir, "vendor"): "0x15b3",
 			filepath.Join(dir, "device"): f.device, filepath.Join(dir, "numa_node"): "0",
 			filepath.Join(dir, "local_cpulist"):                                                  "0-3",
-			filepath.Join(sys, "class", "infiniband", f.ib, "ports", "1", "state"):               "4: ACTIVE",
-			filepath.Join(sys, "class", "infiniband", f.ib, "ports", "1", "link_layer"):          "InfiniBand",
+			filepath.Join(dir, "infiniband", f.ib, "ports", "1", "state"):                        "4: ACTIVE",
+			filepath.Join(dir, "infiniband", f.ib, "ports", "1", "link_layer"):                   "InfiniBand",
 			filepath.Join(sys, "class", "infiniband_verbs", fmt.Sprintf("uverbs%d", i), "ibdev"): f.ib,
 		}
 		for p, text := range files {
@@ -249,7 +250,11 @@ func sriovSysfs(root string, vfs []vf) error {
 		if err := link(filepath.Join(sys, "bus", "pci", "devices", f.addr), dir); err != nil {
 			return err
 		}
-		if err := link(filepath.Join(sys, "class", "infiniband", f.ib, "device"), dir); err != nil {
+		// as the kernel lays it out: the ibverbs device under its PCI function, /sys/class a link to it
+		if err := link(filepath.Join(dir, "infiniband", f.ib, "device"), dir); err != nil {
+			return err
+		}
+		if err := link(filepath.Join(sys, "class", "infiniband", f.ib), filepath.Join(dir, "infiniband", f.ib)); err != nil {
 			return err
 		}
 		if f.pf != "" {

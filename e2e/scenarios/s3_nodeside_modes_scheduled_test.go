@@ -312,7 +312,7 @@ func (m *modeNode) treeIds(t *testing.T, ids []string) []string {
 	devs := m.mustDevices(t)
 	var out []string
 	for _, id := range ids {
-		d := deviceOf(devs, id)
+		d := m.deviceOf(devs, id)
 		if d == "" {
 			t.Fatalf("id %q names no device of %s's tree", id, m.name)
 		}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -29,7 +30,7 @@ import (
 )
 
 // TestNodeSideModesCountAsTheKubelet: in each mode the kubelet can hand out a device's units in (shared
-// HCA slots, SR-IOV VFs, time-sliced GPU replicas), the free units the running extender counts per
+// HCA slots, SR-IOV VFs, time-sliced GPU replicas, MIG devices), the free units the running extender counts per
 // device (its inspection API, fed by the real API server and the agent's NodeTopology) equal what the
 // kubelet's own PodResources says is allocatable minus allocated, after every admission and release.
 // The kubelet's ids are mapped to devices here by the rules of docs/topology.md, not by Tandem's code.
@@ -106,6 +107,62 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		}
 		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU", nil)
 	})
+	t.Run("MigGpus", func(t *testing.T) {
+		// NVIDIA's plugin with mig-strategy single offers every MIG device under nvidia.com/gpu, named
+		// by the UUID NVML gives the MIG device (BuildDevice in its internal/rm; "MIG-<uuid>" on current
+		// drivers), which says nothing of its GPU. The agent asks NVML (here the fake libnvidia-ml of
+		// e2e/tools/fakenvml, loaded by JNA from --nvml-library) which GPU each belongs to only once
+		// the kubelet reports such ids; its layout file is written after the agent has started.
+		const perGPU = 3
+		m := cl.startModeNode(t, "modes-mig", lassen.gpus*perGPU, lassen.hcas, nil)
+		layout := filepath.Join(cl.env.Dir, "nvml-"+m.name+".json")
+		m.env = []string{"FAKE_NVML_LAYOUT=" + layout}
+		agent := m.startAgent(t, "--hwloc-xml", cl.env.Testdata(filepath.Join("topologies", lassen.file)),
+			"--nvml-library", fakeNvml(t))
+		devs := m.waitDevices(t, "GPU", lassen.gpus)
+		m.mig = map[string]string{}
+		var ids []nodeside.Device
+		var gpus []string
+		for i, d := range devs {
+			var migs []string
+			for j := 0; j < perGPU; j++ {
+				id := fmt.Sprintf("MIG-%08x-%04x-5000-8000-%012x", 0x6a1e0000+i, j, 0xface0000+i*16+j)
+				migs = append(migs, fmt.Sprintf("%q", id))
+				m.mig[id] = d.ID
+				ids = append(ids, nodeside.Device{ID: id, NUMA: d.NumaNode})
+			}
+			gpus = append(gpus, fmt.Sprintf(`{"uuid": %q, "busId": "0000%s", "migMode": "enabled", "migDevices": [%s]}`,
+				d.ID, strings.ToUpper(d.Address), strings.Join(migs, ", ")))
+		}
+		if err := os.WriteFile(layout, []byte(`{"gpus": [`+strings.Join(gpus, ", ")+`]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stub, err := nodeside.StubPlugin(ctx, "nvidia.com/gpu", "gpu-mig.sock", ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = stub.Stop() })
+		if err := m.kubelet.WaitHealthy("nvidia.com/gpu", len(ids), 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		waitLog(t, agent.Log, fmt.Sprintf("MIG devices of %d GPU(s) read through NVML", lassen.gpus), 30*time.Second)
+		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU", nil)
+	})
+}
+
+// fakeNvml builds the stand-in libnvidia-ml (e2e/tools/fakenvml) as a shared library, once per run.
+func fakeNvml(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(cl.env.Dir, "fakenvml", "libnvidia-ml.so.1")
+	if _, err := os.Stat(out); err == nil {
+		return out
+	}
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./tools/fakenvml")
+	cmd.Dir = cl.env.Path("e2e")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the fake NVML library: %v\n%s", err, b)
+	}
+	return out
 }
 
 // modeNode is one fake node of this scenario: its Node object, a kubelet device side with
@@ -117,6 +174,8 @@ type modeNode struct {
 	kubelet *nodeside.Kubelet
 	procs   []*harness.Proc
 	kc      string
+	env     []string          // more environment for the node's processes
+	mig     map[string]string // MIG device id -> its GPU's id, as this test's NVML layout says
 }
 
 // kubeconfig is a token bound to a stand-in pod of the agent's DaemonSet on this node, as the
@@ -190,17 +249,18 @@ func (m *modeNode) startTandemPlugin(t *testing.T, config string, units int) {
 }
 
 // startAgent runs the real agent for the node with its ServiceAccount, polling PodResources every second.
-func (m *modeNode) startAgent(t *testing.T, source ...string) {
+func (m *modeNode) startAgent(t *testing.T, source ...string) *harness.Proc {
 	t.Helper()
 	argv := []string{"run", "--node-name", m.name, "--kubeconfig", m.kubeconfig(t),
 		"--pod-resources-socket", m.prSock, "--poll", "1", "--port", fmt.Sprint(harness.FreePort())}
 	argv = append([]string{cl.env.Java}, javaArgs("48m", cl.env.Jar("node-topology-agent"), append(argv, source...)...)...)
-	m.start(t, "agent-"+m.name, argv)
+	return m.start(t, "agent-"+m.name, argv)
 }
 
 func (m *modeNode) start(t *testing.T, logName string, argv []string) *harness.Proc {
 	t.Helper()
-	p, err := harness.Start(cl.env.Logs(), logName, []string{"NODE_NAME=" + m.name, "KUBECONFIG=" + m.kubeconfig(t)}, argv...)
+	env := append([]string{"NODE_NAME=" + m.name, "KUBECONFIG=" + m.kubeconfig(t)}, m.env...)
+	p, err := harness.Start(cl.env.Logs(), logName, env, argv...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +426,7 @@ func (m *modeNode) kubeletUnits(devs []inspectedDevice, res string) (total, used
 				continue
 			}
 			for _, id := range cd.DeviceIds {
-				d := deviceOf(devs, id)
+				d := m.deviceOf(devs, id)
 				if d == "" {
 					return fmt.Errorf("the kubelet's %s id %q names no device of the tree", res, id)
 				}
@@ -392,11 +452,15 @@ func (m *modeNode) kubeletUnits(devs []inspectedDevice, res string) (total, used
 var slotSuffix = regexp.MustCompile(`-slot-[0-9]+$`)
 
 // deviceOf maps a kubelet id to the tree device it stands for, by docs/topology.md's table: the id
-// itself, a PCI address (a VF, a GPU known by bus id), a shared slot of an HCA, a GPU replica.
-func deviceOf(devs []inspectedDevice, id string) string {
+// itself, a PCI address (a VF, a GPU known by bus id), a shared slot of an HCA, a GPU replica, a MIG
+// device (by the layout this test gave NVML).
+func (m *modeNode) deviceOf(devs []inspectedDevice, id string) string {
 	base := slotSuffix.ReplaceAllString(id, "")
 	if i := strings.Index(base, "::"); i > 0 {
 		base = base[:i]
+	}
+	if gpu, ok := m.mig[base]; ok {
+		base = gpu
 	}
 	for _, d := range devs {
 		if d.ID == base || d.Address == base || (d.Hca != nil && d.Hca.IbDevice == base) {

@@ -15,6 +15,7 @@ import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
+import dev.tandem.fixtures.MovableClock;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -39,10 +40,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +66,7 @@ class JointModeIT {
   final Vertx vertx = Vertx.vertx();
   final List<DevicePlugin> plugins = new ArrayList<>();
   final AtomicReference<List<PlannedPod>> pending = new AtomicReference<>(List.of());
-  final MutableClock clock = new MutableClock();
+  final MovableClock clock = new MovableClock(Instant.parse("2026-11-22T04:00:00Z"));
   static final Machine XE8640 = xe8640();
   final Machine machine = XE8640;
   final LocalityIndex index = LocalityIndex.of(machine);
@@ -485,29 +484,5 @@ class JointModeIT {
     return AllocateRequest.newBuilder()
         .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(List.of(ids)))
         .build();
-  }
-
-  /** A clock the test moves forward. */
-  static final class MutableClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-11-22T04:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

@@ -15,6 +15,9 @@
  *       for port states.
  * </ul>
  *
+ * <p>Beside the sources, {@link Nvml} reads the MIG devices of this machine's GPUs through
+ * libnvidia-ml, for the agent to map the kubelet's MIG ids to their GPUs.
+ *
  * <p>The readers are pure functions from text or files to a {@link Discovery}; the only state is
  * per source: its note memory ({@code DiscoveryLog}) and its native library handles, loaded on
  * first use.

@@ -2,6 +2,7 @@ package dev.tandem.deviceplugin.gpu;
 
 import com.sun.jna.Native;
 import com.sun.jna.ptr.PointerByReference;
+import dev.tandem.discovery.NvmlLibrary;
 import dev.tandem.topology.model.Device;
 import java.util.Optional;
 
@@ -13,7 +14,6 @@ import java.util.Optional;
 public final class Nvml implements GpuHealthProbe {
 
   public static final String LIBRARY = "nvidia-ml";
-  private static final int SUCCESS = 0;
 
   private final NvmlLibrary lib;
 
@@ -45,7 +45,7 @@ public final class Nvml implements GpuHealthProbe {
           Optional.empty(),
           "lib" + libraryName + " has no nvmlInit_v2; GPU health from procfs/sysfs only");
     }
-    if (rc != SUCCESS) {
+    if (rc != NvmlLibrary.SUCCESS) {
       return new Loaded(
           Optional.empty(), "nvmlInit_v2 returned " + rc + "; GPU health from procfs/sysfs only");
     }
@@ -59,6 +59,6 @@ public final class Nvml implements GpuHealthProbe {
       return Optional.empty();
     }
     return Optional.of(
-        lib.nvmlDeviceGetHandleByUUID(gpu.id(), new PointerByReference()) == SUCCESS);
+        lib.nvmlDeviceGetHandleByUUID(gpu.id(), new PointerByReference()) == NvmlLibrary.SUCCESS);
   }
 }

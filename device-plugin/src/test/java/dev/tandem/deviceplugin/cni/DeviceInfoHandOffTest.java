@@ -8,20 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.preferred.HeldDevices;
+import dev.tandem.fixtures.MovableClock;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -33,26 +30,8 @@ class DeviceInfoHandOffTest {
   @TempDir Path dir;
 
   private final Vertx vertx = Vertx.vertx();
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-11-24T10:00:00Z"));
   private final List<HeldDevices> held = new ArrayList<>();
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-          return this;
-        }
-
-        @Override
-        public Instant instant() {
-          return now.get();
-        }
-      };
+  private final MovableClock clock = new MovableClock(Instant.parse("2026-11-24T10:00:00Z"));
 
   @AfterEach
   void close() {
@@ -77,7 +56,7 @@ class DeviceInfoHandOffTest {
   }
 
   private void later(Duration d) {
-    now.set(now.get().plus(d));
+    clock.advance(d);
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.api.identity.DeviceIds;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
@@ -57,6 +58,16 @@ public final class AllocationAudit {
    * @param machine the node's tree; null when discovery has not succeeded yet (no audit then)
    */
   public AuditReport audit(List<PodDevices> listed, Map<String, PodFacts> pods, Machine machine) {
+    return audit(listed, pods, machine, MigLayout.NONE);
+  }
+
+  /**
+   * Audits one PodResources listing, reading MIG ids through the node's MIG layout.
+   *
+   * @param mig which GPU each MIG device belongs to
+   */
+  public AuditReport audit(
+      List<PodDevices> listed, Map<String, PodFacts> pods, Machine machine, MigLayout mig) {
     List<AllocationEntry> allocations = new ArrayList<>();
     List<AuditEntry> audit = new ArrayList<>();
     List<Violation> violations = new ArrayList<>();
@@ -68,6 +79,7 @@ public final class AllocationAudit {
                 .computeIfAbsent(PodFacts.key(c.namespace(), c.pod()), k -> new ArrayList<>())
                 .add(c));
     LocalityIndex index = machine == null ? null : LocalityIndex.of(machine);
+    DeviceIds ids = machine == null ? null : DeviceIds.of(machine, mig);
     for (Map.Entry<String, List<PodDevices>> e : byPod.entrySet()) {
       PodFacts facts = pods.get(e.getKey());
       boolean complete = true;
@@ -75,7 +87,7 @@ public final class AllocationAudit {
         complete &= entries(c, facts, allocations);
       }
       if (index != null && complete && facts != null) {
-        alignment(facts, e.getValue(), index, audit, violations, notes);
+        alignment(facts, e.getValue(), new Reading(index, ids), audit, violations, notes);
       }
     }
     return new AuditReport(allocations, audit, violations, notes);
@@ -109,22 +121,26 @@ public final class AllocationAudit {
     return all;
   }
 
+  /** The node's tree as the audit reads it: its locality index and its id mapping. */
+  private record Reading(LocalityIndex index, DeviceIds ids) {}
+
   private void alignment(
       PodFacts facts,
       List<PodDevices> containers,
-      LocalityIndex index,
+      Reading tree,
       List<AuditEntry> audit,
       List<Violation> violations,
       List<String> notes) {
     List<Integer> gpus = new ArrayList<>();
     List<Integer> hcas = new ArrayList<>();
     for (PodDevices c : containers) {
-      known(facts, c.ids(resources.gpu()), DeviceKind.GPU, index, gpus, notes);
-      known(facts, c.ids(resources.hca()), DeviceKind.HCA, index, hcas, notes);
+      known(facts, c.ids(resources.gpu()), DeviceKind.GPU, tree, gpus, notes);
+      known(facts, c.ids(resources.hca()), DeviceKind.HCA, tree, hcas, notes);
     }
     if (gpus.isEmpty() || hcas.isEmpty()) {
       return;
     }
+    LocalityIndex index = tree.index();
     Pair worst = worst(gpus, hcas, index);
     AlignmentPolicy policy = policy(facts, notes);
     boolean met = worst.locality().isWithin(policy.alignment().worstAllowed());
@@ -153,16 +169,16 @@ public final class AllocationAudit {
       PodFacts facts,
       List<String> ids,
       DeviceKind kind,
-      LocalityIndex index,
+      Reading tree,
       List<Integer> out,
       List<String> notes) {
     for (String id : ids) {
       Integer i =
-          DeviceIds.of(index.machine())
+          tree.ids()
               .device(id)
               .filter(d -> d.kind() == kind)
               .map(Device::id)
-              .map(index::indexOf)
+              .map(tree.index()::indexOf)
               .orElse(null);
       if (i == null) {
         notes.add(

@@ -2,6 +2,7 @@ package dev.tandem.agent.audit;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.identity.DeviceUnits;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.kubelet.podresources.AllocatableDevice;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -42,7 +43,8 @@ public final class AuditLoop {
       PodResourcesClient kubelet,
       NodePods pods,
       AlignmentEvents events,
-      AlignmentMetrics metrics) {}
+      AlignmentMetrics metrics,
+      MigDiscovery mig) {}
 
   private final Vertx vertx;
   private final Context context;
@@ -152,7 +154,10 @@ public final class AuditLoop {
       facts.put(f.key(), f);
     }
     Machine m = machine.get().orElse(null);
-    AuditReport report = audit.audit(observed.pods(), facts, m);
+    List<String> notes = new ArrayList<>();
+    MigLayout mig =
+        m == null ? MigLayout.NONE : peers.mig().layout(m, ids(observed.allocatable()), notes);
+    AuditReport report = audit.audit(observed.pods(), facts, m, mig);
     Set<String> uids = new HashSet<>();
     observed
         .pods()
@@ -160,14 +165,14 @@ public final class AuditLoop {
             c ->
                 Optional.ofNullable(facts.get(PodFacts.key(c.namespace(), c.pod())))
                     .ifPresent(f -> uids.add(f.uid())));
-    List<String> notes = new ArrayList<>(report.notes());
+    notes.addAll(0, report.notes());
     try {
       peers.metrics().eventsRecorded(peers.events().record(report.violations(), uids));
     } catch (KubernetesClientException e) {
       LOG.warn("Cannot record AlignmentNotMet events on node {}: {}", nodeName, e.getMessage());
       notes.add("cannot record AlignmentNotMet events: " + e.getMessage());
     }
-    DeviceUnits.Count count = units(observed.allocatable(), m, audit.resources());
+    DeviceUnits.Count count = units(observed.allocatable(), m, mig, audit.resources());
     notes.addAll(unplacedNote(count.unplaced()));
     notes.addAll(resourceNames(observed.allocatable()));
     return new AuditReport(
@@ -175,11 +180,16 @@ public final class AuditLoop {
         report.audit(),
         report.violations(),
         notes,
-        count.units().entries(audit.resources()));
+        count.units().entries(audit.resources()),
+        mig.entries());
+  }
+
+  private static List<String> ids(List<AllocatableDevice> allocatable) {
+    return allocatable.stream().map(AllocatableDevice::id).toList();
   }
 
   private static DeviceUnits.Count units(
-      List<AllocatableDevice> allocatable, Machine m, ResourceNames resources) {
+      List<AllocatableDevice> allocatable, Machine m, MigLayout mig, ResourceNames resources) {
     if (m == null) {
       return new DeviceUnits.Count(DeviceUnits.UNCOUNTED, List.of());
     }
@@ -187,7 +197,7 @@ public final class AuditLoop {
     for (AllocatableDevice d : allocatable) {
       byResource.computeIfAbsent(d.resource(), r -> new ArrayList<>()).add(d.id());
     }
-    return DeviceUnits.count(m, resources, byResource);
+    return DeviceUnits.count(m, mig, resources, byResource);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.tandem.agent.audit;
 
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.crd.UnitEntry;
 import java.util.List;
 
@@ -14,13 +15,15 @@ import java.util.List;
  * @param violations pods whose policy is not met
  * @param notes problems worth an operator's attention (unknown device ids, invalid annotations)
  * @param units the kubelet's devices per device of the tree, for {@code status.units}
+ * @param mig the MIG devices of each GPU, for {@code status.mig}
  */
 public record AuditReport(
     List<AllocationEntry> allocations,
     List<AuditEntry> audit,
     List<Violation> violations,
     List<String> notes,
-    List<UnitEntry> units) {
+    List<UnitEntry> units,
+    List<MigEntry> mig) {
 
   public AuditReport {
     allocations = List.copyOf(allocations);
@@ -28,6 +31,7 @@ public record AuditReport(
     violations = List.copyOf(violations);
     notes = List.copyOf(notes);
     units = List.copyOf(units);
+    mig = List.copyOf(mig);
   }
 
   /** A report with no units counted. */
@@ -36,6 +40,6 @@ public record AuditReport(
       List<AuditEntry> audit,
       List<Violation> violations,
       List<String> notes) {
-    this(allocations, audit, violations, notes, List.of());
+    this(allocations, audit, violations, notes, List.of(), List.of());
   }
 }

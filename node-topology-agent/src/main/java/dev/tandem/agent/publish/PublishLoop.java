@@ -3,6 +3,7 @@ package dev.tandem.agent.publish;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologySpec;
 import dev.tandem.api.crd.NodeTopologyStatus;
@@ -54,6 +55,7 @@ public final class PublishLoop {
   private List<AuditEntry> audit = List.of();
   private List<String> auditNotes = List.of();
   private List<UnitEntry> units = List.of();
+  private List<MigEntry> mig = List.of();
   private Published published;
   private boolean busy;
   private boolean pendingDiscover;
@@ -101,22 +103,28 @@ public final class PublishLoop {
         });
   }
 
-  /** New allocations and audit from the kubelet; published at once when they differ. */
+  /**
+   * New allocations, audit, units and MIG devices from the kubelet and NVML; published at once when
+   * they differ.
+   */
   public void allocations(
       List<AllocationEntry> allocations,
       List<AuditEntry> audit,
       List<String> notes,
-      List<UnitEntry> units) {
+      List<UnitEntry> units,
+      List<MigEntry> mig) {
     List<AllocationEntry> a = List.copyOf(allocations);
     List<AuditEntry> b = List.copyOf(audit);
     List<String> n = List.copyOf(notes);
     List<UnitEntry> u = List.copyOf(units);
+    List<MigEntry> g = List.copyOf(mig);
     context.runOnContext(
         v -> {
           this.allocations = a;
           this.audit = b;
           this.auditNotes = n;
           this.units = u;
+          this.mig = g;
           trigger(false);
         });
   }
@@ -209,7 +217,8 @@ public final class PublishLoop {
 
   private Future<Void> publish(boolean refresh) {
     NodeTopologySpec spec = NodeTopologyMapper.toSpec(machine, resources);
-    NodeTopologyStatus status = new NodeTopologyStatus(null, allocations, audit, notes(), units);
+    NodeTopologyStatus status =
+        new NodeTopologyStatus(null, allocations, audit, notes(), units, mig);
     if (!refresh
         && published != null
         && published.spec().equals(spec)

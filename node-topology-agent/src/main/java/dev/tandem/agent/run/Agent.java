@@ -4,10 +4,12 @@ import dev.tandem.agent.audit.AlignmentEvents;
 import dev.tandem.agent.audit.AlignmentMetrics;
 import dev.tandem.agent.audit.AllocationAudit;
 import dev.tandem.agent.audit.AuditLoop;
+import dev.tandem.agent.audit.MigDiscovery;
 import dev.tandem.agent.audit.NodePods;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.kit.kube.KubeConnection;
 import dev.tandem.kit.ops.OpsServer;
@@ -35,6 +37,7 @@ public final class Agent {
 
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   private static final Duration API_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration MIG_RETRY = Duration.ofMinutes(5);
 
   /** Publish retries: 1 s, doubling, at most a minute apart. */
   static final Backoff PUBLISH_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));
@@ -75,7 +78,8 @@ public final class Agent {
             podResources,
             NodePods.fieldSelector(client, config.nodeName()),
             new AlignmentEvents(client, config.nodeName(), clock),
-            metrics);
+            metrics,
+            mig(config.nvmlLibrary(), clock));
     audit =
         new AuditLoop(
             vertx,
@@ -84,7 +88,7 @@ public final class Agent {
             config.poll(),
             new AllocationAudit(AlignmentPolicy.DEFAULT, config.resources()),
             publish::machine,
-            r -> publish.allocations(r.allocations(), r.audit(), r.notes(), r.units()));
+            r -> publish.allocations(r.allocations(), r.audit(), r.notes(), r.units(), r.mig()));
     Gauge.builder(
             "tandem_nodetopology_last_publish_timestamp_seconds",
             publish,
@@ -146,6 +150,12 @@ public final class Agent {
   /** The port /healthz and /metrics listen on. */
   public int port() {
     return boundPort;
+  }
+
+  /** MIG devices through NVML, read only when the kubelet reports MIG ids (see MigDiscovery). */
+  static MigDiscovery mig(String library, Clock clock) {
+    Nvml nvml = new Nvml(library);
+    return new MigDiscovery(library, nvml::migGpus, clock, MIG_RETRY);
   }
 
   static KubeConnection kubernetes(RunConfig config) {

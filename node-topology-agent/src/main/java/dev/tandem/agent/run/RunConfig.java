@@ -22,6 +22,7 @@ import java.util.Map;
  * @param poll time between PodResources polls
  * @param port health and metrics port
  * @param resources the GPU and HCA resources as the device plugins register them
+ * @param nvmlLibrary the NVML library loaded when the kubelet reports MIG devices
  * @param kubeconfig kubeconfig file, or null for fabric8's default configuration
  */
 public record RunConfig(
@@ -35,6 +36,7 @@ public record RunConfig(
     Duration poll,
     int port,
     ResourceNames resources,
+    String nvmlLibrary,
     Path kubeconfig) {
 
   /**
@@ -64,6 +66,7 @@ public record RunConfig(
         v.get(RunSettings.POLL),
         v.get(RunSettings.PORT),
         new ResourceNames(v.get(RunSettings.GPU_RESOURCE), v.get(RunSettings.HCA_RESOURCE)),
+        v.get(RunSettings.NVML_LIBRARY),
         v.get(RunSettings.KUBECONFIG));
   }
 

@@ -1,6 +1,7 @@
 package dev.tandem.agent.run;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.kit.config.Parser;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
@@ -90,6 +91,13 @@ public final class RunSettings {
           .help(
               "the HCA resource as Tandem's device plugin registers it (its `resourceName`):"
                   + " audited in PodResources");
+  public static final Setting<String> NVML_LIBRARY =
+      Setting.of("--nvml-library", "FILE", Parsers.text())
+          .env("TANDEM_NVML_LIBRARY")
+          .defaultValue(Nvml.LIBRARY)
+          .help(
+              "NVIDIA's NVML library (a name the loader finds, or a path): loaded only when the"
+                  + " kubelet reports MIG devices, to map each to its GPU");
   public static final Setting<Path> KUBECONFIG =
       Setting.of("--kubeconfig", "FILE", Parsers.existingFile())
           .env("KUBECONFIG")
@@ -118,6 +126,7 @@ public final class RunSettings {
                   PORT,
                   GPU_RESOURCE,
                   HCA_RESOURCE,
+                  NVML_LIBRARY,
                   KUBECONFIG))
           .rules(
               Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY),

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.crd.UnitEntry;
+import dev.tandem.discovery.FakeNvml;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.FakeKubelet;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -15,6 +18,7 @@ import dev.tandem.kubelet.podresources.v1.AllocatableResourcesResponse;
 import dev.tandem.kubelet.podresources.v1.ContainerDevices;
 import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -78,7 +82,12 @@ class AuditLoopIT {
             podResources,
             onNode,
             new AlignmentEvents(client, "gpu-1", Clock.systemUTC()),
-            new AlignmentMetrics(registry));
+            new AlignmentMetrics(registry),
+            new MigDiscovery(
+                "the fake libnvidia-ml",
+                new Nvml(FakeNvml.library().toString())::migGpus,
+                Clock.systemUTC(),
+                Duration.ofMinutes(5)));
     loop =
         new AuditLoop(
             vertx,
@@ -235,9 +244,10 @@ class AuditLoopIT {
 
   @Test
   @DisplayName(
-      "an allocatable id that stands for no device (a MIG device) leaves its resource uncounted,"
-          + " with a note naming it")
+      "an allocatable id that stands for no device (a MIG device NVML does not know) leaves its"
+          + " resource uncounted, with a note naming it")
   void unplacedIdLeavesResourceUncounted() throws Exception {
+    FakeNvml.layout(dir, "{\"gpus\": []}");
     String mig = "MIG-5a0b6e3c-1d2f-4e5a-8b9c-0d1e2f3a4b5c";
     List<ContainerDevices> offered = new ArrayList<>(devices("nvidia.com/gpu", 0, "GPU-a0", mig));
     offered.addAll(devices("rdma/hca", 0, "mlx5_0"));
@@ -251,11 +261,107 @@ class AuditLoopIT {
     assertTrue(r.notes().get(0).contains("nvidia.com/gpu " + mig), r.notes().get(0));
   }
 
+  private static final String MIG_A1 = "MIG-6a1e35b3-1c2d-5e0f-9a8b-7c6d5e4f3a21";
+  private static final String MIG_A2 = "MIG-0d4c2b1a-9f8e-5d7c-8b6a-5f4e3d2c1b0a";
+  private static final String MIG_A3 = "MIG-f1e2d3c4-b5a6-5978-8695-a4b3c2d1e0f9";
+  private static final String MIG_B1 = "MIG-1b2c3d4e-5f60-5718-9a0b-c1d2e3f40516";
+  private static final String MIG_B2 = "MIG-2c3d4e5f-6071-5829-8b1c-d2e3f4051627";
+
+  /**
+   * NVML's layout: GPU-a0 by its UUID; GPU-b0 under a UUID discovery does not know, found by its
+   * bus id (the bus-id fallback).
+   */
+  private String nvmlLayout(int initError) {
+    PciAddress b0 = machine.device("GPU-b0").orElseThrow().address();
+    String bus =
+        String.format("%08X:%02X:%02X.%X", b0.domain(), b0.bus(), b0.device(), b0.function());
+    return """
+        {"initError": %d, "gpus": [
+          {"uuid": "GPU-a0", "busId": "00000000:01:00.0", "migMode": "enabled",
+           "migDevices": ["%s", "%s", "", "%s"]},
+          {"uuid": "GPU-77777777-0000-4000-8000-000000000000", "busId": "%s",
+           "migMode": "enabled", "migDevices": ["%s", "%s"]}
+        ]}
+        """
+        .formatted(initError, MIG_A1, MIG_A2, MIG_A3, bus, MIG_B1, MIG_B2);
+  }
+
+  @Test
+  @DisplayName(
+      "MIG devices under nvidia.com/gpu (mig-strategy single): NVML maps each to its GPU (by UUID,"
+          + " else bus id); audited as that GPU, a unit per MIG device, the layout in the report;"
+          + " NVML read once, and not at all for a node without MIG ids")
+  void migDevicesAuditedAndCounted() throws Exception {
+    FakeNvml.layout(dir, nvmlLayout(0));
+    int before = FakeNvml.inits();
+    allocatable(devices("rdma/hca", 0, "mlx5_0"));
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+    assertEquals(before, FakeNvml.inits(), "no MIG id: NVML is not called");
+
+    apiPod("train-3", "gpu-1", 1, 1);
+    List<ContainerDevices> held = new ArrayList<>(devices("nvidia.com/gpu", 0, MIG_A2));
+    held.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(pod("ml", "train-3", container("main", held)))
+            .build());
+    List<ContainerDevices> offered =
+        new ArrayList<>(
+            devices("nvidia.com/gpu", 0, MIG_A1, MIG_A2, MIG_A3, MIG_B1 + "::0", MIG_B1 + "::1"));
+    offered.addAll(devices("nvidia.com/gpu", 1, MIG_B2 + "::0", MIG_B2 + "::1"));
+    offered.addAll(devices("rdma/hca", 0, "mlx5_0"));
+    allocatable(offered);
+    loop.pollOnce().await();
+    loop.pollOnce().await();
+
+    AuditReport r = last.get();
+    assertEquals(before + 1, FakeNvml.inits(), "NVML read once while the MIG ids stay the same");
+    assertEquals(0, FakeNvml.open(), "and shut down");
+    assertEquals("PIX", r.audit().get(0).worstLocality());
+    assertEquals(List.of(), r.notes());
+    assertEquals(
+        List.of(
+            new UnitEntry("nvidia.com/gpu", "GPU-a0", 3),
+            new UnitEntry("nvidia.com/gpu", "GPU-b0", 4),
+            new UnitEntry("rdma/hca", "mlx5_0", 1)),
+        r.units());
+    assertEquals(
+        List.of(
+            new MigEntry("GPU-a0", List.of(MIG_A1, MIG_A2, MIG_A3)),
+            new MigEntry("GPU-b0", List.of(MIG_B1, MIG_B2))),
+        r.mig());
+  }
+
+  @Test
+  @DisplayName(
+      "NVML failing (driver not loaded): a note naming the error, MIG GPUs counted from the tree,"
+          + " no retry while the ids stay the same")
+  void nvmlFailureIsANote() throws Exception {
+    FakeNvml.layout(dir, nvmlLayout(9));
+    int before = FakeNvml.inits();
+    allocatable(devices("nvidia.com/gpu", 0, MIG_A1, MIG_B1));
+    kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
+    loop.pollOnce().await();
+    loop.pollOnce().await();
+
+    AuditReport r = last.get();
+    assertEquals(before + 1, FakeNvml.inits());
+    assertEquals(List.of(), r.units());
+    assertEquals(List.of(), r.mig());
+    assertTrue(
+        r.notes().get(0).startsWith("the kubelet reports MIG devices (2, e.g. " + MIG_B1 + ")"),
+        r.notes().toString());
+    assertTrue(r.notes().get(0).contains("Driver Not Loaded (9)"), r.notes().get(0));
+  }
+
   @Test
   @DisplayName(
       "the kubelet offers rdma/vhca and nvidia.com/mig-1g.10gb but not the agent's rdma/hca and"
           + " nvidia.com/gpu: a note each poll naming the setting to change, one WARN each")
   void resourceNamesOtherThanTheAgents() throws Exception {
+    // the MIG id below makes the agent ask NVML: the stand-in answers, with no MIG GPU
+    FakeNvml.layout(dir, "{\"gpus\": []}");
     List<ContainerDevices> offered =
         new ArrayList<>(devices("rdma/vhca", 0, "0000:12:02.1", "0000:12:02.2"));
     offered.addAll(

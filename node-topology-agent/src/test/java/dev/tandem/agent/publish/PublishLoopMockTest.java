@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.CrdFile;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.TestNodes;
@@ -96,11 +97,17 @@ class PublishLoopMockTest {
 
     AllocationEntry a =
         new AllocationEntry("u1", "ml", "p", "c", "rdma/hca", List.of("mlx5_0"), false);
-    loop.allocations(List.of(a), List.of(), List.of(), List.of());
+    loop.allocations(List.of(a), List.of(), List.of(), List.of(), List.of());
     await("allocation published")
         .atMost(WAIT)
         .until(() -> read().getStatus().allocations().equals(List.of(a)));
     assertEquals(1, discoveries.get());
+
+    MigEntry mig = new MigEntry("GPU-a0", List.of("MIG-6a1e35b3-1c2d-5e0f-9a8b-7c6d5e4f3a21"));
+    loop.allocations(List.of(a), List.of(), List.of(), List.of(), List.of(mig));
+    await("MIG layout published")
+        .atMost(WAIT)
+        .until(() -> read().getStatus().mig().equals(List.of(mig)));
   }
 
   @Test

@@ -125,8 +125,9 @@ public final class Inspection {
       p.gpus().forEach(id -> assumedBy.put(id, pod));
       p.hcas().forEach(id -> assumedBy.put(id, pod));
     }
-    // reported ids are the kubelet's (a shared slot, a VF's address, a replica): keyed by tree id
-    DeviceIds ids = DeviceIds.of(e.machine());
+    // reported ids are the kubelet's (a shared slot, a VF's address, a replica, a MIG device):
+    // keyed by tree id
+    DeviceIds ids = e.ids();
     Map<String, JsonObject> allocatedTo = new HashMap<>();
     for (ReportedAllocation a : e.allocations()) {
       JsonObject pod = pod(a.namespace(), a.pod(), a.uid());

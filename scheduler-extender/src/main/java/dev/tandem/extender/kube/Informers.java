@@ -41,6 +41,7 @@ final class Informers {
           state.putTopology(
               NodeTopologyMapper.toMachine(nt, state.sharing()),
               NodeTopologies.units(nt, resources),
+              NodeTopologies.mig(nt),
               NodeTopologies.allocations(nt, resources));
         } catch (InvalidNodeTopologyException e) {
           LOG.warn(

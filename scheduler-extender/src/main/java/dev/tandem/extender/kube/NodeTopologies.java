@@ -4,6 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.identity.DeviceUnits;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.extender.state.ReportedAllocation;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,11 @@ public final class NodeTopologies {
     return resource.getStatus() == null
         ? DeviceUnits.UNCOUNTED
         : DeviceUnits.of(resource.getStatus().units(), resources);
+  }
+
+  /** Which GPU each MIG device belongs to, as the agent read it from NVML. */
+  public static MigLayout mig(NodeTopology resource) {
+    return resource.getStatus() == null ? MigLayout.NONE : MigLayout.of(resource.getStatus().mig());
   }
 
   /**

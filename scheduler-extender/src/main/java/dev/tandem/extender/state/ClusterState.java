@@ -3,7 +3,9 @@ package dev.tandem.extender.state;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tandem.api.crd.Sharing;
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.DeviceUnits;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.topology.model.Machine;
 import java.time.Clock;
 import java.time.Duration;
@@ -96,21 +98,24 @@ public final class ClusterState {
    * already gone are left out: the agent has not polled since they went.
    */
   public void putTopology(Machine machine, int slotsPerHca, List<ReportedAllocation> reported) {
-    put(machine, DeviceUnits.UNCOUNTED, m -> slotsPerHca, reported);
+    put(machine, DeviceUnits.UNCOUNTED, MigLayout.NONE, m -> slotsPerHca, reported);
   }
 
   /**
    * Like {@link #putTopology(Machine, int, List)}, with the units the agent counted from the
-   * kubelet; where it counted none for the HCAs, the units per HCA follow from the node's
-   * advertised HCA capacity ({@link #hcaCapacity}).
+   * kubelet and the node's MIG devices (reported MIG ids stand for their GPU through them); where
+   * it counted none for the HCAs, the units per HCA follow from the node's advertised HCA capacity
+   * ({@link #hcaCapacity}).
    */
-  public void putTopology(Machine machine, DeviceUnits units, List<ReportedAllocation> reported) {
-    put(machine, units, this::slotsOf, reported);
+  public void putTopology(
+      Machine machine, DeviceUnits units, MigLayout mig, List<ReportedAllocation> reported) {
+    put(machine, units, mig, this::slotsOf, reported);
   }
 
   private void put(
       Machine machine,
       DeviceUnits units,
+      MigLayout mig,
       ToIntFunction<Machine> slotsOf,
       List<ReportedAllocation> reported) {
     nodes.compute(
@@ -130,6 +135,7 @@ public final class ClusterState {
           if (old != null
               && old.slotsPerHca() == slotsPerHca
               && old.units().equals(units)
+              && old.mig().equals(mig)
               && old.allocations().equals(allocations)
               && old.machine().equals(machine)) {
             return old;
@@ -141,7 +147,8 @@ public final class ClusterState {
                 .filter(a -> !uids.contains(a.uid()))
                 .forEach(a -> reportedNode.remove(a.uid(), name));
           }
-          Map<String, NodeEntry.Held> held = NodeEntry.held(machine, allocations);
+          Map<String, NodeEntry.Held> held =
+              NodeEntry.held(DeviceIds.of(machine, mig), allocations);
           Map<String, AssumedPlan> plans =
               assumptions.keptBeside(
                   name,
@@ -151,7 +158,7 @@ public final class ClusterState {
                     return h != null && NodeEntry.covers(h, plan);
                   });
           return NodeEntry.of(
-              machine, units, slotsPerHca, allocations, plans, clock.instant(), old);
+              machine, units, mig, slotsPerHca, allocations, plans, clock.instant(), old);
         });
   }
 

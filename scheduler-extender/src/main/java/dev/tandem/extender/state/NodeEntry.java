@@ -2,6 +2,7 @@ package dev.tandem.extender.state;
 
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.DeviceUnits;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.topology.allocation.Allocator;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
@@ -25,6 +26,7 @@ import java.util.function.Predicate;
  * @param machine the node's tree
  * @param allocator the allocator for that tree
  * @param units the kubelet's devices per device of the tree, as the agent counted them
+ * @param mig which GPU each MIG device the kubelet reports belongs to, as the agent published it
  * @param slotsPerHca units per HCA where the agent counted none: from the node's advertised
  *     capacity, 1 unless the node's HCAs are shared
  * @param allocations what the agent reports allocated, of the GPU and HCA resources only
@@ -38,6 +40,7 @@ public record NodeEntry(
     Machine machine,
     Allocator allocator,
     DeviceUnits units,
+    MigLayout mig,
     int slotsPerHca,
     List<ReportedAllocation> allocations,
     Map<String, AssumedPlan> assumed,
@@ -55,9 +58,15 @@ public record NodeEntry(
     return allocator.index();
   }
 
+  /** The one id mapping for this node: its tree and its MIG devices. */
+  public DeviceIds ids() {
+    return DeviceIds.of(machine, mig);
+  }
+
   static NodeEntry of(
       Machine machine,
       DeviceUnits units,
+      MigLayout mig,
       int slots,
       List<ReportedAllocation> allocations,
       Map<String, AssumedPlan> assumed,
@@ -70,11 +79,12 @@ public record NodeEntry(
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
     Availability free =
         Availability.allFree(allocator.index(), d -> units.units(d, slots))
-            .without(taken(machine, allocations, plans, Set.of()));
+            .without(taken(DeviceIds.of(machine, mig), allocations, plans, Set.of()));
     return new NodeEntry(
         machine,
         allocator,
         units,
+        mig,
         slots,
         List.copyOf(allocations),
         plans,
@@ -88,11 +98,11 @@ public record NodeEntry(
    * the pods in {@code leaving}.
    */
   private static List<String> taken(
-      Machine machine,
+      DeviceIds ids,
       List<ReportedAllocation> allocations,
       Map<String, AssumedPlan> plans,
       Set<String> leaving) {
-    Map<String, Held> held = held(machine, allocations);
+    Map<String, Held> held = held(ids, allocations);
     List<String> taken = new ArrayList<>();
     held.forEach(
         (uid, h) -> {
@@ -118,7 +128,7 @@ public record NodeEntry(
     if (leaving.isEmpty()) {
       return free;
     }
-    return free.emptied().without(taken(machine, allocations, assumed, leaving));
+    return free.emptied().without(taken(ids(), allocations, assumed, leaving));
   }
 
   /** Whether the pod holds a device here: reported by the agent or promised by an assumed plan. */
@@ -137,14 +147,13 @@ public record NodeEntry(
 
   /**
    * The devices of the tree the agent reports per pod UID, read through the one id mapping (a
-   * shared slot, a VF's PCI address, a GPU replica each stand for their device); ids that stand for
-   * no device of the tree are not counted.
+   * shared slot, a VF's PCI address, a GPU replica, a MIG device each stand for their device); ids
+   * that stand for no device of the tree are not counted.
    */
-  static Map<String, Held> held(Machine machine, List<ReportedAllocation> allocations) {
+  static Map<String, Held> held(DeviceIds ids, List<ReportedAllocation> allocations) {
     if (allocations.isEmpty()) {
       return Map.of();
     }
-    DeviceIds ids = DeviceIds.of(machine);
     Map<String, Held> out = new LinkedHashMap<>();
     for (ReportedAllocation a : allocations) {
       Held h = out.computeIfAbsent(a.uid(), uid -> new Held(new ArrayList<>(), new ArrayList<>()));
@@ -179,20 +188,20 @@ public record NodeEntry(
   }
 
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
-    return of(machine, units, slotsPerHca, allocations, plans, updatedAt, this);
+    return of(machine, units, mig, slotsPerHca, allocations, plans, updatedAt, this);
   }
 
   NodeEntry withSlots(int slots) {
     return slots == slotsPerHca
         ? this
-        : of(machine, units, slots, allocations, assumed, updatedAt, this);
+        : of(machine, units, mig, slots, allocations, assumed, updatedAt, this);
   }
 
   NodeEntry withoutReported(String uid) {
     List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
     return kept.size() == allocations.size()
         ? this
-        : of(machine, units, slotsPerHca, kept, assumed, updatedAt, this);
+        : of(machine, units, mig, slotsPerHca, kept, assumed, updatedAt, this);
   }
 
   NodeEntry without(Predicate<AssumedPlan> drop) {

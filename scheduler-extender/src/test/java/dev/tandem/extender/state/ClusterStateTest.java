@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.identity.DeviceUnits;
+import dev.tandem.api.identity.MigLayout;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
@@ -197,7 +199,7 @@ class ClusterStateTest {
     s.hcaCapacity("pix-node", 1000L * hcas);
     assertEquals(1000, s.node("pix-node").slotsPerHca());
     assertEquals(1000 * hcas, s.node("pix-node").free().freeUnits(hca));
-    s.putTopology(TestMachines.pixNode(), DeviceUnits.UNCOUNTED, List.of());
+    s.putTopology(TestMachines.pixNode(), DeviceUnits.UNCOUNTED, MigLayout.NONE, List.of());
     assertEquals(1000, s.node("pix-node").slotsPerHca(), "a NodeTopology update keeps the units");
     s.hcaCapacity("pix-node", hcas + 1);
     assertEquals(
@@ -207,6 +209,7 @@ class ClusterStateTest {
         TestMachines.machine(
             "pix-2", new TestMachines.Switch(0, 2, 2), new TestMachines.Switch(1, 2, 2)),
         DeviceUnits.UNCOUNTED,
+        MigLayout.NONE,
         List.of());
     assertEquals(4, s.node("pix-2").slotsPerHca(), "capacity seen before the topology");
     s.hcaCapacity("pix-2", 0);
@@ -243,6 +246,7 @@ class ClusterStateTest {
     s.putTopology(
         m,
         units,
+        MigLayout.NONE,
         List.of(
             new ReportedAllocation(
                 "ml",
@@ -253,6 +257,30 @@ class ClusterStateTest {
                 List.of(hca + "-slot-1", hca + "-slot-2"))));
     assertEquals(2, s.node("pix-node").free().free(hca));
     assertEquals(4 * m.hcas().size() - 2, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
+  }
+
+  @Test
+  @DisplayName(
+      "MIG: a GPU offered as MIG devices has a unit per MIG device; a reported MIG id takes a unit"
+          + " of its GPU through the node's published MIG layout")
+  void migDevicesReported() {
+    ClusterState s = cluster.state();
+    var m = TestMachines.pixNode();
+    String gpu = m.gpus().get(0).id();
+    List<String> migs = List.of("MIG-1", "MIG-2", "MIG-3");
+    MigLayout mig = MigLayout.of(List.of(new MigEntry(gpu, migs)));
+    DeviceUnits units =
+        DeviceUnits.count(m, mig, ResourceNames.DEFAULT, Map.of(ResourceNames.GPU, migs)).units();
+    List<ReportedAllocation> held =
+        List.of(
+            new ReportedAllocation(
+                "ml", "p", "uid-9", "main", ResourceNames.GPU, List.of("MIG-2")));
+    s.putTopology(m, units, mig, held);
+    assertEquals(2, s.node("pix-node").free().free(gpu));
+    assertEquals(2, s.node("pix-node").free().freeUnits(DeviceKind.GPU));
+    s.putTopology(m, units, MigLayout.NONE, held);
+    assertEquals(
+        3, s.node("pix-node").free().free(gpu), "without the layout the MIG id stands for nothing");
   }
 
   @Test
@@ -304,6 +332,7 @@ class ClusterStateTest {
     s.putTopology(
         vm,
         counted(vm, Map.of(ResourceNames.HCA, List.of(address))),
+        MigLayout.NONE,
         List.of(
             new ReportedAllocation(
                 "ml", "p", "uid-5", "main", ResourceNames.HCA, List.of(address))));
@@ -323,6 +352,7 @@ class ClusterStateTest {
     s.putTopology(
         m,
         counted(m, Map.of(ResourceNames.GPU, replicas)),
+        MigLayout.NONE,
         List.of(
             new ReportedAllocation(
                 "ml", "p", "uid-6", "main", ResourceNames.GPU, List.of(gpu + "::0", gpu + "::2"))));

@@ -14,6 +14,8 @@ import java.util.List;
  * @param units the kubelet's devices per device of the tree, for each governed resource whose every
  *     allocatable id maps to the tree; a resource absent here was not counted (the kubelet was not
  *     reached, or it hands out ids that stand for no device of the tree)
+ * @param mig the MIG devices of each GPU with MIG enabled, as NVML reports them; empty when the
+ *     kubelet reports no MIG device or NVML could not be read
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeTopologyStatus(
@@ -21,13 +23,25 @@ public record NodeTopologyStatus(
     List<AllocationEntry> allocations,
     List<AuditEntry> audit,
     List<String> notes,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UnitEntry> units) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<UnitEntry> units,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MigEntry> mig) {
 
   public NodeTopologyStatus {
     allocations = allocations == null ? List.of() : List.copyOf(allocations);
     audit = audit == null ? List.of() : List.copyOf(audit);
     notes = notes == null ? List.of() : List.copyOf(notes);
     units = units == null ? List.of() : List.copyOf(units);
+    mig = mig == null ? List.of() : List.copyOf(mig);
+  }
+
+  /** A status without MIG devices. */
+  public NodeTopologyStatus(
+      String observedAt,
+      List<AllocationEntry> allocations,
+      List<AuditEntry> audit,
+      List<String> notes,
+      List<UnitEntry> units) {
+    this(observedAt, allocations, audit, notes, units, List.of());
   }
 
   /** A status with no units counted. */
@@ -36,11 +50,11 @@ public record NodeTopologyStatus(
       List<AllocationEntry> allocations,
       List<AuditEntry> audit,
       List<String> notes) {
-    this(observedAt, allocations, audit, notes, List.of());
+    this(observedAt, allocations, audit, notes, List.of(), List.of());
   }
 
   /** The same status observed at another time. */
   public NodeTopologyStatus withObservedAt(String value) {
-    return new NodeTopologyStatus(value, allocations, audit, notes, units);
+    return new NodeTopologyStatus(value, allocations, audit, notes, units, mig);
   }
 }

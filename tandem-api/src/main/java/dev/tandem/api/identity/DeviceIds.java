@@ -27,12 +27,16 @@ import java.util.Optional;
  *       <td>the GPU before {@code ::}</td></tr>
  *   <tr><td>GPU known by bus id (a VM's NCCL topology file)</td><td>{@code 0000:17:00.0}</td>
  *       <td>the GPU at that PCI address</td></tr>
+ *   <tr><td>MIG device, current drivers</td><td>{@code MIG-<uuid>}</td>
+ *       <td>its GPU, by the node's {@link MigLayout} ({@code status.mig})</td></tr>
+ *   <tr><td>MIG device, older drivers</td><td>{@code MIG-GPU-<uuid>/<gi>/<ci>}</td>
+ *       <td>the GPU {@code GPU-<uuid>}</td></tr>
  * </table>
  *
- * <p>MIG devices ({@code MIG-…}) have UUIDs of their own that no rule maps to their GPU; they
- * resolve to nothing here, and their resource is counted as the tree describes it (see {@code
- * docs/topology.md}). Pure and immutable; resolution scans the machine's few devices rather than
- * keeping an index, so that a cluster of many nodes holds no second copy of every tree.
+ * <p>A time-sliced MIG device ({@code MIG-…::2}) stands for the GPU its MIG device stands for. A
+ * current-form MIG id the layout does not know resolves to nothing. Pure and immutable; resolution
+ * scans the machine's few devices rather than keeping an index, so that a cluster of many nodes
+ * holds no second copy of every tree.
  */
 public final class DeviceIds {
 
@@ -43,14 +47,21 @@ public final class DeviceIds {
   public static final String REPLICA_SEPARATOR = "::";
 
   private final Machine machine;
+  private final MigLayout mig;
 
-  private DeviceIds(Machine machine) {
+  private DeviceIds(Machine machine, MigLayout mig) {
     this.machine = Objects.requireNonNull(machine, "machine");
+    this.mig = Objects.requireNonNull(mig, "mig");
   }
 
-  /** The mapping for one node's tree. */
+  /** The mapping for one node's tree, without MIG devices of the current form. */
   public static DeviceIds of(Machine machine) {
-    return new DeviceIds(machine);
+    return new DeviceIds(machine, MigLayout.NONE);
+  }
+
+  /** The mapping for one node's tree and the MIG devices its agent published. */
+  public static DeviceIds of(Machine machine, MigLayout mig) {
+    return new DeviceIds(machine, mig);
   }
 
   // ---- the ids the device plugin offers
@@ -111,6 +122,9 @@ public final class DeviceIds {
     int replica = kubeletId.indexOf(REPLICA_SEPARATOR);
     if (replica > 0 && isNumber(kubeletId, replica + REPLICA_SEPARATOR.length())) {
       return device(kubeletId.substring(0, replica)).filter(d -> d.kind() == DeviceKind.GPU);
+    }
+    if (MigLayout.isMig(kubeletId)) {
+      return mig.gpuOf(kubeletId).flatMap(machine::device).filter(d -> d.kind() == DeviceKind.GPU);
     }
     int slot = kubeletId.lastIndexOf(SLOT_SEPARATOR);
     if (slot > 0 && isNumber(kubeletId, slot + SLOT_SEPARATOR.length())) {

@@ -37,20 +37,44 @@ public final class DeviceUnits {
   /**
    * The units the kubelet's allocatable ids give each device, per governed resource. A resource
    * with no allocatable id, or with an id that stands for no device of its kind in the tree (a MIG
-   * device, a plugin naming devices its own way), is left uncounted; such ids are returned in
-   * {@link Count#unplaced()}.
+   * device of no known GPU, a plugin naming devices its own way), is left uncounted; such ids are
+   * returned in {@link Count#unplaced()}.
    *
    * @param allocatable the kubelet's allocatable ids by resource name; other resources are ignored
    */
   public static Count count(
       Machine machine, ResourceNames resources, Map<String, List<String>> allocatable) {
-    DeviceIds ids = DeviceIds.of(machine);
+    return count(machine, MigLayout.NONE, resources, allocatable);
+  }
+
+  /**
+   * As {@link #count(Machine, ResourceNames, Map)}, reading MIG ids through the node's layout: a
+   * GPU offered as N MIG devices under the GPU resource has N units. When the node has MIG devices
+   * and the kubelet offers none of the GPU resource (NVIDIA's {@code mixed} strategy with every GPU
+   * partitioned), the GPU resource is counted, at 0 units for every GPU: the kubelet grants none.
+   */
+  public static Count count(
+      Machine machine,
+      MigLayout mig,
+      ResourceNames resources,
+      Map<String, List<String>> allocatable) {
+    DeviceIds ids = DeviceIds.of(machine, mig);
     List<String> unplaced = new ArrayList<>();
+    List<String> offeredGpus = allocatable.get(resources.gpu());
     Map<String, Integer> gpus =
-        counted(ids, DeviceKind.GPU, allocatable.get(resources.gpu()), resources.gpu(), unplaced);
+        (offeredGpus == null || offeredGpus.isEmpty()) && !mig.isEmpty()
+            ? none(machine.gpus())
+            : counted(ids, DeviceKind.GPU, offeredGpus, resources.gpu(), unplaced);
     Map<String, Integer> hcas =
         counted(ids, DeviceKind.HCA, allocatable.get(resources.hca()), resources.hca(), unplaced);
     return new Count(new DeviceUnits(gpus, hcas), unplaced);
+  }
+
+  /** Every device at 0 units, published as such (an empty map would read back as uncounted). */
+  private static Map<String, Integer> none(List<Device> devices) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    devices.forEach(d -> out.put(d.id(), 0));
+    return out;
   }
 
   private static Map<String, Integer> counted(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.crd.UnitEntry;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
@@ -97,5 +98,60 @@ class DeviceUnitsTest {
     DeviceUnits u =
         DeviceUnits.count(vm, R, Map.of(R.hca(), List.of(DeviceIds.virtualFunction(vf)))).units();
     assertEquals(1, u.units(vf, 5));
+  }
+
+  @Test
+  void aGpuOfferedAsMigDevicesUnderTheGpuResourceCountsOneUnitPerMigDevice() {
+    List<String> migs = new ArrayList<>();
+    List<MigEntry> layout = new ArrayList<>();
+    for (Device g : node.gpus()) {
+      List<String> of = new ArrayList<>();
+      for (int i = 0; i < 7; i++) {
+        of.add(String.format("MIG-%08x-0000-4000-8000-%012d", g.id().hashCode(), i));
+      }
+      migs.addAll(of);
+      layout.add(new MigEntry(g.id(), of));
+    }
+    MigLayout mig = MigLayout.of(layout);
+    DeviceUnits.Count c = DeviceUnits.count(node, mig, R, Map.of(R.gpu(), migs));
+    assertEquals(List.of(), c.unplaced());
+    assertEquals(7, c.units().units(gpu0, 1));
+    assertEquals(c.units(), DeviceUnits.of(c.units().entries(R), R), "as published");
+    DeviceUnits.Count without = DeviceUnits.count(node, R, Map.of(R.gpu(), migs));
+    assertFalse(without.units().counted(DeviceKind.GPU), "no layout: the ids stand for nothing");
+    assertEquals(migs.size(), without.unplaced().size());
+  }
+
+  @Test
+  void mixedStrategyCountsOnlyWholeGpusUnderTheGpuResource() {
+    Device gpu1 = node.gpus().get(1);
+    MigLayout mig =
+        MigLayout.of(List.of(new MigEntry(gpu0.id(), List.of("MIG-a", "MIG-b", "MIG-c"))));
+    // NVIDIA's plugin, mig-strategy mixed: MIG devices under nvidia.com/mig-<profile>, whole GPUs
+    // under nvidia.com/gpu; a MIG-enabled GPU is not offered under nvidia.com/gpu at all.
+    DeviceUnits u =
+        DeviceUnits.count(
+                node,
+                mig,
+                R,
+                Map.of(
+                    R.gpu(),
+                    List.of(gpu1.id()),
+                    "nvidia.com/mig-1g.5gb",
+                    List.of("MIG-a", "MIG-b")))
+            .units();
+    assertEquals(0, u.units(gpu0, 1));
+    assertEquals(1, u.units(gpu1, 1));
+
+    DeviceUnits allPartitioned =
+        DeviceUnits.count(node, mig, R, Map.of("nvidia.com/mig-1g.5gb", List.of("MIG-a"))).units();
+    assertTrue(allPartitioned.counted(DeviceKind.GPU), "the kubelet grants no nvidia.com/gpu");
+    for (Device g : node.gpus()) {
+      assertEquals(0, allPartitioned.units(g, 1), g.id());
+    }
+    assertEquals(allPartitioned, DeviceUnits.of(allPartitioned.entries(R), R), "as published");
+    assertFalse(
+        DeviceUnits.count(node, R, Map.of()).units().counted(DeviceKind.GPU),
+        "no MIG and nothing offered: the tree decides");
   }
 }
