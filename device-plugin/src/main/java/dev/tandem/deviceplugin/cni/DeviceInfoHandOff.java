@@ -49,6 +49,10 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
   private final Map<String, Instant> grantedAt = new ConcurrentHashMap<>();
   private final Object files = new Object();
   private volatile boolean restarted = true;
+
+  /** Set by {@link #stop} under {@code files}: no file is written after it. */
+  private boolean stopped;
+
   private long timer = -1;
 
   /** What one reconcile did: device ids whose file it removed, and whose file it wrote again. */
@@ -110,12 +114,13 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
     timer = vertx.setPeriodic(interval.toMillis(), id -> reconcileLogged());
   }
 
-  /** Stops reconciling and removes this plugin's files. */
+  /** Stops reconciling and removes this plugin's files; a reconcile still in flight writes none. */
   public Future<Void> stop() {
     vertx.cancelTimer(timer);
     return vertx.executeBlocking(
         () -> {
           synchronized (files) {
+            stopped = true;
             for (String name : dir.present(idByFile.keySet())) {
               dir.delete(name);
             }
@@ -149,6 +154,10 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
       DeviceInfo info = byId.get(id);
       if (info != null && !present.contains(info.fileName())) {
         synchronized (files) {
+          // a reconcile whose PodResources answer came after stop must not bring files back
+          if (stopped) {
+            break;
+          }
           write(id, info);
         }
         restored.add(id);

@@ -11,6 +11,7 @@ import dev.tandem.deviceplugin.preferred.HeldDevices;
 import dev.tandem.fixtures.MovableClock;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -130,6 +131,21 @@ class DeviceInfoHandOffTest {
             clock);
     assertThrows(Exception.class, () -> h.reconcile().await());
     assertTrue(Files.exists(file("mlx5_0")));
+  }
+
+  @Test
+  @DisplayName("a reconcile whose PodResources answer comes after stop writes no file back")
+  void reconcileInFlightAtStop() throws Exception {
+    Promise<List<HeldDevices>> late = Promise.promise();
+    DeviceInfoHandOff h =
+        new DeviceInfoHandOff(vertx, hcas(), new DeviceInfoDirectory(dir), late::future, clock);
+    h.granted(List.of("mlx5_0")).await();
+    Files.delete(file("mlx5_0"));
+    Future<DeviceInfoHandOff.Sweep> inFlight = h.reconcile();
+    h.stop().await();
+    late.complete(List.of(new HeldDevices("ns", "p", "c", "rdma/hca", List.of("mlx5_0"))));
+    assertEquals(List.of(), inFlight.await().restored());
+    assertFalse(Files.exists(file("mlx5_0")));
   }
 
   @Test
