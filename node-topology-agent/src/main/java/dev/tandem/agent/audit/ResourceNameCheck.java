@@ -11,22 +11,35 @@ import java.util.TreeSet;
 /**
  * Whether the kubelet offers the resources under the names this agent audits and counts. A device
  * plugin that registers another name (a k8s-rdma-sriov-dev-plugin file in {@code sriov} mode maps
- * to {@code rdma/vhca}; NVIDIA's plugin renamed or serving MIG profiles) leaves the agent, and the
- * extender that reads its counts, looking at a resource no device is in. Seen from the kubelet's
- * {@code GetAllocatableResources}: the configured name absent while another name of its family
- * ({@code rdma/…}, {@code nvidia.com/…}, or the configured name's domain) is present.
+ * to {@code rdma/vhca}; NVIDIA's plugin with its time-sliced GPUs renamed to {@code
+ * nvidia.com/gpu.shared}) leaves the agent, and the extender that reads its counts, looking at a
+ * resource no device is in. Seen from the kubelet's {@code GetAllocatableResources}: the configured
+ * name absent while another name of its family ({@code rdma/…}, {@code nvidia.com/…}, or the
+ * configured name's domain) is present.
  */
 final class ResourceNameCheck {
 
-  private record Family(String kind, String conventional, String flag, String env, String value) {}
+  /**
+   * @param notRenamed names of the family that are never the resource renamed: NVIDIA's MIG profile
+   *     resources ({@code mig-strategy mixed}) sit beside {@code nvidia.com/gpu}, and Tandem leaves
+   *     them to kube-scheduler; null when the family has none
+   */
+  private record Family(
+      String kind, String conventional, String notRenamed, String flag, String env, String value) {}
 
   private static final Family HCA =
       new Family(
-          "HCA", "rdma/", "--hca-resource-name", "TANDEM_HCA_RESOURCE_NAME", "resourceNames.hca");
+          "HCA",
+          "rdma/",
+          null,
+          "--hca-resource-name",
+          "TANDEM_HCA_RESOURCE_NAME",
+          "resourceNames.hca");
   private static final Family GPU =
       new Family(
           "GPU",
           "nvidia.com/",
+          "nvidia.com/mig-",
           "--gpu-resource-name",
           "TANDEM_GPU_RESOURCE_NAME",
           "resourceNames.gpu");
@@ -49,7 +62,10 @@ final class ResourceNameCheck {
     String domain = configured.substring(0, configured.indexOf('/') + 1);
     Set<String> others = new TreeSet<>();
     for (String r : offered) {
-      if (!names.governs(r) && (r.startsWith(domain) || r.startsWith(f.conventional()))) {
+      boolean notRenamed = f.notRenamed() != null && r.startsWith(f.notRenamed());
+      if (!names.governs(r)
+          && !notRenamed
+          && (r.startsWith(domain) || r.startsWith(f.conventional()))) {
         others.add(r);
       }
     }

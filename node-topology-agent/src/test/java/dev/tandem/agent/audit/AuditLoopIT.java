@@ -357,15 +357,13 @@ class AuditLoopIT {
 
   @Test
   @DisplayName(
-      "the kubelet offers rdma/vhca and nvidia.com/mig-1g.10gb but not the agent's rdma/hca and"
-          + " nvidia.com/gpu: a note each poll naming the setting to change, one WARN each")
+      "the kubelet offers rdma/vhca and nvidia.com/gpu.shared (NVIDIA's renamed time-sliced GPUs)"
+          + " but not the agent's rdma/hca and nvidia.com/gpu: a note each poll naming the setting"
+          + " to change, one WARN each")
   void resourceNamesOtherThanTheAgents() throws Exception {
-    // the MIG id below makes the agent ask NVML: the stand-in answers, with no MIG GPU
-    FakeNvml.layout(dir, "{\"gpus\": []}");
     List<ContainerDevices> offered =
         new ArrayList<>(devices("rdma/vhca", 0, "0000:12:02.1", "0000:12:02.2"));
-    offered.addAll(
-        devices("nvidia.com/mig-1g.10gb", 0, "MIG-5a0b6e3c-1d2f-4e5a-8b9c-0d1e2f3a4b5c"));
+    offered.addAll(devices("nvidia.com/gpu.shared", 0, "GPU-a0::0", "GPU-a0::1"));
     allocatable(offered);
     kubelet.start(vertx, dir.resolve("kubelet.sock")).await();
     String log = logged(() -> loop.pollOnce().await());
@@ -379,8 +377,8 @@ class AuditLoopIT {
             && notes.get(0).contains("resourceNames.hca"),
         notes.get(0));
     assertTrue(
-        notes.get(1).startsWith("the kubelet offers nvidia.com/mig-1g.10gb but no nvidia.com/gpu")
-            && notes.get(1).contains("set --gpu-resource-name nvidia.com/mig-1g.10gb"),
+        notes.get(1).startsWith("the kubelet offers nvidia.com/gpu.shared but no nvidia.com/gpu")
+            && notes.get(1).contains("set --gpu-resource-name nvidia.com/gpu.shared"),
         notes.get(1));
     assertEquals(2, log.lines().filter(l -> l.contains("WARN")).count(), log);
     assertTrue(log.contains("node gpu-1: the kubelet offers rdma/vhca"), log);

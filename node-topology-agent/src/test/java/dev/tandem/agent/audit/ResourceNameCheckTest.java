@@ -40,4 +40,24 @@ class ResourceNameCheckTest {
         both.get(0).startsWith("the kubelet offers rdma/hca_shared_devices_a, rdma/vhca but no"),
         both.toString());
   }
+
+  @Test
+  @DisplayName(
+      "NVIDIA's MIG profile resources (mig-strategy mixed) are not a renamed GPU resource: no note,"
+          + " even when no nvidia.com/gpu is offered")
+  void migProfiles() {
+    assertEquals(
+        List.of(),
+        ResourceNameCheck.mismatches(
+            List.of("nvidia.com/mig-1g.10gb", "nvidia.com/mig-3g.40gb", "rdma/hca"),
+            ResourceNames.DEFAULT));
+    List<String> renamed =
+        ResourceNameCheck.mismatches(
+            List.of("nvidia.com/mig-1g.10gb", "nvidia.com/gpu.shared", "rdma/hca"),
+            ResourceNames.DEFAULT);
+    assertEquals(1, renamed.size(), renamed.toString());
+    assertTrue(
+        renamed.get(0).startsWith("the kubelet offers nvidia.com/gpu.shared but no nvidia.com/gpu"),
+        renamed.get(0));
+  }
 }
