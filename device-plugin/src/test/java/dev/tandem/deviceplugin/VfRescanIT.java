@@ -2,41 +2,34 @@ package dev.tandem.deviceplugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
+import dev.tandem.deviceplugin.standin.RescanSettings;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -176,51 +169,23 @@ class VfRescanIT {
 
   private PluginSettings settings(
       TopologySource source, PendingPlans plans, PodResourcesSource podResources) {
-    return new PluginSettings(
-        source.discover().machine(),
-        PluginConfig.parse("{\"mode\":\"sriov\"}", "t").withHealthInterval(Duration.ofSeconds(1)),
-        dir.resolve("tandem-rdma.sock"),
-        kubelet.socket(),
-        sysfs,
-        new PortStates(sysfs),
+    return RescanSettings.of(
+        source,
+        PluginConfig.parse("{\"mode\":\"sriov\"}", "t"),
         plans,
         podResources,
-        500,
-        new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-        dir.resolve("tandem-gpu.sock"),
-        Clock.systemUTC(),
-        null,
-        Duration.ofSeconds(10),
-        () -> source.discover().machine());
+        dir,
+        sysfs,
+        kubelet);
   }
 
   /** The node's sysfs as the kernel shows it after the change: the old tree gone, the new one. */
   private void node(Machine m) throws IOException {
-    try (Stream<Path> all = Files.walk(sysfs)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        if (!p.equals(sysfs)) {
-          Files.delete(p);
-        }
-      }
-    }
-    FakeSysfs.write(sysfs, m);
+    FakeSysfs.replace(sysfs, m);
   }
 
-  /** Waits (15 s at most) for a list on the open stream with exactly these ids, in order. */
   private void awaitIds(List<String> want) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    List<String> last = null;
-    while (System.nanoTime() < deadline) {
-      ListAndWatchResponse l = kubelet.nextList(1000);
-      if (l == null) {
-        continue;
-      }
-      last = l.getDevicesList().stream().map(d -> d.getID()).toList();
-      if (last.equals(want)) {
-        return;
-      }
-    }
-    fail("no ListAndWatch list with " + want + " within 15 s; last " + last);
+    kubelet.awaitIds(want, Duration.ofSeconds(15));
   }
 
   private static AllocateRequest request(String id) {

@@ -3,6 +3,8 @@ package dev.tandem.deviceplugin.standin;
 import dev.tandem.deviceplugin.PluginSettings;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
+import dev.tandem.deviceplugin.preferred.PendingPlans;
+import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.kit.retry.Backoff;
 import java.nio.file.Path;
@@ -24,6 +26,21 @@ public final class RescanSettings {
    */
   public static PluginSettings of(
       TopologySource source, PluginConfig config, Path dir, Path sysfs, KubeletStandIn kubelet) {
+    return of(source, config, null, null, dir, sysfs, kubelet);
+  }
+
+  /**
+   * As above, with the pending pods' plans and the kubelet's PodResources that preferred
+   * allocations follow (null: none).
+   */
+  public static PluginSettings of(
+      TopologySource source,
+      PluginConfig config,
+      PendingPlans plans,
+      PodResourcesSource podResources,
+      Path dir,
+      Path sysfs,
+      KubeletStandIn kubelet) {
     return new PluginSettings(
         source.discover().machine(),
         config.withHealthInterval(Duration.ofSeconds(1)),
@@ -31,8 +48,8 @@ public final class RescanSettings {
         kubelet.socket(),
         sysfs,
         new PortStates(sysfs),
-        null,
-        null,
+        plans,
+        podResources,
         500,
         new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
         dir.resolve("tandem-gpu.sock"),
