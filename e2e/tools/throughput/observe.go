@@ -126,11 +126,24 @@ func cpuSeconds(pid int) float64 {
 	if err != nil {
 		return 0
 	}
-	// the command name (field 2) may hold spaces: count fields after its closing parenthesis
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+	_, seconds := statCPU(string(raw))
+	return seconds
+}
+
+// statCPU reads a /proc stat line: the command name (field 2, which may hold spaces and
+// parentheses) and utime+stime in seconds.
+func statCPU(s string) (string, float64) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open || end+2 > len(s) {
+		return "", 0
+	}
+	f := strings.Fields(s[end+2:])
+	if len(f) < 13 {
+		return "", 0
+	}
 	ut, _ := strconv.ParseFloat(f[11], 64)
 	st, _ := strconv.ParseFloat(f[12], 64)
-	return (ut + st) / 100 // USER_HZ is 100 on Linux
+	return s[open+1 : end], (ut + st) / 100 // USER_HZ is 100 on Linux
 }
 
 // controlPlanePid finds the process of binary (etcd, kube-apiserver) that e2e/control-plane started
@@ -198,15 +211,9 @@ func threadCPU(pid int) map[string]float64 {
 		if err != nil {
 			continue
 		}
-		s := string(raw)
-		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || end < open {
-			continue
+		if name, seconds := statCPU(string(raw)); name != "" {
+			out[strings.TrimRight(name, "0123456789")] += seconds
 		}
-		f := strings.Fields(s[end+2:])
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
-		out[strings.TrimRight(s[open+1:end], "0123456789")] += (ut + st) / 100
 	}
 	return out
 }

@@ -41,3 +41,14 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("summarize(1..100 ms) = %+v", l)
 	}
 }
+
+func TestStatCPUReadsNameWithSpacesAndTicks(t *testing.T) {
+	line := "4242 (C2 Compiler (x) 1) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 100 0 0\n"
+	name, seconds := statCPU(line)
+	if name != "C2 Compiler (x) 1" || seconds != 3.0 {
+		t.Fatalf("statCPU = %q, %v; want the name and (250+50)/100 s", name, seconds)
+	}
+	if name, seconds := statCPU("garbage"); name != "" || seconds != 0 {
+		t.Fatalf("statCPU(garbage) = %q, %v", name, seconds)
+	}
+}
