@@ -59,6 +59,16 @@ func (c *SchedulerConfig) SchedulerName() string {
 	return "default-scheduler"
 }
 
+// ExtenderPath is the path of the first extender's urlPrefix (e.g. /scheduler; "" at the root).
+func (c *SchedulerConfig) ExtenderPath() string {
+	exts, _ := c.Obj["extenders"].([]any)
+	if len(exts) == 0 {
+		return ""
+	}
+	m, _ := exts[0].(map[string]any)
+	return strings.TrimRight(rebase(fmt.Sprint(m["urlPrefix"]), ""), "/")
+}
+
 // WriteForLoopback writes the configuration with each extender's urlPrefix pointed at extenderAddr
 // (host:port; scheme and path as shipped) and its tlsConfig files at the local copies of the
 // Secrets the scheduler's pod mounts (paths). serverName stays as shipped, so kube-scheduler checks

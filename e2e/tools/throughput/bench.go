@@ -31,6 +31,7 @@ type bench struct {
 	inspectionURL string
 	gcLog         string
 	proxy         *timingProxy
+	floor         *floorExtender // run f's extender, started at its first run
 	schedKC       string
 	schedName     string // the shipped configuration's schedulerName, which the pods name
 	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
@@ -70,6 +71,9 @@ func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error)
 func (b *bench) close() {
 	if b.proxy != nil {
 		b.proxy.close()
+	}
+	if b.floor != nil {
+		b.floor.close()
 	}
 	b.extender.Stop(5 * time.Second)
 }
@@ -161,9 +165,10 @@ func (b *bench) startExtender(ctx context.Context) error {
 }
 
 // startScheduler runs kube-scheduler with the shipped second-scheduler configuration, its extender
-// URL on the timing proxy; withExtender false drops the extenders entry (run a). Leader election is
-// off: each run starts a fresh scheduler and must not wait for the previous one's lease.
-func (b *bench) startScheduler(ctx context.Context, run string, withExtender bool) (*harness.Proc, string, error) {
+// URL at target (the extender, the timing proxy or the floor extender; "" drops the extenders
+// entry: run a). Leader election is off: each run starts a fresh scheduler and must not wait for
+// the previous one's lease.
+func (b *bench) startScheduler(ctx context.Context, run, target string) (*harness.Proc, string, error) {
 	sc, err := harness.FindSchedulerConfig(b.docs)
 	if err != nil {
 		return nil, "", err
@@ -172,18 +177,18 @@ func (b *bench) startScheduler(ctx context.Context, run string, withExtender boo
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", err
 	}
-	target := b.extURL
-	if b.proxy != nil {
-		target = b.proxy.url
-	}
 	if b.o.plain {
 		plainHTTP(sc)
 	}
-	path, err := sc.WriteForLoopback(dir, strings.TrimPrefix(target, "http://"), b.schedKC, b.paths)
+	addr := "127.0.0.1:1" // run a: the extenders entry is dropped below
+	if _, hostPort, ok := strings.Cut(target, "://"); ok {
+		addr = hostPort
+	}
+	path, err := sc.WriteForLoopback(dir, addr, b.schedKC, b.paths)
 	if err != nil {
 		return nil, "", err
 	}
-	if err := b.adjust(path, withExtender); err != nil {
+	if err := b.adjust(path, target != ""); err != nil {
 		return nil, "", err
 	}
 	port := harness.FreePort()
@@ -245,6 +250,34 @@ func (b *bench) schedulerQPS() string {
 		burst = fmt.Sprint(b.o.burst)
 	}
 	return "qps " + qps + ", burst " + burst
+}
+
+// extenderTarget is where kube-scheduler reaches the extender of a run: Tandem's (through the timing
+// proxy when there is one), the floor extender for run f, none for run a.
+func (b *bench) extenderTarget(run string) (string, error) {
+	switch {
+	case run == "a":
+		return "", nil
+	case run == "f":
+		if b.floor == nil {
+			files, err := b.floorTLSFiles()
+			if err != nil {
+				return "", err
+			}
+			sc, err := harness.FindSchedulerConfig(b.docs)
+			if err != nil {
+				return "", err
+			}
+			if b.floor, err = newFloorExtender(b.c.Kube, files, sc.ExtenderPath()); err != nil {
+				return "", err
+			}
+		}
+		return b.floor.url, nil
+	case b.proxy != nil:
+		return b.proxy.url, nil
+	default:
+		return b.extURL, nil
+	}
 }
 
 var insecure = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}

@@ -8,6 +8,8 @@
 //	a  kube-scheduler alone (the shipped configuration without its extenders entry), the device pods
 //	b  kube-scheduler with the extender, the same device pods
 //	c  as b, with pods that request neither resource mixed in (not sent to the extender)
+//	f  kube-scheduler with a floor extender wired like Tandem's that decides nothing (floor.go): the
+//	   extender protocol's own cost, the most any extender could reach
 package main
 
 import (
@@ -38,6 +40,7 @@ type options struct {
 	report       string
 	direct       bool
 	plain        bool
+	warmup       int
 }
 
 // transport says how kube-scheduler reaches the extender's verbs in runs b and c.
@@ -57,7 +60,7 @@ func parseOptions() (*options, error) {
 	sizes := flag.String("nodes", "1000,5000", "cluster sizes, comma-separated; nodes are added between sizes")
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods)")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -68,6 +71,7 @@ func parseOptions() (*options, error) {
 	flag.IntVar(&o.profileSecs, "profile-seconds", 5, "length of each kube-scheduler CPU profile, from the run's first pod")
 	flag.StringVar(&o.extenderJVM, "extender-jvm", "", "extra extender JVM options, appended to JAVA_TOOL_OPTIONS (e.g. -XX:StartFlightRecording=...)")
 	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
+	flag.IntVar(&o.warmup, "warmup-pods", 2000, "device pods scheduled through the extender, unmeasured, before the first run with it (its JIT compiles during the first thousands of pods); 0 for none")
 	flag.BoolVar(&o.direct, "direct", false, "with -plain-http: kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
 	flag.BoolVar(&o.plain, "plain-http", false, "kube-scheduler talks plain HTTP to the extender (--insecure-verbs), through a proxy that times each verb as kube-scheduler sees it; by default it uses the shipped mutual TLS, directly")
 	flag.Parse()
@@ -83,10 +87,13 @@ func parseOptions() (*options, error) {
 	}
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
-		if r != "a" && r != "b" && r != "c" {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c", r)
+		if r != "a" && r != "b" && r != "c" && r != "f" {
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f", r)
 		}
 		o.runs = append(o.runs, r)
+	}
+	if o.warmup < 0 {
+		return nil, fmt.Errorf("-warmup-pods must not be negative, got %d", o.warmup)
 	}
 	if o.pods < 1 {
 		return nil, fmt.Errorf("-pods must be at least 1, got %d", o.pods)
@@ -119,12 +126,19 @@ func measure(o *options) error {
 	}
 	defer b.close()
 	var results []result
+	warm := o.warmup == 0
 	for _, n := range o.sizes {
 		if err := b.grow(ctx, n); err != nil {
 			return err
 		}
 		for _, r := range o.runs {
-			res, err := b.run(ctx, r, n)
+			if !warm && (r == "b" || r == "c") {
+				if err := warmUp(ctx, b, n); err != nil {
+					return err
+				}
+				warm = true
+			}
+			res, err := b.run(ctx, r, r, n, o.pods)
 			if err != nil {
 				return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
 			}
@@ -137,6 +151,20 @@ func measure(o *options) error {
 	if o.report != "" {
 		return os.WriteFile(o.report, []byte(table), 0o644)
 	}
+	return nil
+}
+
+// warmUp schedules -warmup-pods device pods through the extender, unmeasured: a fresh JVM runs the
+// verbs interpreted and compiles them over the first thousands of pods, which a short run measures
+// instead of the extender as it runs for days (-warmup-pods 0 measures a fresh one).
+func warmUp(ctx context.Context, b *bench, nodes int) error {
+	t0 := time.Now()
+	res, err := b.run(ctx, "b", "warmup", nodes, b.o.warmup)
+	if err != nil {
+		return fmt.Errorf("warm-up at %d nodes: %w", nodes, err)
+	}
+	logf("warm-up: %d device pods through the extender at %d nodes (%.1f pods/s, %.0f s), not measured",
+		res.device.pods, nodes, res.podsPerSecond(), time.Since(t0).Seconds())
 	return nil
 }
 

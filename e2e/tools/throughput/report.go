@@ -9,28 +9,34 @@ import (
 // render prints the runs side by side: throughput first, then where the time goes.
 func render(rs []result, transport string) string {
 	var b strings.Builder
-	base := map[int]float64{}
+	base, floor := map[int]float64{}, map[int]float64{} // the last run a and run f at each size
 	for _, r := range rs {
-		if r.run == "a" {
+		switch r.run {
+		case "a":
 			base[r.nodes] = r.podsPerSecond()
+		case "f":
+			floor[r.nodes] = r.podsPerSecond()
 		}
 	}
 	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s; extender verbs: %s\n\n", rs[0].qps, transport)
-	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
-	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | ÷ f | CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
+	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
-		ratio, cpu, cpuRate, aligned := "", "", "", "n/a"
+		ratio, ratioF, cpu, cpuRate, aligned := "", "", "", "", "n/a"
 		if a := base[r.nodes]; a > 0 {
 			ratio = fmt.Sprintf("%.2f", r.podsPerSecond()/a)
+		}
+		if f := floor[r.nodes]; f > 0 {
+			ratioF = fmt.Sprintf("%.2f", r.podsPerSecond()/f)
 		}
 		if r.cpu.pods > 0 {
 			cpu, cpuRate = fmt.Sprint(r.cpu.pods), fmt.Sprintf("%.1f", float64(r.cpu.pods)/r.cpu.seconds())
 		}
-		if r.run != "a" {
+		if r.run == "b" || r.run == "c" {
 			aligned = fmt.Sprintf("%d/%d", r.aligned, r.pods)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d | %.1f | %.1f | %s | %s | %s | %s | %d | %s |\n",
-			r.nodes, r.run, r.device.pods, r.device.seconds(), r.podsPerSecond(), ratio, cpu, cpuRate, aligned, r.doubleBooked, r.load)
+		fmt.Fprintf(&b, "| %d | %s | %d | %.1f | %.1f | %s | %s | %s | %s | %s | %d | %s |\n",
+			r.nodes, r.run, r.device.pods, r.device.seconds(), r.podsPerSecond(), ratio, ratioF, cpu, cpuRate, aligned, r.doubleBooked, r.load)
 	}
 	b.WriteString("\nWhere the time goes (ms; extender verbs: mean / p50 / p99 / max as kube-scheduler sees them at the proxy, mean / p99 bucket bound in the extender's own metrics):\n\n")
 	b.WriteString("| nodes | run | algorithm mean | own plugins | filter seen | filter own | prioritize seen | prioritize own | bind seen | bind own | scheduler Bind point | GC pauses |\n")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -32,8 +33,11 @@ type shape struct {
 var mix = []shape{{1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {1, 1, ""}, {2, 2, ""}, {2, 2, ""}, {2, 2, ""},
 	{4, 4, "numa"}, {4, 4, "numa"}}
 
+// toolProcess is this tool: it creates the pods and watches them bound, and in run f serves the floor extender.
+const toolProcess = "this tool (f: + floor extender)"
+
 // processes whose CPU time a run reports.
-var processes = []string{"kube-scheduler", "extender", "kube-apiserver", "etcd"}
+var processes = []string{"kube-scheduler", "extender", "kube-apiserver", "etcd", toolProcess}
 
 // result is one run's figures.
 type result struct {
@@ -65,19 +69,23 @@ func (s span) seconds() float64 { return s.last.Sub(s.first).Seconds() }
 
 func (r result) podsPerSecond() float64 { return float64(r.device.pods) / r.device.seconds() }
 
-// run measures one run (a, b or c) at the current cluster size.
-func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) {
+// run measures one run (a, b, c or f) of podCount device pods at the current cluster size; label
+// names its pods and its kube-scheduler's directory.
+func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int) (result, error) {
 	if err := b.clear(ctx); err != nil {
 		return result{}, err
 	}
-	withExtender := run != "a"
-	if withExtender {
+	if run == "b" || run == "c" {
 		if err := b.waitExtenderNodes(ctx, nodes+len(b.templates)); err != nil {
 			return result{}, err
 		}
 	}
-	id := fmt.Sprintf("%s-%d", run, nodes)
-	sched, schedURL, err := b.startScheduler(ctx, id, withExtender)
+	target, err := b.extenderTarget(run)
+	if err != nil {
+		return result{}, err
+	}
+	id := fmt.Sprintf("%s-%d", label, nodes)
+	sched, schedURL, err := b.startScheduler(ctx, id, target)
 	if err != nil {
 		return result{}, err
 	}
@@ -85,9 +93,10 @@ func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) 
 	pids := map[string]int{
 		"kube-scheduler": sched.Pid(), "extender": b.extender.Pid(),
 		"kube-apiserver": controlPlanePid("kube-apiserver", b.env.Dir), "etcd": controlPlanePid("etcd", b.env.Dir),
+		toolProcess: os.Getpid(),
 	}
 	res := result{run: run, nodes: nodes, qps: b.schedulerQPS(), cpuPerPod: map[string]float64{}}
-	pods := b.pods(id, run == "c")
+	pods := b.pods(id, podCount, run == "c")
 	before, err := b.observe(schedURL, pids)
 	if err != nil {
 		return res, err
@@ -114,7 +123,7 @@ func (b *bench) run(ctx context.Context, run string, nodes int) (result, error) 
 	res.seen = b.proxy.take()
 	res.device, res.cpu = spans(pods, created, bound)
 	b.figures(&res, before, after, len(pods))
-	return res, b.verify(ctx, &res, run != "a")
+	return res, b.verify(ctx, &res, run == "b" || run == "c")
 }
 
 // snapshot is what is read before and after a run.
@@ -190,17 +199,17 @@ func (b *bench) figures(r *result, before, after *snapshot, pods int) {
 }
 
 // pods builds the run's pods: the device mix, and for run c as many CPU-only pods interleaved.
-func (b *bench) pods(id string, withCPU bool) []*corev1.Pod {
+func (b *bench) pods(id string, count int, withCPU bool) []*corev1.Pod {
 	rng := rand.New(rand.NewSource(b.o.seed))
 	var out []*corev1.Pod
-	for i := 0; i < b.o.pods; i++ {
+	for i := 0; i < count; i++ {
 		s := mix[rng.Intn(len(mix))]
 		out = append(out, b.pod(fmt.Sprintf("%s-gpu-%04d", id, i), s))
 		if withCPU && i < b.o.cpuPods {
 			out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
 		}
 	}
-	for i := b.o.pods; withCPU && i < b.o.cpuPods; i++ {
+	for i := count; withCPU && i < b.o.cpuPods; i++ {
 		out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
 	}
 	return out
