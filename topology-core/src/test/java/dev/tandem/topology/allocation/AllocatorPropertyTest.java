@@ -89,10 +89,7 @@ class AllocatorPropertyTest {
       @ForAll Alignment alignment,
       @ForAll AlignmentMode mode) {
     Random random = new Random(seed);
-    Machine sketch = Sketch.random(random, "random", 0, 8);
-    LocalityIndex plain = LocalityIndex.of(sketch);
-    Machine machine = withHealth(sketch, plain, d -> random.nextInt(8) != 0);
-    LocalityIndex index = LocalityIndex.of(machine);
+    LocalityIndex index = someUnhealthy(random);
     List<String> taken = new ArrayList<>();
     boolean allFree = random.nextInt(4) == 0; // then a refusal is never resolvable
     for (Device d : allFree ? List.<Device>of() : index.devices()) {
@@ -119,9 +116,7 @@ class AllocatorPropertyTest {
       @ForAll Alignment alignment,
       @ForAll AlignmentMode mode) {
     Random random = new Random(seed);
-    Machine sketch = Sketch.random(random, "random", 0, 8);
-    LocalityIndex plain = LocalityIndex.of(sketch);
-    LocalityIndex index = LocalityIndex.of(withHealth(sketch, plain, d -> random.nextInt(8) != 0));
+    LocalityIndex index = someUnhealthy(random);
     Allocator allocator = new Allocator(index);
     AllocationRequest request =
         new AllocationRequest(gpus, hcas, new AlignmentPolicy(alignment, mode));
@@ -142,6 +137,13 @@ class AllocatorPropertyTest {
           "seed " + seed + ", " + request + ", taken " + taken);
       assertEquals(answer, Allocator.verdict(request, GroupCounts.of(free)), "seed " + seed);
     }
+  }
+
+  /** A random machine of up to 8 devices, about one in eight unhealthy. */
+  private static LocalityIndex someUnhealthy(Random random) {
+    Machine sketch = Sketch.random(random, "random", 0, 8);
+    LocalityIndex plain = LocalityIndex.of(sketch);
+    return LocalityIndex.of(withHealth(sketch, plain, d -> random.nextInt(8) != 0));
   }
 
   private static Machine withHealth(Machine m, LocalityIndex index, IntPredicate healthy) {
