@@ -2,7 +2,9 @@ package dev.tandem.benchmarks.extender;
 
 import dev.tandem.extender.http.ExtenderArgs;
 import dev.tandem.extender.http.Replies;
+import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.FreeState;
 import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.verbs.AllocationBudget;
 import dev.tandem.extender.verbs.FilterVerb;
@@ -15,14 +17,18 @@ import io.vertx.core.buffer.Buffer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a pod shape never seen before costs the filter, against the floor and against the same shape
  * once known: for each of the 512 shapes of {@link SchedulerRequests.Shape#all()}, in turn, its
  * first filter (decode, decide, write; no HTTP), its second, and the floor's decode and write of
- * the same body, all in this thread. Prints the median and 90th percentile of each over the shapes,
- * and how often the allocator ran. Times are this thread's CPU time. Run: {@code java -cp
+ * the same body, all in this thread. Prints how many distinct free states the nodes share (a new
+ * shape is decided once per state), the median and 90th percentile of each over the shapes, and how
+ * often the allocator ran. Times are this thread's CPU time. Run: {@code java -cp
  * benchmarks/target/benchmarks.jar dev.tandem.benchmarks.extender.NewShapes [nodes] [rounds]}
  */
 public final class NewShapes {
@@ -41,7 +47,9 @@ public final class NewShapes {
     ClusterState state = LoadCluster.build(nodes, 42).state();
     SchedulerRequests requests = new SchedulerRequests(LoadCluster.names(state));
     List<SchedulerRequests.Shape> shapes = SchedulerRequests.Shape.all();
-    System.out.printf("%,d nodes; %d pod shapes, each new once per round%n", nodes, shapes.size());
+    System.out.printf(
+        "%,d nodes in %,d distinct free states; %d pod shapes, each new once per round%n",
+        nodes, freeStates(state), shapes.size());
     for (int round = 0; round < rounds; round++) {
       // a fresh evaluator each round: every shape is new again, the JIT stays warm
       measure(state, requests, shapes, new NodeEvaluator(1_000_000), round);
@@ -91,6 +99,16 @@ public final class NewShapes {
         ratio(again, floor),
         evaluator.size(),
         evaluator.size() / (double) shapes.size());
+  }
+
+  /** Distinct shared free states of the nodes: what a new shape is decided for. */
+  private static long freeStates(ClusterState state) {
+    CandidateNodes all = CandidateNodes.of(state.directory(), LoadCluster.names(state));
+    Set<FreeState> states = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (int i = 0; i < all.size(); i++) {
+      states.add(all.cell(i).state());
+    }
+    return states.size();
   }
 
   private static long filter(ClusterState state, FilterVerb filter, Replies replies, Buffer body) {

@@ -1,13 +1,13 @@
 package dev.tandem.extender.state;
 
 import dev.tandem.topology.allocation.AllocationRequest;
-import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.allocation.Verdict;
 
 /**
- * One node's place in the cluster state: its current entry, and the allocator's latest answer for
- * it. A cell lives as long as its node; a node that goes and comes back gets a new cell, so a
- * cell's entry is null only once its node is gone.
+ * One node's place in the cluster state: its current entry and, on whole GPUs and HCAs, the shared
+ * {@link FreeState} of its free devices, whose verdicts serve every node in that state; with shared
+ * slots or replicas, the allocator's latest answer for it. A cell lives as long as its node; a node
+ * that goes and comes back gets a new cell, so a cell's entry is null only once its node is gone.
  */
 public final class NodeCell {
 
@@ -16,13 +16,18 @@ public final class NodeCell {
    * one: its refusal, or the score of the allocation it would make. That is all the filter and
    * prioritize read.
    *
-   * @param refusal the answer when infeasible; null when the pod fits
-   * @param score the allocation's score when the pod fits; 0 otherwise
+   * @param verdict the allocator's verdict at that entry
    */
-  public record Answer(NodeEntry entry, AllocationRequest request, Infeasible refusal, int score) {}
+  public record Answer(NodeEntry entry, AllocationRequest request, Verdict verdict) {}
 
   private final String name;
   private volatile NodeEntry entry;
+
+  /**
+   * The shared state of the entry's free devices; null when the node is gone or its devices have
+   * several units. Set before the entry: a reader that finds none reads the entry.
+   */
+  private volatile FreeState state;
 
   /** Racy by design (last writer wins): every answer is correct for the entry it names. */
   private volatile Answer memo;
@@ -40,8 +45,21 @@ public final class NodeCell {
     return entry;
   }
 
+  /** The node's entry changed: it moves to the shared state of its free devices. */
   void entry(NodeEntry current) {
+    if (current == entry) {
+      return;
+    }
+    state = current == null ? null : FreeState.of(current.free());
     entry = current;
+  }
+
+  /**
+   * The shared state of the node's free devices, whose verdicts are this node's; null when the node
+   * is gone or the allocator must decide for it at its {@link #entry()}.
+   */
+  public FreeState state() {
+    return state;
   }
 
   /**
@@ -56,7 +74,7 @@ public final class NodeCell {
 
   /** Remembers the answer to the request at this entry, and returns it. */
   public Answer remember(NodeEntry at, AllocationRequest request, Verdict verdict) {
-    Answer m = new Answer(at, request, verdict.refusal(), verdict.score());
+    Answer m = new Answer(at, request, verdict);
     memo = m;
     return m;
   }

@@ -40,13 +40,13 @@ public final class FilterVerb {
         return null;
       }
       Infeasible no;
-      if (answers.answer == null) {
+      if (answers.verdict == null) {
         if (pod.needsTopology()) {
           v.fail(i, Outcome.NO_TOPOLOGY_REASON, true, Outcome.NO_TOPOLOGY);
         } else {
           v.pass(i, Outcome.PASSED_WITHOUT_TOPOLOGY);
         }
-      } else if ((no = answers.answer.refusal()) != null) {
+      } else if ((no = answers.verdict.refusal()) != null) {
         v.fail(i, no.reason(), !no.resolvable(), Outcome.of(no.shortfall()));
       } else {
         v.pass(i, Outcome.PASSED);

@@ -2,6 +2,7 @@ package dev.tandem.extender.verbs;
 
 import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.topology.allocation.Verdict;
 
 /**
  * The allocator's answers for one pod, node after node, within an allocation budget: what filter
@@ -13,8 +14,8 @@ final class NodeAnswers {
   private final NodeEvaluator.Shape shape;
   private int allocations;
 
-  /** The current node's answer; null when the cluster state does not know the node. */
-  NodeCell.Answer answer;
+  /** The current node's verdict; null when the cluster state does not know the node. */
+  Verdict verdict;
 
   NodeAnswers(NodeEvaluator evaluator, PodRequest pod, int allocations) {
     this.evaluator = evaluator;
@@ -26,16 +27,16 @@ final class NodeAnswers {
   boolean next(NodeCell cell) {
     NodeEntry node = cell == null ? null : cell.entry();
     if (node == null) {
-      answer = null;
+      verdict = null;
       return true;
     }
-    answer = evaluator.known(cell, node, shape);
-    if (answer == null) {
-      // whole GPUs and HCAs are judged from counts, cheaper than a hop to a worker thread
-      if (!node.free().wholeDevices() && allocations-- <= 0) {
+    // whole GPUs and HCAs are judged from counts in the shared state: known, no budget spent
+    verdict = evaluator.known(cell, node, shape);
+    if (verdict == null) {
+      if (allocations-- <= 0) {
         return false;
       }
-      answer = evaluator.allocate(cell, node, shape);
+      verdict = evaluator.allocate(cell, node, shape);
     }
     return true;
   }

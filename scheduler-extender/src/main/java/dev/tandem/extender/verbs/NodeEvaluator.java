@@ -2,6 +2,7 @@ package dev.tandem.extender.verbs;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tandem.extender.state.FreeState;
 import dev.tandem.extender.state.NodeCell;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -14,10 +15,11 @@ import java.util.concurrent.ConcurrentMap;
  * The allocator's verdict (refusal, or worst locality and score) for one node and one request
  * shape, cached by the node's state version: a burst of identical pods costs one computation per
  * node, and any change to the node (new tree, allocation, assumed plan) makes a new version, so no
- * stale answer is served (a version is kept beside its answer; a newer one replaces it). The answer
- * remembered in the node's {@link NodeCell} is read first: a burst of one pod shape then costs no
- * key per node. A shape never seen before costs one {@link Allocator#verdict} per node, which on
- * nodes of whole GPUs and HCAs is decided from free devices per group without choosing any. A
+ * stale answer is served (a version is kept beside its answer; a newer one replaces it). On nodes
+ * of whole GPUs and HCAs the verdict is kept on the node's shared {@link FreeState} instead,
+ * decided once for every node in that state: a shape never seen before costs one {@link
+ * Allocator#verdict} per distinct state, and a pointer per node. Otherwise the answer remembered in
+ * the node's {@link NodeCell} is read first: a burst of one pod shape then costs no key per node. A
  * request's shape and its hash are computed once per request ({@link #shape}), not once per node.
  */
 public final class NodeEvaluator {
@@ -99,30 +101,32 @@ public final class NodeEvaluator {
   }
 
   /**
-   * The answer at the cell's entry {@code node} when it is remembered or cached; null when the
-   * allocator would have to run.
+   * The verdict at the cell's entry {@code node} when it costs no allocator run: from the node's
+   * shared state (whole GPUs and HCAs; decided there if need be), or remembered or cached; null
+   * when the allocator would have to run.
    */
-  public NodeCell.Answer known(NodeCell cell, NodeEntry node, Shape shape) {
-    NodeCell.Answer remembered = cell.remembered(node, shape.request);
-    if (remembered != null) {
-      return remembered;
+  public Verdict known(NodeCell cell, NodeEntry node, Shape shape) {
+    FreeState state = cell.state();
+    if (state != null) {
+      return state.verdict(shape.request);
     }
-    return node.free().wholeDevices() ? null : fromCache(cell, node, shape);
+    NodeCell.Answer remembered = cell.remembered(node, shape.request);
+    return remembered != null ? remembered.verdict() : fromCache(cell, node, shape);
   }
 
   /** Kept out of {@link #known}, whose remembered answer is the filter loop's hot path. */
-  private NodeCell.Answer fromCache(NodeCell cell, NodeEntry node, Shape shape) {
+  private Verdict fromCache(NodeCell cell, NodeEntry node, Shape shape) {
     Verdict cached = cached(new Key(node.name(), shape), node);
-    return cached == null ? null : cell.remember(node, shape.request, cached);
+    return cached == null ? null : cell.remember(node, shape.request, cached).verdict();
   }
 
   /**
    * Runs the allocator for the cell's entry {@code node}, whose answer was not {@link #known}:
    * caches the verdict and remembers it in the cell for the next request.
    */
-  public NodeCell.Answer allocate(NodeCell cell, NodeEntry node, Shape shape) {
+  public Verdict allocate(NodeCell cell, NodeEntry node, Shape shape) {
     Verdict verdict = allocate(new Key(node.name(), shape), node, shape);
-    return cell.remember(node, shape.request, verdict);
+    return cell.remember(node, shape.request, verdict).verdict();
   }
 
   public Verdict evaluate(NodeEntry node, Shape shape) {

@@ -1,7 +1,7 @@
 package dev.tandem.extender.verbs;
 
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.NodeCell;
+import dev.tandem.topology.allocation.Verdict;
 
 /**
  * The prioritize verb: how well each candidate node would place the pod. A node without a
@@ -42,7 +42,7 @@ public final class PrioritizeVerb {
       if (!answers.next(nodes.cell(i))) {
         return null;
       }
-      NodeCell.Answer a = answers.answer;
+      Verdict a = answers.verdict;
       if (a == null) {
         scores[i] = withoutTopology;
       } else if (a.refusal() == null) {

@@ -105,6 +105,8 @@ public final class Allocator {
     Infeasible shortage =
         shortage(
             request,
+            hasGpu,
+            hasHca,
             free.freeUnits(DeviceKind.GPU),
             free.freeUnits(DeviceKind.HCA),
             free::capacityUnits);
@@ -131,9 +133,8 @@ public final class Allocator {
   /**
    * What {@link #allocate} answers, without choosing devices: its refusal, or its allocation's
    * worst locality and score. When every device has at most one unit (whole GPUs and HCAs) it
-   * follows from the free units per group ({@link GroupCounts}), at a fraction of the cost: the
-   * allocation's worst locality is the best the node offers (rule 2), and each device chosen leaves
-   * the free ones. With shared slots or replicas it is the allocator's answer.
+   * follows from the free units per group ({@link #verdict(AllocationRequest, GroupCounts)}), at a
+   * fraction of the cost. With shared slots or replicas it is the allocator's answer.
    */
   public Verdict verdict(AllocationRequest request, Availability free) {
     checkIndex(free);
@@ -141,7 +142,30 @@ public final class Allocator {
     if (counts == GroupCounts.NONE) {
       return Verdict.of(allocate(request, free));
     }
-    Infeasible shortage = shortage(request, counts.gpus(), counts.hcas(), counts::healthy);
+    return verdict(request, counts);
+  }
+
+  /**
+   * The verdict on whole GPUs and HCAs, from the machine's {@link GroupCounts} alone: the
+   * allocation's worst locality is the best the node offers (rule 2), and each device chosen leaves
+   * the free ones. Equal counts, equal verdicts, whichever machine they come from; a caller may
+   * keep a verdict per counts (the scheduler extender does, for nodes in the same state).
+   *
+   * @param counts not {@link GroupCounts#NONE}
+   */
+  public static Verdict verdict(AllocationRequest request, GroupCounts counts) {
+    if (counts == GroupCounts.NONE) {
+      throw new IllegalArgumentException(
+          "no group counts where devices have several units: ask the allocator");
+    }
+    Infeasible shortage =
+        shortage(
+            request,
+            counts.hasGpus(),
+            counts.hasHcas(),
+            counts.gpus(),
+            counts.hcas(),
+            counts::healthy);
     if (shortage != null) {
       return Verdict.refused(shortage);
     }
@@ -179,10 +203,17 @@ public final class Allocator {
   }
 
   /**
+   * @param hasGpu whether the machine has a GPU at all
+   * @param hasHca whether it has an HCA at all
    * @param healthy units of a kind when nothing is taken: whether freeing devices would help
    */
-  private Infeasible shortage(
-      AllocationRequest r, int gpus, int hcas, ToIntFunction<DeviceKind> healthy) {
+  private static Infeasible shortage(
+      AllocationRequest r,
+      boolean hasGpu,
+      boolean hasHca,
+      int gpus,
+      int hcas,
+      ToIntFunction<DeviceKind> healthy) {
     if (r.gpus() > 0 && !hasGpu) {
       return Refusals.NO_GPUS;
     }

@@ -6,57 +6,101 @@ import java.util.Arrays;
 
 /**
  * Units of GPUs and HCAs per group at every locality level of one machine (PIX, PXB, PHB, NODE, and
- * SYS as one group), free and when nothing is taken: a summary from which the best locality a
- * request can get follows without choosing devices. It holds when every device has at most one
- * unit, so that any free device of a group serves as well as another; {@link #NONE} stands for a
- * machine where that is not so.
+ * SYS as one group), free and when nothing is taken, and whether the machine has a GPU and an HCA
+ * at all: everything {@link Allocator#verdict(AllocationRequest, GroupCounts)} reads, a summary
+ * from which the best locality a request can get follows without choosing devices. It holds when
+ * every device has at most one unit, so that any free device of a group serves as well as another;
+ * {@link #NONE} stands for a machine where that is not so.
  *
- * <p>One flat array, read by every filter request for every node: {@code [first group of each
- * level..., end]}, then free GPUs per group, free HCAs, healthy GPUs, healthy HCAs.
+ * <p>Canonical: within a level the groups are in order of their counts, not of the machine, so two
+ * nodes of one model with the same free devices, or with different devices free but the same number
+ * per group, have equal counts, and {@link #equals equal counts get equal verdicts} for every
+ * request, whatever node they come from. The scheduler extender decides once per distinct counts
+ * instead of once per node.
+ *
+ * <p>One flat array, read by every filter request: {@code [first group of each level..., end]},
+ * then free GPUs per group, free HCAs, healthy GPUs, healthy HCAs.
  */
-final class GroupCounts {
+public final class GroupCounts {
 
   /** The levels, in the allocator's order; SYS is one group holding every device. */
   static final int LEVELS = LocalityIndex.GROUPED_LEVELS.size() + 1;
 
-  static final GroupCounts NONE = new GroupCounts(new int[0], 0);
+  /** The counts of a machine where some device has more than one unit: none are kept. */
+  public static final GroupCounts NONE = new GroupCounts(new int[0], 0, false, false);
 
   private static final int FREE_GPUS = 0;
   private static final int FREE_HCAS = 1;
   private static final int ALL_GPUS = 2;
   private static final int ALL_HCAS = 3;
+  private static final int SECTIONS = 4;
+
+  /** Bits per count when a group's four counts are packed into one long to be sorted. */
+  private static final int BITS = 16;
 
   private final int[] units;
 
   /** Groups of all levels together: the length of each section. */
   private final int groups;
 
-  private GroupCounts(int[] units, int groups) {
+  private final boolean hasGpus;
+  private final boolean hasHcas;
+  private final int hash;
+
+  private GroupCounts(int[] units, int groups, boolean hasGpus, boolean hasHcas) {
     this.units = units;
     this.groups = groups;
+    this.hasGpus = hasGpus;
+    this.hasHcas = hasHcas;
+    this.hash = 31 * Arrays.hashCode(units) + (hasGpus ? 2 : 0) + (hasHcas ? 1 : 0);
   }
 
-  /** The summary of a machine's units; {@link #NONE} when some device has more than one. */
-  static GroupCounts of(Availability free) {
+  /**
+   * The summary of a machine's units, made anew (an {@link Availability} keeps its own once made);
+   * {@link #NONE} when some device has more than one unit.
+   */
+  public static GroupCounts of(Availability free) {
     LocalityIndex index = free.index();
     int[] first = new int[LEVELS + 1];
     for (int level = 0; level < LEVELS; level++) {
       first[level + 1] = first[level] + groupCount(index, level);
     }
     int groups = first[LEVELS];
-    int[] units = Arrays.copyOf(first, LEVELS + 1 + 4 * groups);
+    long[] packed = new long[groups];
+    boolean hasGpus = false;
+    boolean hasHcas = false;
     for (int d = 0; d < index.devices().size(); d++) {
       if (free.capacity(d) > 1) {
         return NONE;
       }
       boolean gpu = index.devices().get(d).kind() == DeviceKind.GPU;
+      hasGpus |= gpu;
+      hasHcas |= !gpu;
+      long unit = pack(gpu ? FREE_GPUS : FREE_HCAS, free.free(d));
+      unit |= pack(gpu ? ALL_GPUS : ALL_HCAS, free.capacity(d));
       for (int level = 0; level < LEVELS; level++) {
-        int at = LEVELS + 1 + first[level] + group(index, level, d);
-        units[at + groups * (gpu ? FREE_GPUS : FREE_HCAS)] += free.free(d);
-        units[at + groups * (gpu ? ALL_GPUS : ALL_HCAS)] += free.capacity(d);
+        packed[first[level] + group(index, level, d)] += unit;
       }
     }
-    return new GroupCounts(units, groups);
+    int[] units = Arrays.copyOf(first, LEVELS + 1 + SECTIONS * groups);
+    for (int level = 0; level < LEVELS; level++) {
+      Arrays.sort(packed, first[level], first[level + 1]);
+    }
+    for (int i = 0; i < groups; i++) {
+      for (int section = 0; section < SECTIONS; section++) {
+        units[LEVELS + 1 + section * groups + i] = unpack(packed[i], section);
+      }
+    }
+    return new GroupCounts(units, groups, hasGpus, hasHcas);
+  }
+
+  /** A count in its place of a group's packed counts; a group has fewer than 2^16 devices. */
+  private static long pack(int section, int count) {
+    return (long) count << (BITS * (SECTIONS - 1 - section));
+  }
+
+  private static int unpack(long packed, int section) {
+    return (int) (packed >>> (BITS * (SECTIONS - 1 - section))) & ((1 << BITS) - 1);
   }
 
   private static int groupCount(LocalityIndex index, int level) {
@@ -65,6 +109,16 @@ final class GroupCounts {
 
   private static int group(LocalityIndex index, int level, int device) {
     return level < LEVELS - 1 ? index.group(LocalityIndex.GROUPED_LEVELS.get(level), device) : 0;
+  }
+
+  /** Whether the machine has a GPU, healthy or not. */
+  boolean hasGpus() {
+    return hasGpus;
+  }
+
+  /** Whether the machine has an HCA, healthy or not. */
+  boolean hasHcas() {
+    return hasHcas;
   }
 
   /** Free GPU units of the whole machine. */
@@ -84,6 +138,20 @@ final class GroupCounts {
 
   private int section(int which) {
     return LEVELS + 1 + groups * which;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GroupCounts c
+        && c.hash == hash
+        && c.hasGpus == hasGpus
+        && c.hasHcas == hasHcas
+        && Arrays.equals(c.units, units);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
   }
 
   /**

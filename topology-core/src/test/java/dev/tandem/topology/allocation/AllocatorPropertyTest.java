@@ -13,8 +13,10 @@ import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.IntPredicate;
@@ -87,10 +89,7 @@ class AllocatorPropertyTest {
       @ForAll Alignment alignment,
       @ForAll AlignmentMode mode) {
     Random random = new Random(seed);
-    Machine sketch = Sketch.random(random, "random", 0, 8);
-    LocalityIndex plain = LocalityIndex.of(sketch);
-    Machine machine = withHealth(sketch, plain, d -> random.nextInt(8) != 0);
-    LocalityIndex index = LocalityIndex.of(machine);
+    LocalityIndex index = someUnhealthy(random);
     List<String> taken = new ArrayList<>();
     boolean allFree = random.nextInt(4) == 0; // then a refusal is never resolvable
     for (Device d : allFree ? List.<Device>of() : index.devices()) {
@@ -106,6 +105,45 @@ class AllocatorPropertyTest {
         Verdict.of(allocator.allocate(request, free)),
         allocator.verdict(request, free),
         "seed " + seed + ", " + gpus + "+" + hcas + " " + request.policy() + ", taken " + taken);
+  }
+
+  @Property(tries = 1000)
+  @Label("free sets of one machine with equal group counts get the allocator's same answer")
+  void equalCountsEqualVerdicts(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 6) int gpus,
+      @ForAll @IntRange(min = 0, max = 6) int hcas,
+      @ForAll Alignment alignment,
+      @ForAll AlignmentMode mode) {
+    Random random = new Random(seed);
+    LocalityIndex index = someUnhealthy(random);
+    Allocator allocator = new Allocator(index);
+    AllocationRequest request =
+        new AllocationRequest(gpus, hcas, new AlignmentPolicy(alignment, mode));
+    Map<GroupCounts, Verdict> seen = new HashMap<>();
+    for (int set = 0; set < 24; set++) {
+      List<String> taken = new ArrayList<>();
+      for (Device d : index.devices()) {
+        if (random.nextInt(3) == 0) {
+          taken.add(d.id());
+        }
+      }
+      Availability free = Availability.allFree(index, 1).without(taken);
+      Verdict answer = Verdict.of(allocator.allocate(request, free));
+      Verdict first = seen.putIfAbsent(GroupCounts.of(free), answer);
+      assertEquals(
+          first == null ? answer : first,
+          answer,
+          "seed " + seed + ", " + request + ", taken " + taken);
+      assertEquals(answer, Allocator.verdict(request, GroupCounts.of(free)), "seed " + seed);
+    }
+  }
+
+  /** A random machine of up to 8 devices, about one in eight unhealthy. */
+  private static LocalityIndex someUnhealthy(Random random) {
+    Machine sketch = Sketch.random(random, "random", 0, 8);
+    LocalityIndex plain = LocalityIndex.of(sketch);
+    return LocalityIndex.of(withHealth(sketch, plain, d -> random.nextInt(8) != 0));
   }
 
   private static Machine withHealth(Machine m, LocalityIndex index, IntPredicate healthy) {
