@@ -32,6 +32,7 @@ type bench struct {
 	gcLog         string
 	proxy         *timingProxy
 	floor         *floorExtender // run f's extender, started at its first run
+	floorProxy    *timingProxy   // before it, when Tandem's verbs have a timing proxy too
 	schedKC       string
 	schedName     string // the shipped configuration's schedulerName, which the pods name
 	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
@@ -74,6 +75,9 @@ func (b *bench) close() {
 	}
 	if b.floor != nil {
 		b.floor.close()
+	}
+	if b.floorProxy != nil {
+		b.floorProxy.close()
 	}
 	b.extender.Stop(5 * time.Second)
 }
@@ -271,12 +275,32 @@ func (b *bench) extenderTarget(run string) (string, error) {
 			if b.floor, err = newFloorExtender(b.c.Kube, files, sc.ExtenderPath()); err != nil {
 				return "", err
 			}
+			if b.proxy != nil {
+				if b.floorProxy, err = newTimingProxy(b.floor.url); err != nil {
+					return "", err
+				}
+			}
+		}
+		if b.floorProxy != nil {
+			return b.floorProxy.url, nil
 		}
 		return b.floor.url, nil
 	case b.proxy != nil:
 		return b.proxy.url, nil
 	default:
 		return b.extURL, nil
+	}
+}
+
+// proxyOf is the timing proxy in front of a run's extender; nil for none (take then reports nothing).
+func (b *bench) proxyOf(run string) *timingProxy {
+	switch run {
+	case "a":
+		return nil
+	case "f":
+		return b.floorProxy
+	default:
+		return b.proxy
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -23,17 +24,22 @@ import (
 
 // floorExtender is run f's extender: the least an extender wired like Tandem's can do. It answers on
 // the same listener kind (the shipped mutual TLS with HTTP/2, or plain HTTP with -plain-http): filter
-// passes every node it is given, prioritize scores each 0, bind posts the Binding with one annotation
-// of a plan's size. What run f loses against run a is the extender protocol's own cost on this
-// machine, which no extender avoids; run b against run f is what Tandem's decisions add to it.
+// passes every node it is given, prioritize scores each 0, preempt keeps kube-scheduler's victims,
+// bind posts the Binding with one annotation of a plan's size. What run f loses against run a is the
+// extender protocol's own cost on this machine, which no extender avoids; run b against run f is
+// what Tandem's decisions add to it.
 type floorExtender struct {
 	url  string
 	srv  *http.Server
 	kube kubernetes.Interface
 }
 
-// floorPlan stands for tandem.dev/plan: an annotation of about a plan's size, carried by the Binding.
-const floorPlan = `{"node":"n","gpus":["GPU-00000000-0000-0000-0000-000000000000"],"hcas":["0000:00:00.0"]}`
+// floorAnnotation stands for tandem.dev/plan under a key Tandem's extender (running beside, between
+// runs b) does not read: the pod update each Binding makes carries as many bytes as with a plan.
+const floorAnnotation = "throughput.tandem.dev/floor-plan"
+
+// floorPlan is as long as a 1+2 plan (tandem-api's golden plan.json), the node's name put in.
+const floorPlan = `{"node":"n","gpus":["GPU-1"],"hcas":["mlx5_0","mlx5_0"],"locality":"PIX","policy":"switch/required","plannedAt":"2026-11-22T03:00:00Z"}`
 
 // floorArgs is the part of ExtenderArgs the floor reads (nodeCacheCapable: names only).
 type floorArgs struct {
@@ -50,10 +56,11 @@ func newFloorExtender(kube kubernetes.Interface, tlsFiles map[string]string, pre
 	mux.HandleFunc("POST "+prefix+"/filter", f.filter)
 	mux.HandleFunc("POST "+prefix+"/prioritize", f.prioritize)
 	mux.HandleFunc("POST "+prefix+"/bind", f.bind)
+	mux.HandleFunc("POST "+prefix+"/preempt", f.preempt)
 	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	if len(tlsFiles) == 0 {
 		f.url = "http://" + ln.Addr().String()
-		go f.srv.Serve(ln)
+		go serveFloor(func() error { return f.srv.Serve(ln) })
 		return f, nil
 	}
 	cfg, err := floorTLS(tlsFiles)
@@ -63,8 +70,15 @@ func newFloorExtender(kube kubernetes.Interface, tlsFiles map[string]string, pre
 	}
 	f.srv.TLSConfig = cfg
 	f.url = "https://" + ln.Addr().String()
-	go f.srv.ServeTLS(ln, "", "") // offers HTTP/2 through ALPN, as the extender's listener does
+	// offers HTTP/2 through ALPN, as the extender's listener does
+	go serveFloor(func() error { return f.srv.ServeTLS(ln, "", "") })
 	return f, nil
+}
+
+func serveFloor(serve func() error) {
+	if err := serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logf("floor extender stopped serving: %v", err)
+	}
 }
 
 // floorTLS is the extender's listener TLS from its --tls-cert, --tls-key and --client-ca files.
@@ -116,7 +130,7 @@ func (f *floorExtender) bind(w http.ResponseWriter, r *http.Request) {
 	}
 	binding := &corev1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Name: args.PodName, Namespace: args.PodNamespace, UID: types.UID(args.PodUID),
-			Annotations: map[string]string{"tandem.dev/plan": strings.Replace(floorPlan, `"n"`, `"`+args.Node+`"`, 1)}},
+			Annotations: map[string]string{floorAnnotation: strings.Replace(floorPlan, `"n"`, `"`+args.Node+`"`, 1)}},
 		Target: corev1.ObjectReference{Kind: "Node", Name: args.Node},
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
@@ -126,6 +140,16 @@ func (f *floorExtender) bind(w http.ResponseWriter, r *http.Request) {
 		res.Error = err.Error()
 	}
 	reply(w, res)
+}
+
+// preempt keeps every node and victim kube-scheduler proposes (node-cache mode: meta victims).
+func (f *floorExtender) preempt(w http.ResponseWriter, r *http.Request) {
+	var args extenderv1.ExtenderPreemptionArgs
+	if err := json.NewDecoder(r.Body).Decode(&args); err != nil {
+		http.Error(w, "not an ExtenderPreemptionArgs", http.StatusBadRequest)
+		return
+	}
+	reply(w, extenderv1.ExtenderPreemptionResult{NodeNameToMetaVictims: args.NodeNameToMetaVictims})
 }
 
 func reply(w http.ResponseWriter, v any) {

@@ -102,7 +102,8 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 		return res, err
 	}
 	_, _, gcStart := gcPauses(b.gcLog, 0)
-	b.proxy.take()
+	proxy := b.proxyOf(run)
+	proxy.take()
 	var profiled <-chan struct{}
 	if b.o.profileDir != "" {
 		profiled = profileScheduler(schedURL, b.o.profileDir, id, b.o.profileSecs)
@@ -120,7 +121,7 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 	}
 	res.load = loadAverage()
 	res.gcCount, res.gcMs, _ = gcPauses(b.gcLog, gcStart)
-	res.seen = b.proxy.take()
+	res.seen = proxy.take()
 	res.device, res.cpu = spans(pods, created, bound)
 	b.figures(&res, before, after, len(pods))
 	return res, b.verify(ctx, &res, run == "b" || run == "c")
