@@ -109,7 +109,14 @@ public final class KubeCluster implements AutoCloseable {
     vertx
         .executeBlocking(
             () -> {
-              startInformers(metrics);
+              try {
+                startInformers(metrics);
+              } catch (RuntimeException e) {
+                // on this worker: stopping an informer waits for its watch, never on the event loop
+                informers.values().forEach(SharedIndexInformer::stop);
+                informers.clear();
+                throw e;
+              }
               return null;
             },
             false)
@@ -121,8 +128,6 @@ public final class KubeCluster implements AutoCloseable {
                   "informers failed to start: {} (is the NodeTopology CRD installed? RBAC?); retrying in {} s",
                   e.getMessage(),
                   delayMs / 1000);
-              informers.values().forEach(SharedIndexInformer::stop);
-              informers.clear();
               if (!closed) {
                 vertx.setTimer(delayMs, id -> startInformersRetrying(metrics, failures + 1));
               }

@@ -61,10 +61,15 @@ class KubeClusterMockTest {
     vertx = Vertx.vertx();
   }
 
+  /**
+   * Stops the informers and closes the client before the extension closes the mock server: a watch
+   * still open (or an informer still retrying its list) can keep the server from closing.
+   */
   @AfterEach
   void tearDown() throws Exception {
     if (kube != null) {
       kube.cluster().readiness().leader(false);
+      kube.close();
     }
     vertx.close().toCompletionStage().toCompletableFuture().get();
   }
