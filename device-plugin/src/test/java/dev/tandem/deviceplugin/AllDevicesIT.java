@@ -19,7 +19,6 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -119,21 +118,17 @@ class AllDevicesIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                PluginConfig.parse(config, "config.json"),
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                null,
-                null,
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-                dir.resolve("tandem-gpu.sock"),
-                Clock.systemUTC(),
-                devinfo,
-                Duration.ofSeconds(10)));
+            PluginSettings.builder(
+                    m,
+                    PluginConfig.parse(config, "config.json"),
+                    dir.resolve("tandem-rdma.sock"),
+                    kubelet.socket())
+                .sysfsRoot(sysfs)
+                .probe(new PortStates(sysfs))
+                .lookupTimeout(Duration.ofMillis(500))
+                .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+                .deviceInfo(devinfo, Duration.ofSeconds(10))
+                .build());
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000), "no ListAndWatch list within 5 s");
   }

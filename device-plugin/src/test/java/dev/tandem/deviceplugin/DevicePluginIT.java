@@ -69,17 +69,16 @@ class DevicePluginIT {
 
   private DevicePlugin started(Vertx vertx) {
     PluginSettings s =
-        new PluginSettings(
-            machine,
-            PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
-            dir.resolve("tandem-rdma.sock"),
-            kubelet.socket(),
-            sysfs,
-            new PortStates(sysfs),
-            null,
-            null,
-            500,
-            new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5));
+        PluginSettings.builder(
+                machine,
+                PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                dir.resolve("tandem-rdma.sock"),
+                kubelet.socket())
+            .sysfsRoot(sysfs)
+            .probe(new PortStates(sysfs))
+            .lookupTimeout(Duration.ofMillis(500))
+            .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+            .build();
     DevicePlugin p = new DevicePlugin(vertx, s);
     p.start().await();
     return p;

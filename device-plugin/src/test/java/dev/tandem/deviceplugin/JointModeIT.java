@@ -98,19 +98,17 @@ class JointModeIT {
     DevicePlugin plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                machine,
-                config,
-                where.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                plans,
-                manager.podResources(),
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-                where.resolve("tandem-gpu.sock"),
-                clock));
+            PluginSettings.builder(
+                    machine, config, where.resolve("tandem-rdma.sock"), kubelet.socket())
+                .sysfsRoot(sysfs)
+                .probe(new PortStates(sysfs))
+                .plans(plans)
+                .podResources(manager.podResources())
+                .lookupTimeout(Duration.ofMillis(500))
+                .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+                .gpuSocket(where.resolve("tandem-gpu.sock"))
+                .clock(clock)
+                .build());
     plugins.add(plugin);
     plugin.start().await();
     manager.plugin(HCA, must(kubelet.nextList(HCA, 5000)));

@@ -75,17 +75,17 @@ class OpsEndpointsIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                node -> Future.succeededFuture(List.of(pod)),
-                null,
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5)));
+            PluginSettings.builder(
+                    m,
+                    PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                    dir.resolve("tandem-rdma.sock"),
+                    kubelet.socket())
+                .sysfsRoot(sysfs)
+                .probe(new PortStates(sysfs))
+                .plans(node -> Future.succeededFuture(List.of(pod)))
+                .lookupTimeout(Duration.ofMillis(500))
+                .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+                .build());
     port = plugin.listenOps(0).await();
     plugin.start().await();
 

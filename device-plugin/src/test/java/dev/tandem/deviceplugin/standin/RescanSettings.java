@@ -8,7 +8,6 @@ import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.kit.retry.Backoff;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -41,21 +40,18 @@ public final class RescanSettings {
       Path dir,
       Path sysfs,
       KubeletStandIn kubelet) {
-    return new PluginSettings(
-        source.discover().machine(),
-        config.withHealthInterval(Duration.ofSeconds(1)),
-        dir.resolve("tandem-rdma.sock"),
-        kubelet.socket(),
-        sysfs,
-        new PortStates(sysfs),
-        plans,
-        podResources,
-        500,
-        new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-        dir.resolve("tandem-gpu.sock"),
-        Clock.systemUTC(),
-        null,
-        Duration.ofSeconds(10),
-        () -> source.discover().machine());
+    return PluginSettings.builder(
+            source.discover().machine(),
+            config.withHealthInterval(Duration.ofSeconds(1)),
+            dir.resolve("tandem-rdma.sock"),
+            kubelet.socket())
+        .sysfsRoot(sysfs)
+        .probe(new PortStates(sysfs))
+        .plans(plans)
+        .podResources(podResources)
+        .lookupTimeout(Duration.ofMillis(500))
+        .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+        .rescan(() -> source.discover().machine())
+        .build();
   }
 }
