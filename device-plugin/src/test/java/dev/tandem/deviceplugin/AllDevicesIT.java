@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.StandInSettings;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -118,15 +117,7 @@ class AllDevicesIT {
     plugin =
         new DevicePlugin(
             vertx,
-            PluginSettings.builder(
-                    m,
-                    PluginConfig.parse(config, "config.json"),
-                    dir.resolve("tandem-rdma.sock"),
-                    kubelet.socket())
-                .sysfsRoot(sysfs)
-                .probe(new PortStates(sysfs))
-                .lookupTimeout(Duration.ofMillis(500))
-                .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
+            StandInSettings.of(m, PluginConfig.parse(config, "config.json"), dir, sysfs, kubelet)
                 .deviceInfo(devinfo, Duration.ofSeconds(10))
                 .build());
     plugin.start().await();

@@ -2,11 +2,9 @@ package dev.tandem.deviceplugin.standin;
 
 import dev.tandem.deviceplugin.PluginSettings;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.TopologySource;
-import dev.tandem.kit.retry.Backoff;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -40,17 +38,14 @@ public final class RescanSettings {
       Path dir,
       Path sysfs,
       KubeletStandIn kubelet) {
-    return PluginSettings.builder(
+    return StandInSettings.of(
             source.discover().machine(),
             config.withHealthInterval(Duration.ofSeconds(1)),
-            dir.resolve("tandem-rdma.sock"),
-            kubelet.socket())
-        .sysfsRoot(sysfs)
-        .probe(new PortStates(sysfs))
+            dir,
+            sysfs,
+            kubelet)
         .plans(plans)
         .podResources(podResources)
-        .lookupTimeout(Duration.ofMillis(500))
-        .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5))
         .rescan(() -> source.discover().machine())
         .build();
   }
