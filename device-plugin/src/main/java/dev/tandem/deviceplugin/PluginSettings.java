@@ -73,10 +73,11 @@ public record PluginSettings(
    *
    * <ul>
    *   <li>{@link #plans} and {@link #podResources}: none, that lookup is off;
-   *   <li>{@link #gpuSocket}: {@value #DEFAULT_GPU_ENDPOINT} next to the plugin's socket;
+   *   <li>{@link #gpuSocket}: {@value PluginSettings#DEFAULT_GPU_ENDPOINT} next to the plugin's
+   *       socket;
    *   <li>{@link #clock}: the system clock in UTC;
    *   <li>{@link #deviceInfo}: no directory, no files written; interval {@link
-   *       #DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
+   *       PluginSettings#DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
    *   <li>{@link #rescan}: none, the devices found at start stay.
    * </ul>
    */
