@@ -9,7 +9,6 @@ import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.pods.ApiServerPlans;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
-import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
@@ -24,7 +23,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -122,26 +120,23 @@ public final class DevicePluginMain {
         kube == null
             ? null
             : new ApiServerPlans(vertx, kube, config.resourceName(), config.gpu().resourceName());
-    PodResourcesSource podResources =
-        new KubeletPodResources(
-            vertx, flags.podResourcesSocket(), Duration.ofMillis(flags.lookupTimeoutMs()));
+    Duration lookupTimeout = Duration.ofMillis(flags.lookupTimeoutMs());
     PluginSettings settings =
-        new PluginSettings(
-            discovery.machine(),
-            config,
-            flags.pluginDir().resolve(flags.endpoint()),
-            flags.kubeletSocket(),
-            sysfs,
-            new PortStates(sysfs),
-            plans,
-            podResources,
-            flags.lookupTimeoutMs(),
-            PluginLifecycle.DEFAULT_BACKOFF,
-            flags.pluginDir().resolve(flags.gpuEndpoint()),
-            Clock.systemUTC(),
-            flags.deviceInfoDir(),
-            flags.deviceInfoInterval(),
-            rescan);
+        PluginSettings.builder(
+                discovery.machine(),
+                config,
+                flags.pluginDir().resolve(flags.endpoint()),
+                flags.kubeletSocket())
+            .sysfsRoot(sysfs)
+            .probe(new PortStates(sysfs))
+            .plans(plans)
+            .podResources(new KubeletPodResources(vertx, flags.podResourcesSocket(), lookupTimeout))
+            .lookupTimeout(lookupTimeout)
+            .backoff(PluginLifecycle.DEFAULT_BACKOFF)
+            .gpuSocket(flags.pluginDir().resolve(flags.gpuEndpoint()))
+            .deviceInfo(flags.deviceInfoDir(), flags.deviceInfoInterval())
+            .rescan(rescan)
+            .build();
     DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",

@@ -9,10 +9,13 @@ import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Everything a running plugin needs, resolved from flags, config and discovery.
+ * Everything a running plugin needs, resolved from flags, config and discovery. Built with {@link
+ * #builder}, which names each component and holds the defaults.
  *
  * @param machine the node's topology
  * @param config mode, resource, selectors, health interval
@@ -49,100 +52,168 @@ public record PluginSettings(
     Duration deviceInfoInterval,
     Supplier<Machine> rescan) {
 
+  /** The GPU plugin's socket file name next to the plugin's when none is set. */
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
 
-  /** No rescans: the devices found at start stay. */
-  public PluginSettings(
-      Machine machine,
-      PluginConfig config,
-      Path pluginSocket,
-      Path kubeletSocket,
-      Path sysfsRoot,
-      HealthProbe probe,
-      PendingPlans plans,
-      PodResourcesSource podResources,
-      long lookupTimeoutMs,
-      Backoff backoff,
-      Path gpuSocket,
-      Clock clock,
-      Path deviceInfoDir,
-      Duration deviceInfoInterval) {
-    this(
-        machine,
-        config,
-        pluginSocket,
-        kubeletSocket,
-        sysfsRoot,
-        probe,
-        plans,
-        podResources,
-        lookupTimeoutMs,
-        backoff,
-        gpuSocket,
-        clock,
-        deviceInfoDir,
-        deviceInfoInterval,
-        null);
-  }
+  /** How often Device Information files are reconciled when no interval is set. */
+  public static final Duration DEFAULT_DEVICE_INFO_INTERVAL = Duration.ofSeconds(10);
 
-  /** No Device Information files. */
-  public PluginSettings(
-      Machine machine,
-      PluginConfig config,
-      Path pluginSocket,
-      Path kubeletSocket,
-      Path sysfsRoot,
-      HealthProbe probe,
-      PendingPlans plans,
-      PodResourcesSource podResources,
-      long lookupTimeoutMs,
-      Backoff backoff,
-      Path gpuSocket,
-      Clock clock) {
-    this(
-        machine,
-        config,
-        pluginSocket,
-        kubeletSocket,
-        sysfsRoot,
-        probe,
-        plans,
-        podResources,
-        lookupTimeoutMs,
-        backoff,
-        gpuSocket,
-        clock,
-        null,
-        Duration.ofSeconds(10));
+  /**
+   * Settings for this node's topology and config, served on these two sockets; see {@link Builder}.
+   */
+  public static Builder builder(
+      Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket) {
+    return new Builder(machine, config, pluginSocket, kubeletSocket);
   }
 
   /**
-   * GPU socket {@code tandem-gpu.sock} next to the plugin's, system clock, no Device Information
-   * files.
+   * Builds {@link PluginSettings} by name. Required, else {@link #build()} fails naming them: the
+   * four arguments of {@link PluginSettings#builder}, {@link #sysfsRoot}, {@link #probe}, {@link
+   * #lookupTimeout} and {@link #backoff}. Defaults of the rest:
+   *
+   * <ul>
+   *   <li>{@link #plans} and {@link #podResources}: none, that lookup is off;
+   *   <li>{@link #gpuSocket}: {@value PluginSettings#DEFAULT_GPU_ENDPOINT} next to the plugin's
+   *       socket;
+   *   <li>{@link #clock}: the system clock in UTC;
+   *   <li>{@link #deviceInfo}: no directory, no files written; interval {@link
+   *       PluginSettings#DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
+   *   <li>{@link #rescan}: none, the devices found at start stay.
+   * </ul>
    */
-  public PluginSettings(
-      Machine machine,
-      PluginConfig config,
-      Path pluginSocket,
-      Path kubeletSocket,
-      Path sysfsRoot,
-      HealthProbe probe,
-      PendingPlans plans,
-      PodResourcesSource podResources,
-      long lookupTimeoutMs,
-      Backoff backoff) {
-    this(
-        machine,
-        config,
-        pluginSocket,
-        kubeletSocket,
-        sysfsRoot,
-        probe,
-        plans,
-        podResources,
-        lookupTimeoutMs,
-        backoff,
-        pluginSocket.resolveSibling(DEFAULT_GPU_ENDPOINT),
-        Clock.systemUTC());
+  public static final class Builder {
+
+    private final Machine machine;
+    private final PluginConfig config;
+    private final Path pluginSocket;
+    private final Path kubeletSocket;
+    private Path sysfsRoot;
+    private HealthProbe probe;
+    private PendingPlans plans;
+    private PodResourcesSource podResources;
+    private Duration lookupTimeout;
+    private Backoff backoff;
+    private Path gpuSocket;
+    private Clock clock = Clock.systemUTC();
+    private Path deviceInfoDir;
+    private Duration deviceInfoInterval = DEFAULT_DEVICE_INFO_INTERVAL;
+    private Supplier<Machine> rescan;
+
+    private Builder(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket) {
+      this.machine = machine;
+      this.config = config;
+      this.pluginSocket = pluginSocket;
+      this.kubeletSocket = kubeletSocket;
+    }
+
+    /** Where {@code /sys} resolves. */
+    public Builder sysfsRoot(Path root) {
+      this.sysfsRoot = root;
+      return this;
+    }
+
+    /** The port-state reader. */
+    public Builder probe(HealthProbe probe) {
+      this.probe = probe;
+      return this;
+    }
+
+    /** Pending pods with plans; null turns the API-server lookup off. */
+    public Builder plans(PendingPlans plans) {
+      this.plans = plans;
+      return this;
+    }
+
+    /** The kubelet's PodResources; null turns the lookup off. */
+    public Builder podResources(PodResourcesSource podResources) {
+      this.podResources = podResources;
+      return this;
+    }
+
+    /** The bound on each lookup, kept in milliseconds. */
+    public Builder lookupTimeout(Duration timeout) {
+      this.lookupTimeout = timeout;
+      return this;
+    }
+
+    /** Registration retries. */
+    public Builder backoff(Backoff backoff) {
+      this.backoff = backoff;
+      return this;
+    }
+
+    /** The GPU plugin's socket in joint mode. */
+    public Builder gpuSocket(Path socket) {
+      this.gpuSocket = socket;
+      return this;
+    }
+
+    /** The time of joint-mode reservations. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Device Information files go to {@code dir} (null: none), reconciled every {@code interval}.
+     */
+    public Builder deviceInfo(Path dir, Duration interval) {
+      this.deviceInfoDir = dir;
+      this.deviceInfoInterval = interval;
+      return this;
+    }
+
+    /** A new discovery of the node, run by each health check; null: no rescans. */
+    public Builder rescan(Supplier<Machine> rescan) {
+      this.rescan = rescan;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalStateException naming every required component left unset
+     */
+    public PluginSettings build() {
+      List<String> missing = new ArrayList<>();
+      require(missing, "machine", machine);
+      require(missing, "config", config);
+      require(missing, "pluginSocket", pluginSocket);
+      require(missing, "kubeletSocket", kubeletSocket);
+      require(missing, "sysfsRoot", sysfsRoot);
+      require(missing, "probe", probe);
+      require(missing, "lookupTimeout", lookupTimeout);
+      require(missing, "backoff", backoff);
+      require(missing, "clock", clock);
+      require(missing, "deviceInfo interval", deviceInfoInterval);
+      if (!missing.isEmpty()) {
+        throw new IllegalStateException(
+            "device plugin settings: "
+                + String.join(", ", missing)
+                + " not set; set each on PluginSettings.builder(..) before build()");
+      }
+      return new PluginSettings(
+          machine,
+          config,
+          pluginSocket,
+          kubeletSocket,
+          sysfsRoot,
+          probe,
+          plans,
+          podResources,
+          lookupTimeout.toMillis(),
+          backoff,
+          gpuSocket != null ? gpuSocket : pluginSocket.resolveSibling(DEFAULT_GPU_ENDPOINT),
+          clock,
+          deviceInfoDir,
+          deviceInfoInterval,
+          rescan);
+    }
+
+    private static void require(List<String> missing, String name, Object value) {
+      if (value == null) {
+        missing.add(name);
+      }
+    }
   }
 }

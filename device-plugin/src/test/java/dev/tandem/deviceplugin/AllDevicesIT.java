@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.StandInSettings;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -19,7 +18,6 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -119,21 +117,9 @@ class AllDevicesIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                PluginConfig.parse(config, "config.json"),
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                null,
-                null,
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-                dir.resolve("tandem-gpu.sock"),
-                Clock.systemUTC(),
-                devinfo,
-                Duration.ofSeconds(10)));
+            StandInSettings.of(m, PluginConfig.parse(config, "config.json"), dir, sysfs, kubelet)
+                .deviceInfo(devinfo, Duration.ofSeconds(10))
+                .build());
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000), "no ListAndWatch list within 5 s");
   }

@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.grpc.SocketIdentity;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.StandInSettings;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -69,17 +68,13 @@ class DevicePluginIT {
 
   private DevicePlugin started(Vertx vertx) {
     PluginSettings s =
-        new PluginSettings(
-            machine,
-            PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
-            dir.resolve("tandem-rdma.sock"),
-            kubelet.socket(),
-            sysfs,
-            new PortStates(sysfs),
-            null,
-            null,
-            500,
-            new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5));
+        StandInSettings.of(
+                machine,
+                PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                dir,
+                sysfs,
+                kubelet)
+            .build();
     DevicePlugin p = new DevicePlugin(vertx, s);
     p.start().await();
     return p;

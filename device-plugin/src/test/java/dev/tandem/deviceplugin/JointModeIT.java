@@ -7,17 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.StandInSettings;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.MovableClock;
 import dev.tandem.fixtures.Topologies;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.CDIDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -98,19 +97,12 @@ class JointModeIT {
     DevicePlugin plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                machine,
-                config,
-                where.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                plans,
-                manager.podResources(),
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-                where.resolve("tandem-gpu.sock"),
-                clock));
+            StandInSettings.of(machine, config, where, sysfs, kubelet)
+                .plans(plans)
+                .podResources(manager.podResources())
+                .gpuSocket(where.resolve("tandem-gpu.sock"))
+                .clock(clock)
+                .build());
     plugins.add(plugin);
     plugin.start().await();
     manager.plugin(HCA, must(kubelet.nextList(HCA, 5000)));

@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.deviceplugin.standin.StandInSettings;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
@@ -75,17 +74,14 @@ class OpsEndpointsIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                node -> Future.succeededFuture(List.of(pod)),
-                null,
-                500,
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5)));
+            StandInSettings.of(
+                    m,
+                    PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                    dir,
+                    sysfs,
+                    kubelet)
+                .plans(node -> Future.succeededFuture(List.of(pod)))
+                .build());
     port = plugin.listenOps(0).await();
     plugin.start().await();
 

@@ -24,6 +24,7 @@ import dev.tandem.topology.request.ContainerShare;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -65,17 +66,14 @@ class PodScopeIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                config,
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                node -> Future.succeededFuture(List.of(pod)),
-                () -> dm[0].podResources().list(),
-                1000,
-                PluginLifecycle.DEFAULT_BACKOFF));
+            PluginSettings.builder(m, config, dir.resolve("tandem-rdma.sock"), kubelet.socket())
+                .sysfsRoot(sysfs)
+                .probe(new PortStates(sysfs))
+                .plans(node -> Future.succeededFuture(List.of(pod)))
+                .podResources(() -> dm[0].podResources().list())
+                .lookupTimeout(Duration.ofMillis(1000))
+                .backoff(PluginLifecycle.DEFAULT_BACKOFF)
+                .build());
     plugin.start().await();
     ListAndWatchResponse list = kubelet.nextList(5000);
     dm[0] = new DeviceManagerStandIn(kubelet, 7).plugin(HCA, list);

@@ -69,18 +69,17 @@ class PreferredOverSocketsIT {
     plugin =
         new DevicePlugin(
             vertx,
-            new PluginSettings(
-                m,
-                PluginConfig.DEFAULT,
-                dir.resolve("tandem-rdma.sock"),
-                kubelet.socket(),
-                sysfs,
-                new PortStates(sysfs),
-                node -> Future.succeededFuture(List.of(pod)),
-                new KubeletPodResources(
-                    vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)),
-                1000,
-                PluginLifecycle.DEFAULT_BACKOFF));
+            PluginSettings.builder(
+                    m, PluginConfig.DEFAULT, dir.resolve("tandem-rdma.sock"), kubelet.socket())
+                .sysfsRoot(sysfs)
+                .probe(new PortStates(sysfs))
+                .plans(node -> Future.succeededFuture(List.of(pod)))
+                .podResources(
+                    new KubeletPodResources(
+                        vertx, dir.resolve("pod-resources.sock"), Duration.ofSeconds(1)))
+                .lookupTimeout(Duration.ofMillis(1000))
+                .backoff(PluginLifecycle.DEFAULT_BACKOFF)
+                .build());
     plugin.start().await();
     assertNotNull(kubelet.nextList(5000));
     List<String> all =

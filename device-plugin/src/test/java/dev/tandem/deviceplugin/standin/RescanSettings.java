@@ -2,13 +2,10 @@ package dev.tandem.deviceplugin.standin;
 
 import dev.tandem.deviceplugin.PluginSettings;
 import dev.tandem.deviceplugin.config.PluginConfig;
-import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.TopologySource;
-import dev.tandem.kit.retry.Backoff;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -41,21 +38,15 @@ public final class RescanSettings {
       Path dir,
       Path sysfs,
       KubeletStandIn kubelet) {
-    return new PluginSettings(
-        source.discover().machine(),
-        config.withHealthInterval(Duration.ofSeconds(1)),
-        dir.resolve("tandem-rdma.sock"),
-        kubelet.socket(),
-        sysfs,
-        new PortStates(sysfs),
-        plans,
-        podResources,
-        500,
-        new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5),
-        dir.resolve("tandem-gpu.sock"),
-        Clock.systemUTC(),
-        null,
-        Duration.ofSeconds(10),
-        () -> source.discover().machine());
+    return StandInSettings.of(
+            source.discover().machine(),
+            config.withHealthInterval(Duration.ofSeconds(1)),
+            dir,
+            sysfs,
+            kubelet)
+        .plans(plans)
+        .podResources(podResources)
+        .rescan(() -> source.discover().machine())
+        .build();
   }
 }
