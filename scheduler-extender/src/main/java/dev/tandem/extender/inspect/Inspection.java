@@ -1,5 +1,6 @@
 package dev.tandem.extender.inspect;
 
+import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.ClusterState;
@@ -62,7 +63,13 @@ public final class Inspection {
         new JsonArray(e.allocations().stream().map(Inspection::allocation).toList()));
     out.put(
         "assumed", new JsonArray(e.assumed().values().stream().map(Inspection::assumed).toList()));
+    out.put("mig", new JsonArray(e.mig().entries().stream().map(Inspection::mig).toList()));
     return out;
+  }
+
+  /** As the agent published it ({@code status.mig}): a GPU's id and its MIG devices' ids. */
+  private static JsonObject mig(MigEntry m) {
+    return new JsonObject().put("gpu", m.gpu()).put("devices", new JsonArray(m.devices()));
   }
 
   private JsonObject summary(NodeEntry e) {
