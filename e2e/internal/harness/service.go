@@ -1,9 +1,14 @@
 package harness
 
 import (
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -131,12 +136,35 @@ func (s *Service) forward(c net.Conn) {
 	<-done
 }
 
-// FreePort returns a loopback TCP port that was free a moment ago.
+// FreePort returns a loopback TCP port that was free a moment ago, below the kernel's ephemeral
+// range (as e2e/control-plane picks its ports): a port inside it can be taken by any outgoing
+// connection between this check and the server's bind, and the server then fails to start.
 func FreePort() int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0
+	low := ephemeralLow()
+	for i := 0; i < 1000; i++ {
+		p := 10000 + rand.IntN(low-10000)
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err == nil {
+			ln.Close()
+			return p
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return 0
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range (32768 when it cannot be read).
+func ephemeralLow() int {
+	raw, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	fields := strings.Fields(string(raw))
+	if len(fields) == 0 {
+		return 32768
+	}
+	low, err := strconv.Atoi(fields[0])
+	if err != nil || low <= 12000 {
+		return 32768
+	}
+	return low
 }
