@@ -44,7 +44,7 @@ public final class FreeState {
 
   /** The shared state of these free devices; null when some device has several units. */
   static FreeState of(Availability free) {
-    GroupCounts counts = GroupCounts.of(free);
+    GroupCounts counts = free.counts();
     return counts == GroupCounts.NONE ? null : STATES.intern(new FreeState(counts));
   }
 

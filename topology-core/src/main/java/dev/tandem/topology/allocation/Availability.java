@@ -107,7 +107,7 @@ public final class Availability {
    * Units per group at every level, made once per availability and read by every request; {@link
    * GroupCounts#NONE} when some device has more than one unit.
    */
-  GroupCounts counts() {
+  public GroupCounts counts() {
     GroupCounts c = counts;
     if (c == null) {
       c = GroupCounts.of(this);

@@ -56,10 +56,10 @@ public final class GroupCounts {
   }
 
   /**
-   * The summary of a machine's units, made anew (an {@link Availability} keeps its own once made);
-   * {@link #NONE} when some device has more than one unit.
+   * The summary of a machine's units, made anew: callers read {@link Availability#counts()}, which
+   * makes it once per availability; {@link #NONE} when some device has more than one unit.
    */
-  public static GroupCounts of(Availability free) {
+  static GroupCounts of(Availability free) {
     LocalityIndex index = free.index();
     int[] first = new int[LEVELS + 1];
     for (int level = 0; level < LEVELS; level++) {
