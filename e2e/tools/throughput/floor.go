@@ -101,25 +101,31 @@ func floorTLS(files map[string]string) (*tls.Config, error) {
 func (f *floorExtender) close() { _ = f.srv.Close() }
 
 func (f *floorExtender) filter(w http.ResponseWriter, r *http.Request) {
-	var args floorArgs
-	if err := json.NewDecoder(r.Body).Decode(&args); err != nil || args.NodeNames == nil {
-		http.Error(w, "not an ExtenderArgs with NodeNames", http.StatusBadRequest)
-		return
+	if names, ok := nodeNames(w, r); ok {
+		reply(w, extenderv1.ExtenderFilterResult{NodeNames: &names, FailedNodes: extenderv1.FailedNodesMap{}})
 	}
-	reply(w, extenderv1.ExtenderFilterResult{NodeNames: args.NodeNames, FailedNodes: extenderv1.FailedNodesMap{}})
 }
 
 func (f *floorExtender) prioritize(w http.ResponseWriter, r *http.Request) {
-	var args floorArgs
-	if err := json.NewDecoder(r.Body).Decode(&args); err != nil || args.NodeNames == nil {
-		http.Error(w, "not an ExtenderArgs with NodeNames", http.StatusBadRequest)
+	names, ok := nodeNames(w, r)
+	if !ok {
 		return
 	}
-	scores := make(extenderv1.HostPriorityList, len(*args.NodeNames))
-	for i, n := range *args.NodeNames {
+	scores := make(extenderv1.HostPriorityList, len(names))
+	for i, n := range names {
 		scores[i] = extenderv1.HostPriority{Host: n}
 	}
 	reply(w, scores)
+}
+
+// nodeNames reads a filter or prioritize body's NodeNames; a body without them gets 400.
+func nodeNames(w http.ResponseWriter, r *http.Request) ([]string, bool) {
+	var args floorArgs
+	if err := json.NewDecoder(r.Body).Decode(&args); err != nil || args.NodeNames == nil {
+		http.Error(w, "not an ExtenderArgs with NodeNames", http.StatusBadRequest)
+		return nil, false
+	}
+	return *args.NodeNames, true
 }
 
 func (f *floorExtender) bind(w http.ResponseWriter, r *http.Request) {
