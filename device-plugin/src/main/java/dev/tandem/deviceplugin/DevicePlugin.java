@@ -165,7 +165,8 @@ public final class DevicePlugin {
         registration,
         settings.backoff(),
         settings.config().healthInterval(),
-        metrics);
+        metrics,
+        settings.clock());
   }
 
   /** The HCAs and devices offered as {@code rdma/hca}. */

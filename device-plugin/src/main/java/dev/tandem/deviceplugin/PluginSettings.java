@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * @param lookupTimeoutMs bound on each lookup
  * @param backoff registration retries
  * @param gpuSocket the GPU plugin's socket in joint mode ({@code <plugin-dir>/<gpu-endpoint>})
- * @param clock time of joint-mode reservations
+ * @param clock time of joint-mode reservations, restart storms and the other time-bound state
  * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
  * @param deviceInfoInterval how often those files are reconciled against PodResources
  * @param rescan a new discovery of the node; each health check runs it, so devices that appear (VFs

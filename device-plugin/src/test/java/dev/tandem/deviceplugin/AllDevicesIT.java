@@ -16,6 +16,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,20 +37,22 @@ import org.junit.jupiter.api.io.TempDir;
  * PCI addresses, their Device Information files) stays what the kubelet chose.
  */
 @DisplayName("allocateAllDevices hands every container all eRDMA devices, records the granted ones")
+@ExtendWith(VertxExtension.class)
 class AllDevicesIT {
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
   @TempDir Path devinfo;
-  final Vertx vertx = Vertx.vertx();
+  Path dir;
+  Vertx vertx;
   KubeletStandIn kubelet;
   DevicePlugin plugin;
 
   @BeforeEach
-  void setUp() throws Exception {
+  void setUp(Vertx vertx, KubeletStandIn kubelet) throws Exception {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
     FakeSysfs.write(sysfs, TestMachines.withErdma(TestMachines.twoSwitchesAndLoneHca("n1")));
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
   }
 
   @AfterEach
@@ -56,7 +60,6 @@ class AllDevicesIT {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   @Test

@@ -22,36 +22,51 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import dev.tandem.topology.model.Machine;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("device plugin against a kubelet stand-in on real Unix sockets")
+@ExtendWith(VertxExtension.class)
 class DevicePluginIT {
 
-  @TempDir Path dir;
+  /**
+   * How long a test waits for what must happen: long enough for a loaded machine. How soon it
+   * happens is for benchmarks to measure, not for these tests to assert.
+   */
+  static final Duration PATIENCE = Duration.ofSeconds(15);
+
   @TempDir Path sysfs;
+  Path dir;
   Vertx vertx;
   KubeletStandIn kubelet;
   DevicePlugin plugin;
   Machine machine;
+  Clock clock = Clock.systemUTC();
 
   @BeforeEach
-  void setUp() throws Exception {
-    vertx = Vertx.vertx();
+  void setUp(Vertx vertx, KubeletStandIn kubelet) throws Exception {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
     machine = TestMachines.twoSockets("n1");
     FakeSysfs.write(sysfs, machine);
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
   }
 
   @AfterEach
@@ -59,7 +74,6 @@ class DevicePluginIT {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   private void startPlugin() {
@@ -74,6 +88,7 @@ class DevicePluginIT {
                 dir,
                 sysfs,
                 kubelet)
+            .clock(clock)
             .build();
     DevicePlugin p = new DevicePlugin(vertx, s);
     p.start().await();
@@ -81,8 +96,13 @@ class DevicePluginIT {
   }
 
   private ListAndWatchResponse firstList() throws InterruptedException {
-    ListAndWatchResponse l = kubelet.nextList(5000);
-    assertNotNull(l, "no ListAndWatch message within 5 s");
+    return nextList("no ListAndWatch message");
+  }
+
+  /** The next ListAndWatch message; fails saying what did not happen when none comes. */
+  private ListAndWatchResponse nextList(String missing) throws InterruptedException {
+    ListAndWatchResponse l = kubelet.nextList(PATIENCE.toMillis());
+    assertNotNull(l, missing + " within " + PATIENCE);
     return l;
   }
 
@@ -130,16 +150,14 @@ class DevicePluginIT {
 
   @Test
   @DisplayName(
-      "a kubelet restart (sockets removed and re-created) is followed by re-registration within 2 s")
+      "a kubelet restart (sockets removed and re-created) is followed by a second registration and"
+          + " the plugin's socket served again")
   void reregisters() throws Exception {
     startPlugin();
     firstList();
+    assertEquals(1, kubelet.registrations().size());
     kubelet.restart().await();
-    long t0 = System.nanoTime();
-    ListAndWatchResponse again = kubelet.nextList(2000);
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    assertNotNull(again, "no re-registration within 2 s");
-    assertTrue(ms < 2000, "took " + ms + " ms");
+    nextList("no re-registration after the kubelet restart");
     assertEquals(2, kubelet.registrations().size());
     assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
   }
@@ -150,26 +168,29 @@ class DevicePluginIT {
     startPlugin();
     firstList();
     kubelet.cancelStream();
-    assertNotNull(
-        kubelet.nextList(2000), "no re-registration within 2 s after the stream was cancelled");
+    nextList("no re-registration after the stream was cancelled");
     assertEquals(2, kubelet.registrations().size());
   }
 
   @Test
   @DisplayName(
-      "a storm of cancelled streams still ends registered, the later restarts slowed by backoff")
+      "a storm of cancelled streams still ends registered, the restarts after the third slowed by"
+          + " backoff")
   void restartStorm() throws Exception {
+    // a clock that stands still: the five restarts fall within one 10 s window however long they
+    // take on this machine
+    clock = Clock.fixed(Instant.parse("2026-11-22T03:00:00Z"), ZoneOffset.UTC);
     startPlugin();
     firstList();
-    long t0 = System.nanoTime();
     for (int i = 0; i < 5; i++) {
       kubelet.cancelStream();
-      assertNotNull(kubelet.nextList(3000), "no re-registration after cancel " + (i + 1));
+      nextList("no re-registration after cancel " + (i + 1));
+      assertEquals(
+          Math.max(0, i + 1 - 3),
+          plugin.hca().lifecycle().slowedRestarts(),
+          "restarts slowed by backoff after cancel " + (i + 1));
     }
-    long ms = (System.nanoTime() - t0) / 1_000_000;
     assertEquals(6, kubelet.registrations().size());
-    assertTrue(
-        ms >= 100 + 200, "restarts 4 and 5 should wait 100 ms and 200 ms; all took " + ms + " ms");
   }
 
   @Test
@@ -185,7 +206,7 @@ class DevicePluginIT {
     assertEquals(0, kubelet.registrations().size());
     assertFalse(plugin.hca().lifecycle().failed().isComplete(), "gave up waiting for the kubelet");
     kubelet.start().await();
-    assertNotNull(kubelet.nextList(3000), "did not register after kubelet.sock appeared");
+    nextList("did not register after kubelet.sock appeared");
   }
 
   @Test
@@ -253,8 +274,8 @@ class DevicePluginIT {
             .hca()
             .lifecycle()
             .failed()
-            .transform(ar -> io.vertx.core.Future.succeededFuture(ar.cause()))
-            .await(10, java.util.concurrent.TimeUnit.SECONDS);
+            .transform(ar -> Future.succeededFuture(ar.cause()))
+            .await(10, TimeUnit.SECONDS);
     assertEquals(5, kubelet.registrations().size());
     assertTrue(
         e.getMessage()

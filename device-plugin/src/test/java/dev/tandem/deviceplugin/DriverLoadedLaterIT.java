@@ -14,13 +14,16 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,20 +33,27 @@ import org.junit.jupiter.api.io.TempDir;
  * the modes that offer whole HCAs or their slots.
  */
 @DisplayName("an HCA whose RDMA driver is loaded later is offered without a restart")
+@ExtendWith(VertxExtension.class)
 class DriverLoadedLaterIT {
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
-  Vertx vertx = Vertx.vertx();
+  Path dir;
+  Vertx vertx;
   KubeletStandIn kubelet;
   DevicePlugin plugin;
+
+  @BeforeEach
+  void setUp(Vertx vertx, KubeletStandIn kubelet) {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
+  }
 
   @AfterEach
   void tearDown() {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   @Test
@@ -80,8 +90,6 @@ class DriverLoadedLaterIT {
   /** The plugin on a node whose mlx5_1 has no RDMA driver, registered with the stand-in. */
   private void start(String config) throws Exception {
     node(TestMachines.withoutRdmaDriver(TestMachines.twoSwitchesAndLoneHca("n1"), "mlx5_1"));
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
     plugin =
         new DevicePlugin(

@@ -37,22 +37,28 @@ import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "joint mode: rdma/hca and nvidia.com/gpu from one process, through the kubelet stand-in on real sockets")
+@ExtendWith(VertxExtension.class)
 class JointModeIT {
 
   static final String GPU = "nvidia.com/gpu";
@@ -62,7 +68,7 @@ class JointModeIT {
 
   @TempDir Path dir;
   @TempDir Path sysfs;
-  final Vertx vertx = Vertx.vertx();
+  Vertx vertx;
   final List<DevicePlugin> plugins = new ArrayList<>();
   final AtomicReference<List<PlannedPod>> pending = new AtomicReference<>(List.of());
   final MovableClock clock = new MovableClock(Instant.parse("2026-11-22T04:00:00Z"));
@@ -76,10 +82,14 @@ class JointModeIT {
         .machine();
   }
 
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
   @AfterEach
   void tearDown() {
     plugins.forEach(p -> p.stop().await());
-    vertx.close().await();
   }
 
   /**
@@ -160,7 +170,7 @@ class JointModeIT {
       "registers rdma/hca and nvidia.com/gpu on two sockets; GPU list: one device per GPU with NUMA; both re-register after a kubelet restart")
   void registersBoth() throws Exception {
     Node n = node(dir.resolve("k"), JOINT, false, 1);
-    Map<String, String> endpoints = new java.util.HashMap<>();
+    Map<String, String> endpoints = new HashMap<>();
     n.kubelet().registrations().forEach(r -> endpoints.put(r.getResourceName(), r.getEndpoint()));
     assertEquals(Map.of(HCA, "tandem-rdma.sock", GPU, "tandem-gpu.sock"), endpoints);
     assertTrue(
@@ -299,7 +309,7 @@ class JointModeIT {
 
   /** Per size: admitted, aligned, when an aligned set was free, exactly the planned set. */
   static final class Tally {
-    final Map<Integer, int[]> bySize = new java.util.TreeMap<>();
+    final Map<Integer, int[]> bySize = new TreeMap<>();
 
     void add(int size, boolean alignable, boolean aligned, boolean planned) {
       int[] t = bySize.computeIfAbsent(size, k -> new int[4]);

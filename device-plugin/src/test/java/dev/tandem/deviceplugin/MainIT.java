@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.Topologies;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +16,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("the plugin process: exit codes, fixture run, SIGTERM removes the socket")
+@ExtendWith(VertxExtension.class)
 class MainIT {
 
   @TempDir Path dir;
@@ -35,14 +38,15 @@ class MainIT {
   }
 
   /**
-   * The flags of a run on the XE8640 fixture against a stand-in kubelet in {@code dir}, then more.
+   * The flags of a run on the XE8640 fixture against a stand-in kubelet in {@code pluginDir}, then
+   * more.
    */
-  private String[] onFixture(String... more) {
+  private String[] onFixture(Path pluginDir, String... more) {
     List<String> args =
         new ArrayList<>(
             List.of(
                 "--plugin-dir",
-                dir.toString(),
+                pluginDir.toString(),
                 "--hwloc-xml",
                 Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString(),
                 "--node-name",
@@ -82,7 +86,7 @@ class MainIT {
   void deviceInfoDirectoryUnwritable() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "x");
     Path log = dir.resolve("out");
-    assertEquals(1, exit(log, onFixture("--device-info-dir", file.resolve("dp").toString())));
+    assertEquals(1, exit(log, onFixture(dir, "--device-info-dir", file.resolve("dp").toString())));
     String out = Files.readString(log);
     assertTrue(
         out.contains("the device-info directory " + file.resolve("dp") + " of --device-info-dir"),
@@ -93,111 +97,94 @@ class MainIT {
   @Test
   @DisplayName(
       "on the XE8640 fixture it registers with the stand-in, and SIGTERM removes its socket")
-  void fixtureAndSigterm() throws Exception {
-    Vertx vertx = Vertx.vertx();
-    try {
-      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
-      kubelet.start().await();
-      Process p =
-          launch(
-              dir.resolve("log"),
-              onFixture("--device-info-dir", dir.resolve("devinfo").toString()));
-      var list = kubelet.nextList(30_000);
-      assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
-      assertEquals(
-          List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"),
-          list.getDevicesList().stream().map(d -> d.getID()).toList());
-      assertEquals(
-          List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
-          list.getDevicesList().stream().map(d -> d.getHealth()).toList(),
-          "port states of the fixture (only mlx5_0 ACTIVE)");
-      assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
-      p.destroy();
-      assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-      assertFalse(
-          Files.exists(dir.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
-    } finally {
-      vertx.close().await();
-    }
+  void fixtureAndSigterm(Vertx vertx, KubeletStandIn kubelet) throws Exception {
+    Path plugins = kubelet.dir();
+    Process p =
+        launch(
+            dir.resolve("log"),
+            onFixture(plugins, "--device-info-dir", dir.resolve("devinfo").toString()));
+    var list = kubelet.nextList(30_000);
+    assertNotNull(list, () -> "no registration; log: " + read(dir.resolve("log")));
+    assertEquals(
+        List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"),
+        list.getDevicesList().stream().map(d -> d.getID()).toList());
+    assertEquals(
+        List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
+        list.getDevicesList().stream().map(d -> d.getHealth()).toList(),
+        "port states of the fixture (only mlx5_0 ACTIVE)");
+    assertTrue(Files.exists(plugins.resolve("tandem-rdma.sock")));
+    p.destroy();
+    assertTrue(p.waitFor(15, TimeUnit.SECONDS));
+    assertFalse(
+        Files.exists(plugins.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
   }
 
   @Test
   @DisplayName(
       "without --config, k8s-rdma-sriov-dev-plugin's file at its mount path is read as it is: the"
           + " log names the file, the plugin registers that file's resource and mode")
-  void dropInConfig() throws Exception {
+  void dropInConfig(Vertx vertx, KubeletStandIn kubelet) throws Exception {
     Path dropIn = dir.resolve("k8s-rdma-sriov-dev-plugin/config.json");
     Files.createDirectories(dropIn.getParent());
     Files.writeString(dropIn, "{\"mode\": \"sriov\"}");
-    Vertx vertx = Vertx.vertx();
+    Process p =
+        launch(
+            dir.resolve("log"),
+            onFixture(
+                kubelet.dir(), "--device-info-dir", "off", "--drop-in-config", dropIn.toString()));
     try {
-      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
-      kubelet.start().await();
-      Process p =
-          launch(
-              dir.resolve("log"),
-              onFixture("--device-info-dir", "off", "--drop-in-config", dropIn.toString()));
-      try {
-        assertNotNull(kubelet.nextList(30_000), () -> "no list; log: " + read(dir.resolve("log")));
-        assertEquals(
-            List.of("rdma/vhca"),
-            kubelet.registrations().stream().map(r -> r.getResourceName()).toList());
-        String log = read(dir.resolve("log"));
-        assertTrue(
-            log.contains(
-                "configuration: " + dropIn + " (no --config given: the --drop-in-config file)"),
-            log);
-        assertTrue(log.contains("sriov mode"), log);
-      } finally {
-        p.destroy();
-        assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-      }
+      assertNotNull(kubelet.nextList(30_000), () -> "no list; log: " + read(dir.resolve("log")));
+      assertEquals(
+          List.of("rdma/vhca"),
+          kubelet.registrations().stream().map(r -> r.getResourceName()).toList());
+      String log = read(dir.resolve("log"));
+      assertTrue(
+          log.contains(
+              "configuration: " + dropIn + " (no --config given: the --drop-in-config file)"),
+          log);
+      assertTrue(log.contains("sriov mode"), log);
     } finally {
-      vertx.close().await();
+      p.destroy();
+      assertTrue(p.waitFor(15, TimeUnit.SECONDS));
     }
   }
 
   @Test
   @DisplayName(
       "joint mode as a process: {\"gpu\":{\"enabled\":true}} registers rdma/hca and nvidia.com/gpu (--gpu-endpoint), SIGTERM removes both sockets")
-  void jointProcess() throws Exception {
-    Vertx vertx = Vertx.vertx();
-    try {
-      KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
-      kubelet.start().await();
-      Path cfg =
-          Files.writeString(
-              dir.resolve("joint.json"),
-              "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
-      Process p =
-          launch(
-              dir.resolve("log"),
-              onFixture(
-                  "--config",
-                  cfg.toString(),
-                  "--gpu-endpoint",
-                  "joint-gpu.sock",
-                  "--device-info-dir",
-                  "off"));
-      var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
-      assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
-      assertEquals(4, gpus.getDevicesCount());
-      assertNotNull(
-          kubelet.nextList("rdma/hca", 10_000),
-          () -> "no HCA registration; log: " + read(dir.resolve("log")));
-      assertTrue(
-          Files.exists(dir.resolve("joint-gpu.sock"))
-              && Files.exists(dir.resolve("tandem-rdma.sock")));
-      assertTrue(read(dir.resolve("log")).contains("nvidia-ml"), "the NVML note is logged");
-      p.destroy();
-      assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-      assertFalse(
-          Files.exists(dir.resolve("joint-gpu.sock"))
-              || Files.exists(dir.resolve("tandem-rdma.sock")),
-          "socket left behind after SIGTERM");
-    } finally {
-      vertx.close().await();
-    }
+  void jointProcess(Vertx vertx, KubeletStandIn kubelet) throws Exception {
+    Path plugins = kubelet.dir();
+    Path cfg =
+        Files.writeString(
+            dir.resolve("joint.json"),
+            "{\"mode\":\"hca\",\"gpu\":{\"enabled\":true,\"cdi\":true}}");
+    Process p =
+        launch(
+            dir.resolve("log"),
+            onFixture(
+                plugins,
+                "--config",
+                cfg.toString(),
+                "--gpu-endpoint",
+                "joint-gpu.sock",
+                "--device-info-dir",
+                "off"));
+    var gpus = kubelet.nextList("nvidia.com/gpu", 30_000);
+    assertNotNull(gpus, () -> "no GPU registration; log: " + read(dir.resolve("log")));
+    assertEquals(4, gpus.getDevicesCount());
+    assertNotNull(
+        kubelet.nextList("rdma/hca", 10_000),
+        () -> "no HCA registration; log: " + read(dir.resolve("log")));
+    assertTrue(
+        Files.exists(plugins.resolve("joint-gpu.sock"))
+            && Files.exists(plugins.resolve("tandem-rdma.sock")));
+    assertTrue(read(dir.resolve("log")).contains("nvidia-ml"), "the NVML note is logged");
+    p.destroy();
+    assertTrue(p.waitFor(15, TimeUnit.SECONDS));
+    assertFalse(
+        Files.exists(plugins.resolve("joint-gpu.sock"))
+            || Files.exists(plugins.resolve("tandem-rdma.sock")),
+        "socket left behind after SIGTERM");
   }
 
   static String read(Path p) {

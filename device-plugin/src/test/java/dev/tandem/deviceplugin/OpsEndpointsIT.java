@@ -20,6 +20,7 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,26 +32,36 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("the device plugin's /healthz, /readyz and /metrics over loopback HTTP")
+@ExtendWith(VertxExtension.class)
 class OpsEndpointsIT {
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
-  final Vertx vertx = Vertx.vertx();
   final HttpClient http = HttpClient.newHttpClient();
+  Path dir;
+  Vertx vertx;
+  KubeletStandIn kubelet;
   DevicePlugin plugin;
   int port;
+
+  @BeforeEach
+  void setUp(Vertx vertx, KubeletStandIn kubelet) {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
+  }
 
   @AfterEach
   void tearDown() {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   @Test
@@ -61,7 +72,7 @@ class OpsEndpointsIT {
   void readinessAndCounters() throws Exception {
     Machine m = TestMachines.twoSockets("n1");
     FakeSysfs.write(sysfs, m);
-    KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
+    kubelet.stop().await(); // the kubelet comes later
     Plan plan =
         new Plan(
             "n1",

@@ -23,6 +23,7 @@ import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.request.ContainerShare;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,37 +32,44 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "pod-scoped HCAs: each container of a pod steered to its share of the pod's plan, over the"
         + " plugin's socket, the kubelet's admission order played by the device-manager stand-in")
+@ExtendWith(VertxExtension.class)
 class PodScopeIT {
 
   private static final String HCA = "rdma/hca";
   private static final Instant AT = Instant.parse("2026-11-22T03:00:00Z");
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
-  final Vertx vertx = Vertx.vertx();
+  Path dir;
+  Vertx vertx;
   DevicePlugin plugin;
   KubeletStandIn kubelet;
+
+  @BeforeEach
+  void setUp(Vertx vertx, KubeletStandIn kubelet) {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
+  }
 
   @AfterEach
   void tearDown() {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   private DeviceManagerStandIn start(PluginConfig config, PlannedPod pod) throws Exception {
     Machine m = TestMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
     DeviceManagerStandIn[] dm = new DeviceManagerStandIn[1];
     plugin =
         new DevicePlugin(

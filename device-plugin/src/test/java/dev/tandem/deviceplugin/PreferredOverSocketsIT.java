@@ -19,31 +19,42 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "GetPreferredAllocation through the kubelet stand-in, GPUs read from a PodResources stand-in")
+@ExtendWith(VertxExtension.class)
 class PreferredOverSocketsIT {
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
-  final Vertx vertx = Vertx.vertx();
+  Path dir;
+  Vertx vertx;
+  KubeletStandIn kubelet;
   DevicePlugin plugin;
+
+  @BeforeEach
+  void setUp(Vertx vertx, KubeletStandIn kubelet) {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
+  }
 
   @AfterEach
   void tearDown() {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   @Test
@@ -52,8 +63,6 @@ class PreferredOverSocketsIT {
   void followsHeldGpus() throws Exception {
     Machine m = TestMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
-    KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
     PodResourcesStandIn pr = new PodResourcesStandIn(vertx, dir.resolve("pod-resources.sock"));
     pr.holds("team", "p", "train", "nvidia.com/gpu", List.of("GPU-5"));
     pr.start().await();

@@ -24,6 +24,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +32,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,20 +46,27 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName(
     "re-created SR-IOV VFs reach ListAndWatch, Allocate and GetPreferredAllocation without a"
         + " restart")
+@ExtendWith(VertxExtension.class)
 class VfRescanIT {
 
-  @TempDir Path dir;
   @TempDir Path sysfs;
-  Vertx vertx = Vertx.vertx();
+  Path dir;
+  Vertx vertx;
   KubeletStandIn kubelet;
   DevicePlugin plugin;
+
+  @BeforeEach
+  void setUp(Vertx vertx, KubeletStandIn kubelet) {
+    this.vertx = vertx;
+    this.kubelet = kubelet;
+    dir = kubelet.dir();
+  }
 
   @AfterEach
   void tearDown() {
     if (plugin != null) {
       plugin.stop().await();
     }
-    vertx.close().await();
   }
 
   @Test
@@ -66,8 +76,6 @@ class VfRescanIT {
   void vfsRecreated() throws Exception {
     Machine pf = TestMachines.twoSwitchesAndLoneHca("n1");
     node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 1, "mlx5_3", "mlx5_4"));
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
     plugin = new DevicePlugin(vertx, settings(source, null, null));
     plugin.start().await();
@@ -99,8 +107,6 @@ class VfRescanIT {
   void recreatedVfsKeepTheirLocality() throws Exception {
     Machine pfs = TestMachines.twoSwitchesAndLoneHca("n1");
     node(vfs(pfs, 1, "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6"));
-    kubelet = new KubeletStandIn(vertx, dir);
-    kubelet.start().await();
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
     String gpu =
         source.discover().machine().gpus().stream()

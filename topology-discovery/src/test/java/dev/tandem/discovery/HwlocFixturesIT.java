@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PcieNodeKind;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
@@ -216,8 +219,7 @@ class HwlocFixturesIT {
         .forEach(
             g ->
                 assertTrue(
-                    m.node(g.parentId()).orElseThrow().kind()
-                        == dev.tandem.topology.model.PcieNodeKind.ROOT_PORT,
+                    m.node(g.parentId()).orElseThrow().kind() == PcieNodeKind.ROOT_PORT,
                     g.name() + " hangs off its root port"));
   }
 
@@ -229,15 +231,11 @@ class HwlocFixturesIT {
         TopologySources.discoverOnce(
                 DiscoveryOptions.hwlocXml("node-a", Topologies.path("nvidia-dgx-2h.xml")))
             .machine();
-    var index = dev.tandem.topology.locality.LocalityIndex.of(m);
+    var index = LocalityIndex.of(m);
 
     assertEquals(16, m.gpus().size());
-    assertEquals(
-        dev.tandem.topology.model.Locality.PIX,
-        index.locality(gpuAt(m, "0000:34:00.0"), gpuAt(m, "0000:36:00.0")));
-    assertEquals(
-        dev.tandem.topology.model.Locality.PXB,
-        index.locality(gpuAt(m, "0000:34:00.0"), gpuAt(m, "0000:39:00.0")));
+    assertEquals(Locality.PIX, index.locality(gpuAt(m, "0000:34:00.0"), gpuAt(m, "0000:36:00.0")));
+    assertEquals(Locality.PXB, index.locality(gpuAt(m, "0000:34:00.0"), gpuAt(m, "0000:39:00.0")));
   }
 
   private static String gpuAt(Machine m, String address) {

@@ -9,6 +9,8 @@ import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PcieNodeKind;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -53,11 +55,7 @@ class NcclTopoReaderTest {
     Machine m = load("azure-ndv5-h100.xml");
     LocalityIndex index = LocalityIndex.of(m);
 
-    assertEquals(
-        8,
-        m.pcie().stream()
-            .filter(n -> n.kind() == dev.tandem.topology.model.PcieNodeKind.ROOT_PORT)
-            .count());
+    assertEquals(8, m.pcie().stream().filter(n -> n.kind() == PcieNodeKind.ROOT_PORT).count());
     assertTrue(
         closestByAddress(m).stream().allMatch(l -> l.endsWith(" PIX") && !l.contains(",")),
         closestByAddress(m).toString());
@@ -151,7 +149,7 @@ class NcclTopoReaderTest {
               Locality best =
                   m.hcas().stream()
                       .map(h -> index.locality(g.id(), h.id()))
-                      .min(java.util.Comparator.naturalOrder())
+                      .min(Comparator.naturalOrder())
                       .orElseThrow();
               List<String> near =
                   m.hcas().stream()

@@ -7,6 +7,7 @@ import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,8 +69,8 @@ class SysfsDiscoveryIT {
     Path xml = Topologies.path("penguin-relion-x1904gt-p100x2.xml");
     SysfsTree.render(libhwloc.exportFile(xml), root);
     Path port = root.resolve("sys/class/infiniband/mlx5_0/ports/1");
-    java.nio.file.Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
-    java.nio.file.Files.writeString(port.resolve("rate"), "100 Gb/sec (4X EDR)\n");
+    Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
+    Files.writeString(port.resolve("rate"), "100 Gb/sec (4X EDR)\n");
     Machine hwloc =
         TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
     List<String> notes = new ArrayList<>();
@@ -90,7 +91,7 @@ class SysfsDiscoveryIT {
     SysfsTree.render(
         libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     Path function = root.resolve("sys/bus/pci/devices/0000:08:00.0").toRealPath();
-    java.nio.file.Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
+    Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
 
     var hca =
         TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root))
@@ -109,7 +110,7 @@ class SysfsDiscoveryIT {
   void unreadableBridge(@TempDir Path root) throws Exception {
     SysfsTree.render(
         libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
-    java.nio.file.Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
+    Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
 
     Discovery d = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
 

@@ -3,9 +3,11 @@ package dev.tandem.discovery;
 import static dev.tandem.discovery.SafeXml.attr;
 import static dev.tandem.discovery.SafeXml.children;
 
+import dev.tandem.topology.model.PciAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +90,7 @@ final class SysfsTree {
       return;
     }
     String busid = attr(obj, "pci_busid");
-    var address = dev.tandem.topology.model.PciAddress.parse(busid);
+    var address = PciAddress.parse(busid);
     Path parent =
         dir != null
             ? dir
@@ -159,7 +161,7 @@ final class SysfsTree {
     if (name.startsWith("rsmi") || name.startsWith("opencl") || "RSMI".equals(attr(o, "subtype"))) {
       Path driver = root.resolve("sys/bus/pci/drivers/amdgpu");
       mkdirs(driver);
-      if (!Files.exists(function.resolve("driver"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.exists(function.resolve("driver"), LinkOption.NOFOLLOW_LINKS)) {
         link(function.resolve("driver"), driver);
       }
     }

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -60,12 +62,12 @@ class SettingsTest {
   /** key=value lines: enough of a format for the kit's tests. */
   private static Map<String, String> load(Path file) {
     try {
-      Map<String, String> out = new java.util.LinkedHashMap<>();
+      Map<String, String> out = new LinkedHashMap<>();
       for (String line : Files.readAllLines(file)) {
         out.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
       }
       return out;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new InvalidConfigurationException(file + ": " + e);
     }
   }

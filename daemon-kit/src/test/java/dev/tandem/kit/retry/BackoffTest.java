@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class BackoffTest {
     Backoff b = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
     assertEquals(
         "[PT1S, PT2S, PT4S, PT8S, PT10S, PT10S]",
-        java.util.stream.IntStream.rangeClosed(1, 6).mapToObj(b::delay).toList().toString());
+        IntStream.rangeClosed(1, 6).mapToObj(b::delay).toList().toString());
   }
 
   @Test

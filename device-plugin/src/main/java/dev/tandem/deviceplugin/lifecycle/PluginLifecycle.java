@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -47,8 +48,10 @@ public final class PluginLifecycle {
   private final ServedResource resource;
   private final Backoff backoff;
   private final PluginMetrics metrics;
+  private final Clock clock;
   private final Promise<Void> failed = Promise.promise();
   private final AtomicInteger kubeletAbsent = new AtomicInteger();
+  private final AtomicInteger slowedRestarts = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
   private PluginServer server;
   private String registeredKubelet;
@@ -60,14 +63,20 @@ public final class PluginLifecycle {
   private int failures;
   private volatile String notRegistered = "not started";
 
+  /**
+   * @param clock the time of restarts (more than 3 within 10 s are a storm) and of the "waiting for
+   *     the kubelet" log lines (one per 30 s)
+   */
   public PluginLifecycle(
       Vertx vertx,
       Path pluginSocket,
       KubeletRegistration registration,
       ServedResource resource,
       Backoff backoff,
-      PluginMetrics metrics) {
+      PluginMetrics metrics,
+      Clock clock) {
     this.metrics = metrics;
+    this.clock = clock;
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.pluginSocket = pluginSocket;
@@ -99,6 +108,11 @@ public final class PluginLifecycle {
   /** How many times the plugin looked for the kubelet's socket and found none. */
   public int kubeletAbsentChecks() {
     return kubeletAbsent.get();
+  }
+
+  /** How many restarts waited for the backoff, being part of a restart storm. */
+  public int slowedRestarts() {
+    return slowedRestarts.get();
   }
 
   /** Stops watching, ends the streams, removes the socket. */
@@ -200,13 +214,16 @@ public final class PluginLifecycle {
   private void restart(String why) {
     busy = true;
     unregistered("re-registering: " + why);
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     recentRestarts.addLast(now);
     while (now - recentRestarts.peekFirst() > STORM_WINDOW_MS) {
       recentRestarts.removeFirst();
     }
     long delay =
         recentRestarts.size() > 3 ? backoff.delay(recentRestarts.size() - 3).toMillis() : 0;
+    if (delay > 0) {
+      slowedRestarts.incrementAndGet();
+    }
     LOG.info(
         "re-registering{}: {}",
         delay > 0 ? " in " + delay + " ms (" + recentRestarts.size() + " restarts in 10 s)" : "",
@@ -257,7 +274,7 @@ public final class PluginLifecycle {
   private void waitForKubelet() {
     kubeletAbsent.incrementAndGet();
     notRegistered = "waiting for the kubelet socket " + registration.socket();
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     if (waitingSince < 0 || now - waitingSince >= WAIT_LOG_MS) {
       LOG.info(
           "waiting for the kubelet socket {} (is the kubelet running? see --kubelet-socket)",

@@ -16,6 +16,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -47,6 +48,7 @@ public final class ResourcePlugin implements ServedResource {
    * @param handOff what is done for the granted devices before Allocate answers
    * @param socket this resource's socket in the kubelet's plugin directory
    * @param metrics where its registrations, health transitions and Allocate errors are counted
+   * @param clock the time of its lifecycle: restart storms, waiting for the kubelet
    */
   public ResourcePlugin(
       Vertx vertx,
@@ -58,7 +60,8 @@ public final class ResourcePlugin implements ServedResource {
       KubeletRegistration registration,
       Backoff backoff,
       Duration healthInterval,
-      PluginMetrics metrics) {
+      PluginMetrics metrics,
+      Clock clock) {
     this.vertx = vertx;
     this.table = table;
     this.metrics = metrics;
@@ -71,7 +74,8 @@ public final class ResourcePlugin implements ServedResource {
     this.allocated = allocated;
     this.handOff = handOff;
     this.healthInterval = healthInterval;
-    this.lifecycle = new PluginLifecycle(vertx, socket, registration, this, backoff, metrics);
+    this.lifecycle =
+        new PluginLifecycle(vertx, socket, registration, this, backoff, metrics, clock);
   }
 
   public DeviceTable table() {

@@ -14,29 +14,32 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("CNI hand-off: a file per granted device, removed once no container holds it")
+@ExtendWith(VertxExtension.class)
 class DeviceInfoHandOffTest {
 
   @TempDir Path dir;
 
-  private final Vertx vertx = Vertx.vertx();
+  private Vertx vertx;
   private final List<HeldDevices> held = new ArrayList<>();
   private final MovableClock clock = new MovableClock(Instant.parse("2026-11-24T10:00:00Z"));
 
-  @AfterEach
-  void close() {
-    vertx.close().await();
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
   }
 
   private DeviceInfoHandOff handOff(Inventory inv) {

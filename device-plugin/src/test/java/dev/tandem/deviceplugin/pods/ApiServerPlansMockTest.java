@@ -13,25 +13,30 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @EnableKubernetesMockClient
+@ExtendWith(VertxExtension.class)
 @DisplayName(
     "pending planned pods from the API server: field selectors, plan annotation, rdma/hca and nvidia.com/gpu limits")
 class ApiServerPlansMockTest {
 
   static KubernetesMockServer server;
   static KubernetesClient client;
-  final Vertx vertx = Vertx.vertx();
+  Vertx vertx;
 
-  @AfterEach
-  void close() {
-    vertx.close().await();
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
   }
 
   static Pod pod(String name, String plan, int hcas) {
@@ -78,9 +83,8 @@ class ApiServerPlansMockTest {
         .get()
         .withPath(
             "/api/v1/pods?fieldSelector="
-                + java.net.URLEncoder.encode(
-                    "spec.nodeName=n1,status.phase=Pending",
-                    java.nio.charset.StandardCharsets.UTF_8))
+                + URLEncoder.encode(
+                    "spec.nodeName=n1,status.phase=Pending", StandardCharsets.UTF_8))
         .andReturn(
             200,
             new PodListBuilder()

@@ -7,6 +7,7 @@ import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,9 +15,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("a resource's health check: the table's ListAndWatch list and its listeners")
+@ExtendWith(VertxExtension.class)
 class HealthCheckTest {
 
   @TempDir Path root;
@@ -30,7 +33,7 @@ class HealthCheckTest {
   @Test
   @DisplayName(
       "a health check marks GPU-1 Unhealthy in the ListAndWatch list and tells the listeners once")
-  void checkUpdatesTable() throws Exception {
+  void checkUpdatesTable(Vertx vertx) throws Exception {
     machine
         .gpus()
         .forEach(
@@ -45,22 +48,17 @@ class HealthCheckTest {
         root.resolve("proc/driver/nvidia/gpus")
             .resolve(machine.gpus().get(1).address().toString())
             .resolve("information"));
-    Vertx vertx = Vertx.vertx();
-    try {
-      DeviceTable table = gpus();
-      List<Object> told = new CopyOnWriteArrayList<>();
-      table.onChange(told::add);
-      List<String> changed = new HealthCheck(vertx, table).run().await();
-      assertEquals(List.of("GPU-1"), changed);
-      assertEquals(
-          Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"),
-          Map.of(
-              table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
-              table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
-      assertEquals(1, told.size());
-      assertEquals(List.of(), new HealthCheck(vertx, table).run().await());
-    } finally {
-      vertx.close().await();
-    }
+    DeviceTable table = gpus();
+    List<Object> told = new CopyOnWriteArrayList<>();
+    table.onChange(told::add);
+    List<String> changed = new HealthCheck(vertx, table).run().await();
+    assertEquals(List.of("GPU-1"), changed);
+    assertEquals(
+        Map.of("GPU-0", "Healthy", "GPU-1", "Unhealthy"),
+        Map.of(
+            table.list().getDevices(0).getID(), table.list().getDevices(0).getHealth(),
+            table.list().getDevices(1).getID(), table.list().getDevices(1).getHealth()));
+    assertEquals(1, told.size());
+    assertEquals(List.of(), new HealthCheck(vertx, table).run().await());
   }
 }

@@ -5,6 +5,7 @@ import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
+import dev.tandem.kubelet.deviceplugin.v1beta1.Device;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.vertx.core.Future;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -65,7 +67,7 @@ public final class DeviceManagerStandIn {
         resource,
         list.getDevicesList().stream()
             .filter(d -> "Healthy".equals(d.getHealth()))
-            .map(dev.tandem.kubelet.deviceplugin.v1beta1.Device::getID)
+            .map(Device::getID)
             .toList());
     inUse.put(resource, new HashSet<>());
   }
@@ -77,7 +79,7 @@ public final class DeviceManagerStandIn {
   /** Admits one container in a random resource order; returns the devices per resource. */
   public Map<String, List<String>> admit(
       String namespace, String pod, String container, Map<String, Integer> limits) {
-    List<String> order = new ArrayList<>(new java.util.TreeMap<>(limits).keySet());
+    List<String> order = new ArrayList<>(new TreeMap<>(limits).keySet());
     Collections.shuffle(order, random);
     return admit(namespace, pod, container, limits, order);
   }

@@ -16,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
 import java.nio.file.Files;
@@ -50,8 +51,9 @@ public final class KubeletStandIn {
   private final Map<String, BlockingQueue<ListAndWatchResponse>> listsByResource =
       new ConcurrentHashMap<>();
   private HttpServer server;
+  private volatile boolean serving;
   private volatile boolean refuse;
-  private volatile io.vertx.grpc.client.GrpcClientRequest<?, ?> stream;
+  private volatile GrpcClientRequest<?, ?> stream;
 
   public KubeletStandIn(Vertx vertx, Path dir) {
     this.vertx = vertx;
@@ -62,6 +64,11 @@ public final class KubeletStandIn {
 
   public Path socket() {
     return socket;
+  }
+
+  /** The kubelet's device-plugin directory: {@code kubelet.sock} and the plugins' sockets. */
+  public Path dir() {
+    return dir;
   }
 
   public Future<Void> start() {
@@ -99,16 +106,27 @@ public final class KubeletStandIn {
         .map(
             s -> {
               server = s;
+              serving = true;
               return null;
             });
   }
 
   /** Stops serving and removes kubelet.sock, like a kubelet going down. */
   public Future<Void> stop() {
+    serving = false;
     return server
         .close()
         .compose(v -> vertx.executeBlocking(() -> Files.deleteIfExists(socket)))
         .mapEmpty();
+  }
+
+  /**
+   * The end of a test: stops serving if it still does, then removes the directory with whatever the
+   * plugins left in it.
+   */
+  public Future<Void> close() {
+    return (serving ? stop() : Future.<Void>succeededFuture())
+        .compose(v -> vertx.fileSystem().deleteRecursive(dir.toString()));
   }
 
   /** The kubelet restarting: stop, delete every socket in the directory, start again. */
@@ -159,7 +177,7 @@ public final class KubeletStandIn {
     return client
         .request(
             SocketAddress.domainSocketAddress(dir.resolve(endpoint).toString()),
-            dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcClient.ListAndWatch)
+            DevicePluginGrpcClient.ListAndWatch)
         .compose(
             req -> {
               stream = req;

@@ -20,6 +20,7 @@ import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.server.GrpcServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -79,7 +80,7 @@ public final class FakeKubelet {
 
   /** One ContainerDevices per device id, as the kubelet encodes them. */
   public static List<ContainerDevices> devices(String resource, int numa, String... ids) {
-    return java.util.Arrays.stream(ids)
+    return Arrays.stream(ids)
         .map(
             id ->
                 ContainerDevices.newBuilder()

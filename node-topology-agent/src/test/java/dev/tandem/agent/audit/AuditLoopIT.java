@@ -29,6 +29,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +45,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(VertxExtension.class)
 class AuditLoopIT {
 
   static KubernetesClient client;
@@ -63,8 +66,8 @@ class AuditLoopIT {
   private AuditLoop loop;
 
   @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
     kubelet = new FakeKubelet();
     client.pods().inAnyNamespace().delete();
     client.v1().events().inAnyNamespace().delete();
@@ -103,7 +106,6 @@ class AuditLoopIT {
   void tearDown() {
     podResources.close().await();
     kubelet.stop().await();
-    vertx.close().await();
   }
 
   private static Pod apiPod(String name, String node, int gpus, int hcas) {

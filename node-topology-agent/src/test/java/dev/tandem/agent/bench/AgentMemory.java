@@ -1,5 +1,7 @@
 package dev.tandem.agent.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
@@ -14,11 +16,13 @@ import io.fabric8.mockwebserver.MockWebServer;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's footprint in {@code run} mode: the agent jar as its own process on the XE8640
@@ -97,17 +101,19 @@ public final class AgentMemory {
           .create();
       agent = start(jvm, jar, fixture, dir, client.getConfiguration().getMasterUrl());
       long t0 = System.nanoTime();
-      while (client.resources(NodeTopology.class).withName("xe8640-1").get() == null) {
-        if (!agent.isAlive() || System.nanoTime() - t0 > 60_000_000_000L) {
-          throw new IllegalStateException(
-              "the agent published nothing; see " + dir.resolve("agent.log"));
-        }
-        Thread.sleep(200);
-      }
+      Process running = agent;
+      await("the agent publishing; see " + dir.resolve("agent.log"))
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .failFast("the agent exited; see " + dir.resolve("agent.log"), () -> !running.isAlive())
+          .until(() -> client.resources(NodeTopology.class).withName("xe8640-1").get() != null);
       System.out.printf(
           "published after %d ms; measuring in %d s%n",
           (System.nanoTime() - t0) / 1_000_000, seconds);
-      Thread.sleep(seconds * 1000L);
+      if (agent.waitFor(seconds, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "the agent exited while it was measured; see " + dir.resolve("agent.log"));
+      }
       System.out.println("agent JVM options " + jvm);
       System.out.printf(
           "agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",

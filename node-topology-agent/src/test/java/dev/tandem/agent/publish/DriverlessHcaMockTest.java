@@ -24,11 +24,14 @@ import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,9 +40,17 @@ import org.junit.jupiter.api.io.TempDir;
  * in the same state, each published by the agent's loop.
  */
 @EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(VertxExtension.class)
 class DriverlessHcaMockTest {
 
   static KubernetesClient client;
+
+  Vertx vertx;
+
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
+  }
 
   private static final String DRIVERLESS = "0000:21:00.0";
 
@@ -77,10 +88,9 @@ class DriverlessHcaMockTest {
   }
 
   /** Runs the agent's publish loop on {@code source} until the NodeTopology has a status. */
-  private static void published(TopologySource source) {
+  private void published(TopologySource source) {
     CrdFile.install(client);
     TestNodes.create(client, "gpu-1");
-    Vertx vertx = Vertx.vertx();
     PublishLoop loop =
         new PublishLoop(
             vertx,
@@ -97,7 +107,6 @@ class DriverlessHcaMockTest {
           .until(() -> read() != null && read().getStatus() != null);
     } finally {
       loop.stop();
-      vertx.close().await();
     }
   }
 

@@ -18,9 +18,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -134,9 +136,8 @@ class NodeTopologyPublisherMockTest {
   }
 
   private static List<RecordedRequest> drainRequests() throws InterruptedException {
-    List<RecordedRequest> out = new java.util.ArrayList<>();
-    for (RecordedRequest r;
-        (r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS)) != null; ) {
+    List<RecordedRequest> out = new ArrayList<>();
+    for (RecordedRequest r; (r = server.takeRequest(100, TimeUnit.MILLISECONDS)) != null; ) {
       out.add(r);
     }
     return out;

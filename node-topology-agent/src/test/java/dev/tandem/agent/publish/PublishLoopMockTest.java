@@ -19,6 +19,7 @@ import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -28,8 +29,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(VertxExtension.class)
 class PublishLoopMockTest {
 
   static KubernetesClient client;
@@ -53,9 +56,9 @@ class PublishLoopMockTest {
       };
 
   @BeforeEach
-  void setUp() {
+  void setUp(Vertx vertx) {
     CrdFile.install(client);
-    vertx = Vertx.vertx();
+    this.vertx = vertx;
   }
 
   @AfterEach
@@ -63,7 +66,6 @@ class PublishLoopMockTest {
     if (loop != null) {
       loop.stop();
     }
-    vertx.close().await();
   }
 
   private PublishLoop start(Duration resync) {

@@ -12,6 +12,7 @@ import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,11 +29,13 @@ import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "certificates: keytool issues a CA, a serving and a client certificate that the extender's"
         + " mutual TLS accepts, once")
+@ExtendWith(VertxExtension.class)
 class CertificatesCommandIT {
 
   @TempDir static Path dir;
@@ -103,7 +106,7 @@ class CertificatesCommandIT {
 
   @Test
   @DisplayName("the extender serves the verbs to the client certificate and refuses others")
-  void mutualTls() throws Exception {
+  void mutualTls(Vertx vertx) throws Exception {
     ExtenderConfig config =
         ExtenderConfig.load(
             List.of(
@@ -113,34 +116,28 @@ class CertificatesCommandIT {
                 "--tls-key", file(CertificateFiles.EXTENDER, "tls.key").toString(),
                 "--client-ca", file(CertificateFiles.EXTENDER, "ca.crt").toString()),
             Map.of());
-    Vertx vertx = Vertx.vertx();
-    try {
-      Listeners l = Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
-      Path ca = file(CertificateFiles.SCHEDULER, "ca.crt");
-      Http scheduler =
-          new Http(
-              l.verbsPort(),
-              ca,
-              file(CertificateFiles.SCHEDULER, "tls.crt"),
-              file(CertificateFiles.SCHEDULER, "tls.key"));
-      HttpResponse<String> r =
-          scheduler.post("/scheduler/filter", Http.golden("filter-names.json"));
-      assertEquals(200, r.statusCode(), r.body());
-      // the serving certificate is no client certificate (extended key usage serverAuth only)
-      Http server =
-          new Http(
-              l.verbsPort(),
-              ca,
-              file(CertificateFiles.EXTENDER, "tls.crt"),
-              file(CertificateFiles.EXTENDER, "tls.key"));
-      CompletionException e =
-          assertThrows(
-              CompletionException.class,
-              () -> server.post("/scheduler/filter", Http.golden("filter-names.json")));
-      assertInstanceOf(IOException.class, e.getCause());
-    } finally {
-      vertx.close().await();
-    }
+    Listeners l = Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
+    Path ca = file(CertificateFiles.SCHEDULER, "ca.crt");
+    Http scheduler =
+        new Http(
+            l.verbsPort(),
+            ca,
+            file(CertificateFiles.SCHEDULER, "tls.crt"),
+            file(CertificateFiles.SCHEDULER, "tls.key"));
+    HttpResponse<String> r = scheduler.post("/scheduler/filter", Http.golden("filter-names.json"));
+    assertEquals(200, r.statusCode(), r.body());
+    // the serving certificate is no client certificate (extended key usage serverAuth only)
+    Http server =
+        new Http(
+            l.verbsPort(),
+            ca,
+            file(CertificateFiles.EXTENDER, "tls.crt"),
+            file(CertificateFiles.EXTENDER, "tls.key"));
+    CompletionException e =
+        assertThrows(
+            CompletionException.class,
+            () -> server.post("/scheduler/filter", Http.golden("filter-names.json")));
+    assertInstanceOf(IOException.class, e.getCause());
   }
 
   @Test

@@ -22,6 +22,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,18 +31,20 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @DisplayName("hundreds of simultaneous binds on few nodes: no device is given twice")
+@ExtendWith(VertxExtension.class)
 class BindConcurrencyIT {
 
-  private final Vertx vertx = Vertx.vertx();
+  private Vertx vertx;
 
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get();
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
   }
 
   /** An API that answers after a random delay and refuses every 10th Binding. */

@@ -12,12 +12,13 @@ import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The extender started as an operator starts it with another HCA resource name (the device plugin's
@@ -25,15 +26,14 @@ import org.junit.jupiter.api.Test;
  * names changed.
  */
 @DisplayName("an extender configured with another HCA resource name reads that name from pods")
+@ExtendWith(VertxExtension.class)
 class ConfiguredResourceNamesIT {
 
   private static final String SHARED = "rdma/shared_hca";
-  private static Vertx vertx;
   private static Http http;
 
   @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
+  static void start(Vertx vertx) throws Exception {
     ExtenderConfig config =
         ExtenderConfig.load(
                 List.of(
@@ -48,11 +48,6 @@ class ConfiguredResourceNamesIT {
             .withBodyLimit(64 * 1024);
     Listeners server = Extender.start(vertx, config, DemoCluster.of(TestMachines.golden())).await();
     http = new Http(server.verbsPort());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    vertx.close().await();
   }
 
   /** The golden 2 GPU + 2 {@code rdma/hca} request, with {@code rdma/hca} renamed to {@code to}. */

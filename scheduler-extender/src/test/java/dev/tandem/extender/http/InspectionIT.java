@@ -15,24 +15,24 @@ import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @DisplayName("inspection API, health, metrics and the demo's binds")
+@ExtendWith(VertxExtension.class)
 class InspectionIT {
 
-  private static Vertx vertx;
   private static Http http;
   private static Http verbs;
   private static Cluster cluster;
 
   @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
+  static void start(Vertx vertx) throws Exception {
     cluster = DemoCluster.of(TestMachines.golden());
     Listeners server =
         Extender.start(vertx, ExtenderConfig.defaults().onFreePorts(), cluster)
@@ -41,11 +41,6 @@ class InspectionIT {
             .get();
     http = new Http(server.inspectionPort());
     verbs = new Http(server.verbsPort());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
   private static JsonObject node(String name) {

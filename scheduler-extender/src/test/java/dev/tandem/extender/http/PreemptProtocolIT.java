@@ -18,12 +18,13 @@ import dev.tandem.topology.policy.AlignmentPolicy;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,15 +35,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with the reason, never 500.
  */
 @DisplayName("preempt over HTTP: golden requests as kube-scheduler encodes them, and bad input")
+@ExtendWith(VertxExtension.class)
 class PreemptProtocolIT {
 
-  private static Vertx vertx;
   private static Http http;
   private static Http inspection;
 
   @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
+  static void start(Vertx vertx) throws Exception {
     Cluster cluster = DemoCluster.of(TestMachines.golden());
     AllocationRequest pair = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
     AllocationRequest anywhere =
@@ -68,11 +68,6 @@ class PreemptProtocolIT {
         .assumptions()
         .assume(node, new PodRef("ml", "victim-" + n, uid), request, Duration.ofMinutes(10))
         .orElseThrow();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
   private static JsonObject preempt(String golden) {

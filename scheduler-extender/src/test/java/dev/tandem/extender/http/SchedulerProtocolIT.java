@@ -16,24 +16,24 @@ import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @DisplayName("kube-scheduler's golden requests, every verb, both cache modes")
+@ExtendWith(VertxExtension.class)
 class SchedulerProtocolIT {
 
-  private static Vertx vertx;
   private static Http http;
   private static Cluster cluster;
 
   @BeforeAll
-  static void start() throws Exception {
-    vertx = Vertx.vertx();
+  static void start(Vertx vertx) throws Exception {
     cluster = DemoCluster.of(TestMachines.golden());
     Listeners server =
         Extender.start(
@@ -42,11 +42,6 @@ class SchedulerProtocolIT {
             .toCompletableFuture()
             .get();
     http = new Http(server.verbsPort());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
   private static JsonObject filter(String golden) {

@@ -15,6 +15,7 @@ import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SelfSignedCertificate;
+import io.vertx.junit5.VertxExtension;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -30,11 +31,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName(
     "mutual TLS: the verbs port serves HTTPS to kube-scheduler's client certificate only; the"
         + " inspection port serves everything but the verbs")
+@ExtendWith(VertxExtension.class)
 class TlsIT {
 
   /**
@@ -48,11 +51,11 @@ class TlsIT {
   private Vertx vertx;
 
   @BeforeEach
-  void certificates() {
+  void certificates(Vertx vertx) {
     server = SelfSignedCertificate.create("localhost");
     scheduler = SelfSignedCertificate.create("kube-scheduler");
     stranger = SelfSignedCertificate.create("kube-scheduler");
-    vertx = Vertx.vertx();
+    this.vertx = vertx;
   }
 
   @AfterEach
@@ -60,7 +63,6 @@ class TlsIT {
     for (SelfSignedCertificate c : List.of(server, scheduler, stranger)) {
       c.delete();
     }
-    vertx.close().await();
   }
 
   private Listeners start(String... more) {

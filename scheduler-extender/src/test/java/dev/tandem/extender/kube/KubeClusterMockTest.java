@@ -63,7 +63,9 @@ class KubeClusterMockTest {
 
   /**
    * Stops the informers and closes the client before the extension closes the mock server: a watch
-   * still open (or an informer still retrying its list) can keep the server from closing.
+   * still open (or an informer still retrying its list) can keep the server from closing. For the
+   * same reason the test builds and closes its Vert.x instance itself: vertx-junit5's would close
+   * only after the mock server.
    */
   @AfterEach
   void tearDown() throws Exception {

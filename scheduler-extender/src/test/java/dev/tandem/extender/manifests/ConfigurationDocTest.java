@@ -7,6 +7,10 @@ import dev.tandem.extender.certs.CertificateSettings;
 import dev.tandem.extender.config.ExtenderSettings;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -60,7 +64,7 @@ class ConfigurationDocTest {
       "operations.md names exactly the metric families the extender, the agent and the device plugin export, and alerts use only those")
   void metricNames() {
     ExtenderMetrics metrics = new ExtenderMetrics(DemoCluster.of(List.of()));
-    metrics.verb("filter").record(java.time.Duration.ofMillis(1));
+    metrics.verb("filter").record(Duration.ofMillis(1));
     metrics.bound("bound");
     metrics.informerEvent("pods");
     Set<String> extender = new TreeSet<>();
@@ -96,9 +100,9 @@ class ConfigurationDocTest {
   private static Set<String> metricFamiliesIn(String module) {
     Set<String> out = new TreeSet<>();
     Pattern builder = Pattern.compile("(Gauge|Counter|Timer)\\.builder\\(\\s*\"(tandem_[a-z_]+)\"");
-    try (var files = java.nio.file.Files.walk(DocText.REPO.resolve(module + "/src/main/java"))) {
+    try (var files = Files.walk(DocText.REPO.resolve(module + "/src/main/java"))) {
       for (var f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-        Matcher m = builder.matcher(java.nio.file.Files.readString(f));
+        Matcher m = builder.matcher(Files.readString(f));
         while (m.find()) {
           out.add(
               m.group(2)
@@ -107,8 +111,8 @@ class ConfigurationDocTest {
                       : m.group(1).equals("Timer") ? "_seconds" : ""));
         }
       }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     assertTrue(out.size() >= 5, module + " metrics found in sources: " + out);
     return out;

@@ -2,6 +2,7 @@ package dev.tandem.extender.manifests;
 
 import dev.tandem.extender.config.ExtenderConfig;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -55,12 +56,7 @@ final class ExtenderDeployment {
         .map(d -> FABRIC8.convertValue(d.node(), KubernetesResource.class))
         .filter(type::isInstance)
         .map(type::cast)
-        .filter(
-            r ->
-                ((io.fabric8.kubernetes.api.model.HasMetadata) r)
-                    .getMetadata()
-                    .getName()
-                    .equals(name))
+        .filter(r -> ((HasMetadata) r).getMetadata().getName().equals(name))
         .findFirst()
         .orElseThrow(
             () -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + FILE));

@@ -14,6 +14,7 @@ import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -30,16 +31,17 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real extender, configured from its Deployment's args (on a free port, demo cluster), answers
  * every verb of the kube-scheduler configuration at its urlPrefix, and the probe paths.
  */
+@ExtendWith(VertxExtension.class)
 class ExtenderRoutesIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,13 +53,12 @@ class ExtenderRoutesIT {
    */
   private static final String NODE = "penguin-relion-x1904gt-p100x2";
 
-  private static Vertx vertx;
   private static int port;
   private static int inspectionPort;
   private static Http verbs;
 
   @BeforeAll
-  static void start(@TempDir Path dir) throws Exception {
+  static void start(Vertx vertx, @TempDir Path dir) throws Exception {
     try (InputStream in = ExtenderRoutesIT.class.getResourceAsStream("/demo/" + NODE + ".json")) {
       Files.copy(
           Objects.requireNonNull(in, "demo topology " + NODE + " not on the classpath"),
@@ -78,7 +79,6 @@ class ExtenderRoutesIT {
             scheduler.resolve("ca.crt"),
             scheduler.resolve("tls.crt"),
             scheduler.resolve("tls.key"));
-    vertx = Vertx.vertx();
     ExtenderConfig config =
         ExtenderDeployment.config(certificates.resolve(CertificateFiles.EXTENDER)).onFreePorts();
     Listeners server =
@@ -89,11 +89,6 @@ class ExtenderRoutesIT {
     port = server.verbsPort();
     verbs = verbs.onPort(port);
     inspectionPort = server.inspectionPort();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   @Test

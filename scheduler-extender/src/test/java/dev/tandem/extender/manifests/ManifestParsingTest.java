@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tandem.extender.manifests.ManifestFiles.Document;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -67,7 +69,7 @@ class ManifestParsingTest {
   @DisplayName("the typo detector sees a misspelt field (so the test above can fail)")
   void typoDetectorWorks() {
     JsonNode node = ManifestFiles.single("base/namespace.yaml").node().deepCopy();
-    ((com.fasterxml.jackson.databind.node.ObjectNode) node.get("metadata")).put("lables", "x");
+    ((ObjectNode) node.get("metadata")).put("lables", "x");
     List<String> problems = new ArrayList<>();
     unknownFields(
         FABRIC8.convertValue(node, KubernetesResource.class),
@@ -163,9 +165,7 @@ class ManifestParsingTest {
     Path crd = ManifestFiles.ROOT.resolve("crd/nodetopologies.tandem.dev.yaml");
     KubernetesResource r =
         FABRIC8.convertValue(ManifestFiles.documents(crd).get(0).node(), KubernetesResource.class);
-    var typed =
-        assertInstanceOf(
-            io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class, r);
+    var typed = assertInstanceOf(CustomResourceDefinition.class, r);
     assertEquals("nodetopologies.tandem.dev", typed.getMetadata().getName());
     assertFalse(typed.getSpec().getVersions().isEmpty());
   }

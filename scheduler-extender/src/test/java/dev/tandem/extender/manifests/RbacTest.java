@@ -3,6 +3,7 @@ package dev.tandem.extender.manifests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.extender.manifests.ManifestFiles.Document;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -120,8 +121,7 @@ class RbacTest {
                     && "tandem-system".equals(s.getNamespace()));
   }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T find(
-      List<Object> objects, Class<T> type, String name) {
+  private static <T extends HasMetadata> T find(List<Object> objects, Class<T> type, String name) {
     return objects.stream()
         .filter(type::isInstance)
         .map(type::cast)

@@ -12,10 +12,12 @@ import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +29,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
@@ -49,7 +52,7 @@ class ClusterStateTest {
         }
 
         @Override
-        public Clock withZone(java.time.ZoneId zone) {
+        public Clock withZone(ZoneId zone) {
           return this;
         }
 
@@ -80,10 +83,10 @@ class ClusterStateTest {
     AssumedPlan plan =
         assumed.assume("pix-node", pod(1), ONE_PAIR, Duration.ofMinutes(5)).orElseThrow().plan();
     assertEquals(1, plan.gpus().size());
-    assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
+    assertEquals(3, s.node("pix-node").free().freeUnits(DeviceKind.GPU));
     assertTrue(s.node("pix-node").version() > v0);
     assertTrue(assumed.release("uid-1"));
-    assertEquals(4, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU));
+    assertEquals(4, s.node("pix-node").free().freeUnits(DeviceKind.GPU));
     assertEquals(0, assumed.count());
   }
 
@@ -102,7 +105,7 @@ class ClusterStateTest {
             new ReportedAllocation("ml", "p1", "uid-1", "main", ResourceNames.HCA, plan.hcas())));
     assertEquals(0, assumed.count());
     assertTrue(s.node("pix-node").assumed().isEmpty());
-    assertEquals(3, s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.HCA));
+    assertEquals(3, s.node("pix-node").free().freeUnits(DeviceKind.HCA));
   }
 
   @Test
@@ -216,8 +219,7 @@ class ClusterStateTest {
     assertEquals(1, s.node("pix-2").slotsPerHca());
   }
 
-  private static DeviceUnits counted(
-      dev.tandem.topology.model.Machine m, Map<String, List<String>> ids) {
+  private static DeviceUnits counted(Machine m, Map<String, List<String>> ids) {
     DeviceUnits.Count c = DeviceUnits.count(m, ResourceNames.DEFAULT, ids);
     assertEquals(List.of(), c.unplaced());
     return c.units();
@@ -388,7 +390,7 @@ class ClusterStateTest {
     ExecutorService pool = Executors.newFixedThreadPool(32);
     CountDownLatch go = new CountDownLatch(1);
     ConcurrentLinkedQueue<AssumedPlan> plans = new ConcurrentLinkedQueue<>();
-    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+    List<Future<?>> done = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       int k = i;
       done.add(
@@ -420,7 +422,7 @@ class ClusterStateTest {
     }
     assertEquals(8, plans.size());
     assertEquals(8, assumed.count());
-    assertFalse(s.node("pix-node").free().freeUnits(dev.tandem.topology.model.DeviceKind.GPU) > 0);
+    assertFalse(s.node("pix-node").free().freeUnits(DeviceKind.GPU) > 0);
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

@@ -15,6 +15,7 @@ import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.fixtures.HeadlessChromium;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,19 +28,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @DisplayName("/ui in headless Chromium against the demo cluster")
+@ExtendWith(VertxExtension.class)
 class TopologyPageIT {
 
   private static final Path SCREENSHOT = Path.of("target", "ui", "topology-page-1280x800.png");
   private static final String NODE = "dell-poweredge-xe8640-h100x4";
   private static final String PAGE = "/ui/#node=" + NODE;
 
-  private static Vertx vertx;
   private static Cluster cluster;
   private static Http http;
   private static Http verbs;
@@ -49,9 +50,8 @@ class TopologyPageIT {
   private static Map<String, String> expected;
 
   @BeforeAll
-  static void startDemoAndBind() throws Exception {
+  static void startDemoAndBind(Vertx vertx) throws Exception {
     HeadlessChromium.requireInstalled();
-    vertx = Vertx.vertx();
     cluster = DemoCluster.fromBundledFixtures();
     ExtenderConfig d = ExtenderConfig.defaults();
     ExtenderConfig config =
@@ -92,13 +92,6 @@ class TopologyPageIT {
     awaitState("nccl-allreduce-0", "allocated");
     bind("research", "bert-finetune-1", "ui-it-2", 1, 1);
     expected = deviceStates();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (vertx != null) {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.tandem.topology.policy.AlignmentMode;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -205,7 +206,7 @@ class AllocatorTest {
             2,
             2,
             AlignmentPolicy.fromAnnotations(
-                java.util.Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "none"), SWITCH),
+                Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, "none"), SWITCH),
             List.of("GPU-0", "GPU-1"));
     assertEquals(List.of("GPU-2", "GPU-3"), a.gpuIds());
     assertTrue(a.hcaIds().contains("mlx5_3"), a.hcaIds().toString());
