@@ -2,7 +2,6 @@ package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.cli.ConfigFile;
 import dev.tandem.deviceplugin.cli.PluginFlags;
-import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.deviceplugin.config.PluginConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
@@ -55,7 +54,7 @@ public final class DevicePluginMain {
       flags = PluginFlags.from(resolved, env);
       config = config(flags);
       LOG.info("device-plugin: {}", resolved.describe());
-    } catch (InvalidConfigurationException | ConfigException e) {
+    } catch (InvalidConfigurationException e) {
       System.err.println("device-plugin: " + e.getMessage());
       System.exit(2);
       return;

@@ -1,7 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
-import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,13 +20,13 @@ public final class ConfigFile {
   /**
    * The file's text.
    *
-   * @throws ConfigException naming the file when it cannot be read
+   * @throws InvalidConfigurationException naming the file when it cannot be read
    */
   public static String read(Path file) {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new ConfigException("cannot read config file " + file + ": " + e);
+      throw new InvalidConfigurationException("cannot read config file " + file + ": " + e);
     }
   }
 
@@ -35,7 +35,7 @@ public final class ConfigFile {
    * after {@link PluginConfig#parse} accepted the whole file; for a Mellanox plugin's file, the
    * values its own keys map to (its resource name, its update interval).
    *
-   * @throws ConfigException naming the file and what is wrong in it
+   * @throws InvalidConfigurationException naming the file and what is wrong in it
    */
   public static Map<String, String> sharedKeys(Path file) {
     String text = read(file);

@@ -217,8 +217,7 @@ public record PluginFlags(
    * Resolves and builds, reading the file through {@link ConfigFile}.
    *
    * @throws dev.tandem.kit.config.InvalidConfigurationException naming the flag, the variable and
-   *     the bad value
-   * @throws dev.tandem.deviceplugin.config.ConfigException for a bad configuration file
+   *     the bad value, or the configuration file and what is wrong in it
    */
   public static PluginFlags parse(String[] args, Map<String, String> env) {
     return from(SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys), env);

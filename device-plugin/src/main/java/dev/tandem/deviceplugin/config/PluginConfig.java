@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -75,14 +76,14 @@ public record PluginConfig(
   public PluginConfig {
     checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
-      throw new ConfigException("slotsPerHca must be at least 1, got " + slotsPerHca);
+      throw new InvalidConfigurationException("slotsPerHca must be at least 1, got " + slotsPerHca);
     }
     if (mode != Mode.SHARED && slotsPerHca != 1) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
     }
     if (allocateAllDevices && mode == Mode.SRIOV) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "allocateAllDevices is refused in sriov mode: each VF belongs to the one pod it is"
               + " granted to (SR-IOV CNI moves it into that pod's network namespace), so no"
               + " container can be handed every VF; use mode hca or shared with it, or remove it");
@@ -97,11 +98,12 @@ public record PluginConfig(
     try {
       return MellanoxConfigs.asTandem(object(json, where), where);
     } catch (ClassCastException e) {
-      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
-    } catch (ConfigException e) {
+      throw new InvalidConfigurationException(
+          where + ": a value has the wrong type: " + e.getMessage());
+    } catch (InvalidConfigurationException e) {
       throw e.getMessage().startsWith(where)
           ? e
-          : new ConfigException(where + ": " + e.getMessage());
+          : new InvalidConfigurationException(where + ": " + e.getMessage());
     }
   }
 
@@ -109,7 +111,7 @@ public record PluginConfig(
     try {
       return new JsonObject(json);
     } catch (DecodeException | ClassCastException e) {
-      throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
+      throw new InvalidConfigurationException(where + ": not a JSON object: " + e.getMessage());
     }
   }
 
@@ -123,14 +125,15 @@ public record PluginConfig(
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
       int seconds = o.getInteger("healthCheckSeconds", 10);
       if (seconds < 1) {
-        throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
+        throw new InvalidConfigurationException(
+            "healthCheckSeconds must be at least 1, got " + seconds);
       }
       JsonObject gpu = o.getJsonObject("gpu", new JsonObject());
       rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu", "gpu.");
       String resource = o.getString("resourceName", DEFAULT_RESOURCE);
       GpuConfig g = GpuConfig.parse(gpu);
       if (g.enabled() && g.resourceName().equals(resource)) {
-        throw new ConfigException(
+        throw new InvalidConfigurationException(
             "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
       return new PluginConfig(
@@ -142,11 +145,12 @@ public record PluginConfig(
           g,
           o.getBoolean("allocateAllDevices", false));
     } catch (ClassCastException e) {
-      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
-    } catch (ConfigException e) {
+      throw new InvalidConfigurationException(
+          where + ": a value has the wrong type: " + e.getMessage());
+    } catch (InvalidConfigurationException e) {
       throw e.getMessage().startsWith(where)
           ? e
-          : new ConfigException(where + ": " + e.getMessage());
+          : new InvalidConfigurationException(where + ": " + e.getMessage());
     }
   }
 
@@ -170,7 +174,7 @@ public record PluginConfig(
     List<String> links = strings(s, "linkLayers");
     for (String l : links) {
       if (!LINK_LAYERS.contains(l.toLowerCase())) {
-        throw new ConfigException(
+        throw new InvalidConfigurationException(
             "unknown link layer '"
                 + l
                 + "' in selectors.linkLayers; allowed: InfiniBand, Ethernet");
@@ -210,10 +214,10 @@ public record PluginConfig(
     unknown.removeAll(known);
     List<String> foreign = prefix == null ? List.of() : ForeignKeys.explain(prefix, unknown);
     if (!foreign.isEmpty()) {
-      throw new ConfigException(where + ": " + String.join("; ", foreign));
+      throw new InvalidConfigurationException(where + ": " + String.join("; ", foreign));
     }
     if (!unknown.isEmpty()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           where
               + ": unknown key"
               + (unknown.size() == 1 ? " " : "s ")
@@ -228,7 +232,7 @@ public record PluginConfig(
     try {
       ResourceNames.extended(name);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           key + " '" + name + "' " + e.getMessage() + ForeignKeys.bareName(key, name));
     }
   }

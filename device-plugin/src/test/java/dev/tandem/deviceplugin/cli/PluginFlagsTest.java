@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.ConfigException;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -169,7 +168,7 @@ class PluginFlagsTest {
     Path bad = Files.writeString(dir.resolve("bad.json"), "{\"mode\":\"hca\",\"slots\":4}");
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginFlags.parse(new String[] {"--config", bad.toString()}, Map.of()))
             .getMessage()
             .contains(bad + ": unknown key slots"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -26,9 +27,9 @@ class GpuConfigTest {
     GpuConfig g = PluginConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
     assertFalse(g.enabled());
     assertEquals("example.com/gpu", g.resourceName());
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () -> PluginConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
     assertTrue(
         e.getMessage()
@@ -63,9 +64,9 @@ class GpuConfigTest {
   @Test
   @DisplayName("an unknown key inside gpu is rejected by name, with the file and the allowed keys")
   void unknownKey() {
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () ->
                 PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
     assertTrue(
@@ -80,16 +81,17 @@ class GpuConfigTest {
       "wrong types and values are named: enabled not a boolean, reservationSeconds 0, same resource twice")
   void badValues() {
     assertThrows(
-        ConfigException.class, () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
+        InvalidConfigurationException.class,
+        () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
             .getMessage()
             .contains("reservationSeconds"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () ->
                     PluginConfig.parse(
                         "{\"resourceName\":\"nvidia.com/gpu\",\"gpu\":{\"enabled\":true}}", "f"))

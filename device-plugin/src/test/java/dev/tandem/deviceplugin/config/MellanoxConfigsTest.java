@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -122,8 +123,9 @@ class MellanoxConfigsTest {
   }
 
   private static void assertRefused(String json, String... parts) {
-    ConfigException e =
-        assertThrows(ConfigException.class, () -> PluginConfig.parse(json, SHARED_PATH));
+    InvalidConfigurationException e =
+        assertThrows(
+            InvalidConfigurationException.class, () -> PluginConfig.parse(json, SHARED_PATH));
     assertTrue(e.getMessage().startsWith(SHARED_PATH + ": "), e.getMessage());
     for (String p : parts) {
       assertTrue(e.getMessage().contains(p), e.getMessage());

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Any config file text either parses or is refused with a {@link ConfigException} naming the file;
- * nothing else escapes. Runs its corpus in {@code mvn verify}; {@code benchmarks/run-fuzz} fuzzes
- * it for longer.
+ * Any config file text either parses or is refused with an {@link InvalidConfigurationException}
+ * naming the file; nothing else escapes. Runs its corpus in {@code mvn verify}; {@code
+ * benchmarks/run-fuzz} fuzzes it for longer.
  */
 class PluginConfigFuzzTest {
 
@@ -20,7 +21,7 @@ class PluginConfigFuzzTest {
     String json = new String(input, StandardCharsets.UTF_8);
     try {
       assertNotNull(PluginConfig.parse(json, WHERE).mode());
-    } catch (ConfigException e) {
+    } catch (InvalidConfigurationException e) {
       assertTrue(e.getMessage().contains(WHERE), e.getMessage());
     }
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -44,9 +45,9 @@ class PluginConfigTest {
   @Test
   @DisplayName("unknown keys are rejected with their names and the file")
   void unknownKeys() {
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () ->
                 PluginConfig.parse(
                     "{\"mode\":\"hca\",\"slots\":4,\"colour\":\"red\"}",
@@ -59,18 +60,20 @@ class PluginConfigTest {
   @DisplayName("unknown selector keys, modes and link layers are rejected by name")
   void unknownValues() {
     assertTrue(
-        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
             .getMessage()
             .contains("unknown mode 'vf'; allowed: hca, sriov, shared"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f"))
             .getMessage()
             .contains("pciIds"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f"))
             .getMessage()
             .contains("RoCE"));
@@ -80,24 +83,26 @@ class PluginConfigTest {
   @DisplayName("malformed JSON, wrong types and nonsense values are errors naming the file")
   void malformed() {
     assertTrue(
-        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":", "p.json"))
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginConfig.parse("{\"mode\":", "p.json"))
             .getMessage()
             .startsWith("p.json: not a JSON object"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
             .getMessage()
             .startsWith("p.json"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
             .getMessage()
             .contains("only meaningful in shared mode"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
             .getMessage()
             .contains("not an extended resource name"));
@@ -117,7 +122,7 @@ class PluginConfigTest {
     assertTrue(shared.withResourceName("rdma/erdma").allocateAllDevices());
     String sriov =
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () ->
                     PluginConfig.parse(
                         "{\"mode\":\"sriov\",\"allocateAllDevices\":true}", "p.json"))
@@ -128,7 +133,7 @@ class PluginConfigTest {
         sriov);
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () -> PluginConfig.parse("{\"allocateAllDevices\":\"yes\"}", "p.json"))
             .getMessage()
             .startsWith("p.json: a value has the wrong type"));
