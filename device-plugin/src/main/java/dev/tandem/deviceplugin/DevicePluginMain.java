@@ -62,18 +62,14 @@ public final class DevicePluginMain {
     TopologySource source;
     Discovery discovery;
     try {
-      source =
-          TopologySources.create(
-              new DiscoveryOptions(
-                  flags.nodeName(),
-                  flags.hwlocXml(),
-                  flags.sysfsRoot(),
-                  flags.ncclTopo(),
-                  flags.hwlocXml() == null && flags.ncclTopo() == null));
+      source = TopologySources.create(flags.node().into(DiscoveryOptions::fromNodeSettings));
       discovery = source.discover();
     } catch (DiscoveryException | IllegalArgumentException e) {
       System.err.println(
-          "device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
+          "device-plugin: discovery failed on node "
+              + flags.node().nodeName()
+              + ": "
+              + e.getMessage());
       System.exit(1);
       return;
     }
@@ -113,7 +109,7 @@ public final class DevicePluginMain {
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
-    Path sysfs = flags.sysfsRoot();
+    Path sysfs = flags.node().sysfsRoot();
     KubernetesClient kube = kubeClient(flags);
     PendingPlans plans =
         kube == null
@@ -139,7 +135,7 @@ public final class DevicePluginMain {
     DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
-        flags.nodeName(),
+        flags.node().nodeName(),
         config.mode().value(),
         plugin.inventory().hcas().size(),
         plugin.inventory().devices().size(),
@@ -148,7 +144,7 @@ public final class DevicePluginMain {
     if (plugin.gpu() != null) {
       LOG.info(
           "node {}: joint mode, also {} GPUs as {} on {}",
-          flags.nodeName(),
+          flags.node().nodeName(),
           plugin.gpu().table().ids().size(),
           config.gpu().resourceName(),
           flags.gpuEndpoint());
@@ -157,7 +153,7 @@ public final class DevicePluginMain {
       LOG.info(
           "node {}: allocateAllDevices: every container asking for {} gets the character devices"
               + " of all {} offered RDMA devices; the ids granted stay the kubelet's",
-          flags.nodeName(),
+          flags.node().nodeName(),
           config.resourceName(),
           plugin.inventory().devices().stream().map(d -> d.ibDevice()).distinct().count());
     }

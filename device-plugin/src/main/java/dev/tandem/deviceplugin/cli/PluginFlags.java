@@ -3,11 +3,10 @@ package dev.tandem.deviceplugin.cli;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Resolved;
-import dev.tandem.kit.config.Rule;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import dev.tandem.kit.node.LocalNode;
+import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +14,9 @@ import java.util.Map;
 
 /**
  * The device plugin's settings, declared once in the kit (flag, environment variable, the JSON
- * file's key where it has one), and their values resolved flags over environment over file over
- * defaults. The file's other keys (mode, selectors, gpu, …) are {@code PluginConfig}'s.
+ * file's key where it has one): the node settings every node daemon shares ({@link NodeSettings})
+ * and the plugin's own; and their values resolved flags over environment over file over defaults.
+ * The file's other keys (mode, selectors, gpu, …) are {@code PluginConfig}'s.
  *
  * @param pluginDir the kubelet's device-plugin directory
  * @param kubeletSocket the kubelet's registration socket
@@ -27,10 +27,7 @@ import java.util.Map;
  *     when that file exists; or null
  * @param dropInConfig where another RDMA plugin's deployment mounts its config, read when {@code
  *     --config} names none; null for {@code off}
- * @param nodeName this node's name
- * @param hwlocXml an hwloc XML export to read instead of this machine, or null
- * @param sysfsRoot the host root {@code /sys} and {@code /proc} resolve against
- * @param ncclTopo an NCCL topology file, or null
+ * @param node this node's name and how its machine is read
  * @param noKube no API-server lookup of pending pods' plans
  * @param kubeconfig the kubeconfig file, or null
  * @param podResourcesSocket the kubelet's PodResources socket
@@ -48,10 +45,7 @@ public record PluginFlags(
     String resourceName,
     Path config,
     Path dropInConfig,
-    String nodeName,
-    Path hwlocXml,
-    Path sysfsRoot,
-    Path ncclTopo,
+    LocalNode node,
     boolean noKube,
     Path kubeconfig,
     Path podResourcesSocket,
@@ -103,45 +97,12 @@ public record PluginFlags(
               "read as the configuration when `--config` names none and this file exists: where"
                   + " the k8s-rdma-sriov-dev-plugin's DaemonSet mounts its ConfigMap, so that"
                   + " mount works unchanged (docs/device-plugin.md, Migrating); `off` reads none");
-  public static final Setting<String> NODE_NAME =
-      Setting.of("--node-name", "NAME", Parsers.text())
-          .env("NODE_NAME")
-          .defaultText("`$HOSTNAME`, else the host name")
-          .help("this node's name");
-  public static final Setting<Path> HWLOC_XML =
-      Setting.of("--hwloc-xml", "FILE", Parsers.path())
-          .env("TANDEM_HWLOC_XML")
-          .defaultText("this machine")
-          .help("read the topology from an hwloc XML export");
-  public static final Setting<Path> SYSFS_ROOT =
-      Setting.of("--sysfs-root", "DIR", Parsers.existingDirectory())
-          .env("TANDEM_SYSFS_ROOT")
-          .defaultValue("/")
-          .help(
-              "the host root `/sys` and `/proc` resolve against (uverbs devices, port states,"
-                  + " sysfs discovery; joint mode: `/proc/driver/nvidia`)");
-  public static final Setting<Path> NCCL_TOPO =
-      Setting.of("--nccl-topo", "FILE", Parsers.path())
-          .env("TANDEM_NCCL_TOPO")
-          .help(
-              "take the GPU/NIC grouping from an NCCL topology file (cloud VMs); the names (ibverbs"
-                  + " names, GPU UUIDs) still come from `--sysfs-root`");
   public static final Setting<Boolean> NO_KUBE =
       Setting.toggle("--no-kube", true)
           .env("TANDEM_PLUGIN_NO_KUBE")
           .defaultValue("false")
           .defaultText("off")
           .help("no API-server lookup of pending pods' plans");
-  public static final Setting<Path> KUBECONFIG =
-      Setting.of("--kubeconfig", "FILE", Parsers.path())
-          .env("KUBECONFIG")
-          .defaultText("in-cluster, else `~/.kube/config`")
-          .help("kubeconfig for the API server");
-  public static final Setting<Path> POD_RESOURCES_SOCKET =
-      Setting.of("--pod-resources-socket", "PATH", Parsers.path())
-          .env("TANDEM_POD_RESOURCES_SOCKET")
-          .defaultValue("/var/lib/kubelet/pod-resources/kubelet.sock")
-          .help("kubelet PodResources socket");
   public static final Setting<Long> LOOKUP_TIMEOUT_MS =
       Setting.of("--lookup-timeout-ms", "N", Parsers.longRange(1, 600_000))
           .env("TANDEM_PLUGIN_LOOKUP_TIMEOUT_MS")
@@ -198,20 +159,21 @@ public record PluginFlags(
                   RESOURCE_NAME,
                   CONFIG,
                   DROP_IN_CONFIG,
-                  NODE_NAME,
-                  HWLOC_XML,
-                  SYSFS_ROOT,
-                  NCCL_TOPO,
+                  NodeSettings.NODE_NAME,
+                  NodeSettings.HWLOC_XML,
+                  NodeSettings.NCCL_TOPO,
+                  NodeSettings.SYSFS_ROOT,
+                  NodeSettings.SYSFS_ONLY,
                   NO_KUBE,
-                  KUBECONFIG,
-                  POD_RESOURCES_SOCKET,
+                  NodeSettings.KUBECONFIG,
+                  NodeSettings.POD_RESOURCES_SOCKET,
                   LOOKUP_TIMEOUT_MS,
                   HEALTH_INTERVAL,
                   OPS_PORT,
                   DEVICE_INFO_DIR,
                   DEVICE_INFO_INTERVAL))
           .configFile(CONFIG, DROP_IN_CONFIG)
-          .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
+          .rules(NodeSettings.ONE_SOURCE);
 
   /**
    * Resolves and builds, reading the file through {@link ConfigFile}.
@@ -234,13 +196,10 @@ public record PluginFlags(
         v.get(RESOURCE_NAME),
         v.file(),
         v.get(DROP_IN_CONFIG),
-        v.get(NODE_NAME) != null ? v.get(NODE_NAME) : hostName(env),
-        v.get(HWLOC_XML),
-        v.get(SYSFS_ROOT),
-        v.get(NCCL_TOPO),
+        NodeSettings.localNode(v, env),
         v.get(NO_KUBE),
-        v.get(KUBECONFIG),
-        v.get(POD_RESOURCES_SOCKET),
+        v.get(NodeSettings.KUBECONFIG),
+        v.get(NodeSettings.POD_RESOURCES_SOCKET),
         v.get(LOOKUP_TIMEOUT_MS),
         v.get(HEALTH_INTERVAL),
         v.get(OPS_PORT),
@@ -251,17 +210,5 @@ public record PluginFlags(
   /** A path, or null for {@code off}. */
   private static Path pathOrOff(String text) {
     return OFF.equals(text) ? null : Path.of(text);
-  }
-
-  private static String hostName(Map<String, String> env) {
-    String h = env.get("HOSTNAME");
-    if (h != null && !h.isBlank()) {
-      return h;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "localhost";
-    }
   }
 }

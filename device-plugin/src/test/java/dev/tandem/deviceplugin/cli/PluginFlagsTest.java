@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.node.LocalNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,25 +36,26 @@ class PluginFlagsTest {
     assertEquals(Path.of("/var/lib/kubelet/device-plugins"), f.pluginDir());
     assertEquals(Path.of("/var/lib/kubelet/device-plugins/kubelet.sock"), f.kubeletSocket());
     assertEquals(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"), f.podResourcesSocket());
-    assertEquals("gpu-7", f.nodeName());
+    assertEquals("gpu-7", f.node().nodeName());
     assertEquals(1000, f.lookupTimeoutMs());
-    assertEquals(Path.of("/"), f.sysfsRoot());
+    assertEquals(new LocalNode("gpu-7", null, null, Path.of("/"), false), f.node());
     assertEquals("rdma/hca", f.resourceName());
     assertEquals(Duration.ofSeconds(10), f.healthInterval());
     assertEquals(9402, f.opsPort());
-    assertEquals("h", PluginFlags.parse(new String[0], Map.of("HOSTNAME", "h")).nodeName());
+    assertEquals("h", PluginFlags.parse(new String[0], Map.of("HOSTNAME", "h")).node().nodeName());
   }
 
   @Test
   @DisplayName(
       "--plugin-dir moves the default kubelet socket; --flag=value and --flag value both work")
-  void values() {
+  void values() throws Exception {
+    Path xml = Files.writeString(dir.resolve("x.xml"), "<topology/>");
     PluginFlags f =
         PluginFlags.parse(
             new String[] {
               "--plugin-dir=/tmp/dp",
               "--hwloc-xml",
-              "x.xml",
+              xml.toString(),
               "--no-kube",
               "--node-name",
               "n1",
@@ -62,9 +64,9 @@ class PluginFlagsTest {
             },
             Map.of());
     assertEquals(Path.of("/tmp/dp/kubelet.sock"), f.kubeletSocket());
-    assertEquals(Path.of("x.xml"), f.hwlocXml());
+    assertEquals(xml, f.node().hwlocXml());
     assertTrue(f.noKube());
-    assertEquals("n1", f.nodeName());
+    assertEquals("n1", f.node().nodeName());
   }
 
   @Test
@@ -172,6 +174,44 @@ class PluginFlagsTest {
                 () -> PluginFlags.parse(new String[] {"--config", bad.toString()}, Map.of()))
             .getMessage()
             .contains(bad + ": unknown key slots"));
+  }
+
+  @Test
+  @DisplayName(
+      "the node settings as the agent checks them: files and directories must exist, the node name"
+          + " is a DNS subdomain, --sysfs-only reads sysfs alone; each error names the flag")
+  void nodeSettings() throws Exception {
+    assertEquals(
+        "--hwloc-xml (TANDEM_HWLOC_XML): '/nonexistent.xml' is not a readable file",
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[] {"--hwloc-xml", "/nonexistent.xml"}, Map.of()))
+            .getMessage());
+    assertEquals(
+        "--sysfs-root (TANDEM_SYSFS_ROOT): '/nonexistent' is not a directory (from the"
+            + " environment)",
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[0], Map.of("TANDEM_SYSFS_ROOT", "/nonexistent")))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> PluginFlags.parse(new String[] {"--node-name", "Node_1"}, Map.of()))
+            .getMessage()
+            .startsWith("--node-name (NODE_NAME): 'Node_1' is not a valid node name"));
+    PluginFlags sysfs =
+        PluginFlags.parse(
+            new String[] {"--sysfs-root", dir.toString(), "--node-name", "n1"},
+            Map.of("TANDEM_SYSFS_ONLY", "true"));
+    assertEquals(new LocalNode("n1", null, null, dir, true), sysfs.node());
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () ->
+                    PluginFlags.parse(new String[] {"--sysfs-only", "--nccl-topo", "b"}, Map.of()))
+            .getMessage()
+            .endsWith("(got --nccl-topo and --sysfs-only)"));
   }
 
   @Test

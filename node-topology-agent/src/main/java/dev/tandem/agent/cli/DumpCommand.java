@@ -13,7 +13,6 @@ import dev.tandem.topology.model.InvalidTopologyException;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 
@@ -21,14 +20,14 @@ import java.util.Map;
  * {@code dump}: discovers this node (or a file) and prints the {@code NodeTopology} object as the
  * agent would publish it (JSON or YAML), or the nvidia-smi-style matrix.
  *
- * <p>Exit codes: 0 printed; 1 discovery failed (missing, unreadable or invalid input, library
- * missing); 2 bad command line.
+ * <p>Exit codes: 0 printed; 1 discovery failed (unreadable or invalid input, library missing); 2
+ * bad command line (a file or directory that does not exist included).
  */
 public final class DumpCommand {
 
   private DumpCommand() {}
 
-  /** Runs {@code dump} with {@code env} as its environment (for {@code NODE_NAME}). */
+  /** Runs {@code dump} with {@code env} as its environment (the node settings' variables). */
   public static int run(String[] args, Map<String, String> env) {
     return run(args, System.out, System.err, env);
   }
@@ -45,8 +44,8 @@ public final class DumpCommand {
       err.println("node-topology-agent dump: " + e.getMessage());
       return 2;
     }
-    String node = flags.nodeName() != null ? flags.nodeName() : hostName();
-    DiscoveryOptions options = flags.options(node);
+    String node = flags.node().nodeName();
+    DiscoveryOptions options = flags.node().into(DiscoveryOptions::fromNodeSettings);
     try {
       Discovery d = TopologySources.discoverOnce(options);
       out.print(render(d, flags.format()));
@@ -79,13 +78,5 @@ public final class DumpCommand {
     return format.equals("yaml")
         ? serialization.asYaml(resource)
         : serialization.asJson(resource) + "\n";
-  }
-
-  static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (Exception e) {
-      return "localhost";
-    }
   }
 }
