@@ -23,7 +23,7 @@ public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Durat
   static final Set<String> KEYS = Set.of("enabled", "cdi", "resourceName", "reservationSeconds");
 
   public GpuConfig {
-    PluginConfig.checkName("gpu.resourceName", resourceName);
+    ResourceConfig.checkName("gpu.resourceName", resourceName);
     if (reservation.isNegative() || reservation.isZero()) {
       throw new InvalidConfigurationException(
           "gpu.reservationSeconds must be at least 1, got " + reservation.toSeconds());

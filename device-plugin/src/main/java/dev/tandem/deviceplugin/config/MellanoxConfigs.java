@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The config files of the RDMA device plugins Tandem replaces, read as they are and rewritten into
- * Tandem's form (which {@link PluginConfig#parse} then reads as any other):
+ * Tandem's form (which {@link ResourceConfig#parse} then reads as any other):
  *
  * <ul>
  *   <li>Mellanox/k8s-rdma-sriov-dev-plugin, {@code {"mode":"hca"|"sriov","pfNetdevices":[…]}}:
@@ -102,7 +102,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedPlugin(JsonObject o) {
-    PluginConfig.rejectUnknown(o, SHARED_KEYS, SHARED_PLUGIN + " config");
+    ResourceConfig.rejectUnknown(o, SHARED_KEYS, SHARED_PLUGIN + " config");
     JsonArray list = o.getJsonArray("configList");
     if (list == null || list.size() != 1) {
       throw new InvalidConfigurationException(
@@ -128,7 +128,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedEntry(JsonObject e) {
-    PluginConfig.rejectUnknown(e, SHARED_ENTRY_KEYS, "configList[0]");
+    ResourceConfig.rejectUnknown(e, SHARED_ENTRY_KEYS, "configList[0]");
     String name = e.getString("resourceName");
     if (name == null || name.isEmpty()) {
       throw new InvalidConfigurationException(
@@ -140,7 +140,7 @@ final class MellanoxConfigs {
       throw new InvalidConfigurationException(
           "configList[0] has both devices and selectors; keep one (devices are interface names)");
     }
-    int max = e.getInteger("rdmaHcaMax", PluginConfig.DEFAULT_SHARED_SLOTS);
+    int max = e.getInteger("rdmaHcaMax", ResourceConfig.DEFAULT_SHARED_SLOTS);
     if (max < 1) {
       throw new InvalidConfigurationException(
           "configList[0].rdmaHcaMax must be at least 1, got " + max);
@@ -153,7 +153,7 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject sharedSelectors(JsonObject s) {
-    PluginConfig.rejectUnknown(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
+    ResourceConfig.rejectUnknown(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
     if (!s.getJsonArray("drivers", new JsonArray()).isEmpty()) {
       throw new InvalidConfigurationException(
           "configList[0].selectors.drivers cannot be mapped: Tandem selects by PCI vendor and"

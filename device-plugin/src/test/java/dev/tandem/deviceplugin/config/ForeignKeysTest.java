@@ -149,7 +149,7 @@ class ForeignKeysTest {
   }
 
   private static String refusal(String json) {
-    return assertThrows(InvalidConfigurationException.class, () -> PluginConfig.parse(json, FILE))
+    return assertThrows(InvalidConfigurationException.class, () -> ResourceConfig.parse(json, FILE))
         .getMessage();
   }
 }

@@ -16,21 +16,22 @@ class GpuConfigTest {
   @Test
   @DisplayName("no gpu key: joint mode off")
   void off() {
-    assertFalse(PluginConfig.parse("{}", "f").gpu().enabled());
-    assertFalse(PluginConfig.DEFAULT.gpu().enabled());
+    assertFalse(ResourceConfig.parse("{}", "f").gpu().enabled());
+    assertFalse(ResourceConfig.DEFAULT.gpu().enabled());
   }
 
   @Test
   @DisplayName(
       "hint mode reads a renamed GPU resource from gpu.resourceName without serving it; a name the API server refuses is refused")
   void renamedWithoutJointMode() {
-    GpuConfig g = PluginConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
+    GpuConfig g =
+        ResourceConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
     assertFalse(g.enabled());
     assertEquals("example.com/gpu", g.resourceName());
     InvalidConfigurationException e =
         assertThrows(
             InvalidConfigurationException.class,
-            () -> PluginConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
+            () -> ResourceConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
     assertTrue(
         e.getMessage()
             .contains("gpu.resourceName 'kubernetes.io/gpu' is in the kubernetes.io domain"),
@@ -40,7 +41,7 @@ class GpuConfigTest {
   @Test
   @DisplayName("{\"gpu\":{\"enabled\":true}} serves nvidia.com/gpu, env only, 30 s reservations")
   void enabled() {
-    GpuConfig g = PluginConfig.parse("{\"mode\":\"hca\",\"gpu\":{\"enabled\":true}}", "f").gpu();
+    GpuConfig g = ResourceConfig.parse("{\"mode\":\"hca\",\"gpu\":{\"enabled\":true}}", "f").gpu();
     assertTrue(g.enabled());
     assertFalse(g.cdi());
     assertEquals("nvidia.com/gpu", g.resourceName());
@@ -51,7 +52,7 @@ class GpuConfigTest {
   @DisplayName("cdi, resourceName and reservationSeconds are read")
   void options() {
     GpuConfig g =
-        PluginConfig.parse(
+        ResourceConfig.parse(
                 "{\"gpu\":{\"enabled\":true,\"cdi\":true,\"resourceName\":\"example.com/gpu\","
                     + "\"reservationSeconds\":5}}",
                 "f")
@@ -68,7 +69,8 @@ class GpuConfigTest {
         assertThrows(
             InvalidConfigurationException.class,
             () ->
-                PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
+                ResourceConfig.parse(
+                    "{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
     assertTrue(
         e.getMessage().contains("dp.json gpu")
             && e.getMessage().contains("strategy")
@@ -82,18 +84,18 @@ class GpuConfigTest {
   void badValues() {
     assertThrows(
         InvalidConfigurationException.class,
-        () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
+        () -> ResourceConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
+                () -> ResourceConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
             .getMessage()
             .contains("reservationSeconds"));
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
                 () ->
-                    PluginConfig.parse(
+                    ResourceConfig.parse(
                         "{\"resourceName\":\"nvidia.com/gpu\",\"gpu\":{\"enabled\":true}}", "f"))
             .getMessage()
             .contains("must differ"));

@@ -8,7 +8,10 @@ import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.kit.config.InvalidConfigurationException;
+import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Settings;
+import dev.tandem.kit.node.LocalNode;
+import dev.tandem.kit.node.NodeSettings;
 import dev.tandem.topology.model.InvalidTopologyException;
 import dev.tandem.topology.render.TopologyMatrix;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -34,28 +37,31 @@ public final class DumpCommand {
 
   static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
     if (Settings.wantsHelp(List.of(args))) {
-      out.print(DumpFlags.SETTINGS.usage());
+      out.print(DumpSettings.SETTINGS.usage());
       return 0;
     }
-    DumpFlags flags;
+    LocalNode node;
+    String format;
     try {
-      flags = DumpFlags.parse(args, env);
+      Resolved values = DumpSettings.SETTINGS.resolve(List.of(args), env);
+      node = NodeSettings.localNode(values, env);
+      format = values.get(DumpSettings.FORMAT);
     } catch (InvalidConfigurationException e) {
       err.println("node-topology-agent dump: " + e.getMessage());
       return 2;
     }
-    String node = flags.node().nodeName();
-    DiscoveryOptions options = flags.node().into(DiscoveryOptions::fromNodeSettings);
+    DiscoveryOptions options = node.into(DiscoveryOptions::fromNodeSettings);
     try {
       Discovery d = TopologySources.discoverOnce(options);
-      out.print(render(d, flags.format()));
+      out.print(render(d, format));
       out.flush();
       return 0;
     } catch (DiscoveryException | InvalidTopologyException e) {
       err.println("node-topology-agent dump: " + e.getMessage());
       return 1;
     } catch (RuntimeException e) {
-      err.println("node-topology-agent dump: discovery failed on node " + node + ": " + e);
+      err.println(
+          "node-topology-agent dump: discovery failed on node " + node.nodeName() + ": " + e);
       return 1;
     }
   }

@@ -1,23 +1,16 @@
 package dev.tandem.agent.cli;
 
 import dev.tandem.kit.config.Parsers;
-import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
-import dev.tandem.kit.node.LocalNode;
 import dev.tandem.kit.node.NodeSettings;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The parsed flags of {@code dump}: the node settings {@code run} and the device plugin declare too
- * ({@link NodeSettings}, the node name optional here), and the output format. {@link #parse} throws
- * naming a bad flag, a missing file or directory included.
- *
- * @param node the node's name and how its machine is read
- * @param format json, yaml or matrix
+ * The settings of {@code dump}: the node settings {@code run} and the device plugin list too
+ * ({@link NodeSettings}, the node name optional here), and the output format.
  */
-record DumpFlags(LocalNode node, String format) {
+final class DumpSettings {
 
   static final Setting<String> FORMAT =
       Setting.of("--format", "FORMAT", Parsers.oneOf("json", "yaml", "matrix"))
@@ -47,11 +40,5 @@ record DumpFlags(LocalNode node, String format) {
                   FORMAT))
           .rules(NodeSettings.ONE_SOURCE);
 
-  /**
-   * @throws dev.tandem.kit.config.InvalidConfigurationException naming the bad flag
-   */
-  static DumpFlags parse(String[] args, Map<String, String> env) {
-    Resolved v = SETTINGS.resolve(List.of(args), env);
-    return new DumpFlags(NodeSettings.localNode(v, env), v.get(FORMAT));
-  }
+  private DumpSettings() {}
 }

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * naming the file; nothing else escapes. Runs its corpus in {@code mvn verify}; {@code
  * benchmarks/run-fuzz} fuzzes it for longer.
  */
-class PluginConfigFuzzTest {
+class ResourceConfigFuzzTest {
 
   private static final String WHERE = "/etc/tandem/fuzz.json";
 
@@ -20,7 +20,7 @@ class PluginConfigFuzzTest {
   void parseRefusesNamingTheFile(byte[] input) {
     String json = new String(input, StandardCharsets.UTF_8);
     try {
-      assertNotNull(PluginConfig.parse(json, WHERE).mode());
+      assertNotNull(ResourceConfig.parse(json, WHERE).mode());
     } catch (InvalidConfigurationException e) {
       assertTrue(e.getMessage().contains(WHERE), e.getMessage());
     }

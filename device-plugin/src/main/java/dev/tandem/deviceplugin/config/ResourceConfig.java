@@ -12,7 +12,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The device plugin's JSON configuration, e.g. {@code {"mode":"shared","slotsPerHca":1000}}.
+ * The resource the device plugin serves and how, as its JSON configuration file says, e.g. {@code
+ * {"mode":"shared","slotsPerHca":1000}}: which HCAs, as which devices of which extended resource
+ * (and in joint mode {@code nvidia.com/gpu} too, {@link GpuConfig}). A resource configuration in
+ * the sense of the SR-IOV network device plugin's {@code resourceList} entries. The file's two keys
+ * a flag also sets ({@code resourceName}, {@code healthCheckSeconds}) are the plugin's settings'
+ * ({@code cli.PluginSettings}), which override them here.
  *
  * @param mode how HCAs become devices
  * @param resourceName the extended resource registered with the kubelet
@@ -25,7 +30,7 @@ import java.util.TreeSet;
  *     {@code --allocate-all-devices}); the granted ids, and so the locality recorded, stay the
  *     kubelet's. {@code hca} and {@code shared} mode only
  */
-public record PluginConfig(
+public record ResourceConfig(
     Mode mode,
     String resourceName,
     int slotsPerHca,
@@ -36,8 +41,8 @@ public record PluginConfig(
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
   public static final int DEFAULT_SHARED_SLOTS = 1000;
-  public static final PluginConfig DEFAULT =
-      new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
+  public static final ResourceConfig DEFAULT =
+      new ResourceConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
   private static final Set<String> KEYS =
       Set.of(
@@ -53,7 +58,7 @@ public record PluginConfig(
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
 
   /** Without joint mode. */
-  public PluginConfig(
+  public ResourceConfig(
       Mode mode,
       String resourceName,
       int slotsPerHca,
@@ -63,7 +68,7 @@ public record PluginConfig(
   }
 
   /** Each container with the devices the kubelet granted it only. */
-  public PluginConfig(
+  public ResourceConfig(
       Mode mode,
       String resourceName,
       int slotsPerHca,
@@ -73,7 +78,7 @@ public record PluginConfig(
     this(mode, resourceName, slotsPerHca, selectors, healthInterval, gpu, false);
   }
 
-  public PluginConfig {
+  public ResourceConfig {
     checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
       throw new InvalidConfigurationException("slotsPerHca must be at least 1, got " + slotsPerHca);
@@ -116,7 +121,7 @@ public record PluginConfig(
   }
 
   /** Parses the config file's text; {@code where} names the file in error messages. */
-  public static PluginConfig parse(String json, String where) {
+  public static ResourceConfig parse(String json, String where) {
     JsonObject o = keys(json, where);
     try {
       rejectUnknown(o, KEYS, where, "");
@@ -136,7 +141,7 @@ public record PluginConfig(
         throw new InvalidConfigurationException(
             "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
-      return new PluginConfig(
+      return new ResourceConfig(
           mode,
           resource,
           slots,
@@ -154,18 +159,18 @@ public record PluginConfig(
     }
   }
 
-  public PluginConfig withResourceName(String name) {
-    return new PluginConfig(
+  public ResourceConfig withResourceName(String name) {
+    return new ResourceConfig(
         mode, name, slotsPerHca, selectors, healthInterval, gpu, allocateAllDevices);
   }
 
-  public PluginConfig withHealthInterval(Duration interval) {
-    return new PluginConfig(
+  public ResourceConfig withHealthInterval(Duration interval) {
+    return new ResourceConfig(
         mode, resourceName, slotsPerHca, selectors, interval, gpu, allocateAllDevices);
   }
 
-  public PluginConfig withGpu(GpuConfig value) {
-    return new PluginConfig(
+  public ResourceConfig withGpu(GpuConfig value) {
+    return new ResourceConfig(
         mode, resourceName, slotsPerHca, selectors, healthInterval, value, allocateAllDevices);
   }
 

@@ -2,58 +2,20 @@ package dev.tandem.deviceplugin.cli;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.Parsers;
-import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
-import dev.tandem.kit.node.LocalNode;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The device plugin's settings, declared once in the kit (flag, environment variable, the JSON
- * file's key where it has one): the node settings every node daemon shares ({@link NodeSettings})
- * and the plugin's own; and their values resolved flags over environment over file over defaults.
- * The file's other keys (mode, selectors, gpu, …) are {@code PluginConfig}'s.
- *
- * @param pluginDir the kubelet's device-plugin directory
- * @param kubeletSocket the kubelet's registration socket
- * @param endpoint this plugin's socket file name in {@code pluginDir}
- * @param gpuEndpoint joint mode: the GPU plugin's socket file name in {@code pluginDir}
- * @param resourceName the extended resource registered
- * @param config the JSON configuration file read: {@code --config}'s, else {@code dropInConfig}
- *     when that file exists; or null
- * @param dropInConfig where another RDMA plugin's deployment mounts its config, read when {@code
- *     --config} names none; null for {@code off}
- * @param node this node's name and how its machine is read
- * @param noKube no API-server lookup of pending pods' plans
- * @param kubeconfig the kubeconfig file, or null
- * @param podResourcesSocket the kubelet's PodResources socket
- * @param lookupTimeoutMs bound on each API-server and PodResources call
- * @param healthInterval port-state re-check interval
- * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
- * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
- * @param deviceInfoInterval how often those files are reconciled against PodResources
+ * The device plugin's settings, each declared once (flag, environment variable, the JSON file's key
+ * where it has one): the node settings every node daemon shares ({@link NodeSettings}) and the
+ * plugin's own. {@link PluginConfig} is built from them. The file's other keys (mode, selectors,
+ * gpu, …) are {@code ResourceConfig}'s.
  */
-public record PluginFlags(
-    Path pluginDir,
-    Path kubeletSocket,
-    String endpoint,
-    String gpuEndpoint,
-    String resourceName,
-    Path config,
-    Path dropInConfig,
-    LocalNode node,
-    boolean noKube,
-    Path kubeconfig,
-    Path podResourcesSocket,
-    long lookupTimeoutMs,
-    Duration healthInterval,
-    int opsPort,
-    Path deviceInfoDir,
-    Duration deviceInfoInterval) {
+public final class PluginSettings {
 
   /** The value of {@link #DEVICE_INFO_DIR} and {@link #DROP_IN_CONFIG} that turns them off. */
   public static final String OFF = "off";
@@ -90,7 +52,7 @@ public record PluginFlags(
           .defaultText("`--drop-in-config` when that file exists, else none (mode `hca`)")
           .help("JSON configuration, below");
   public static final Setting<Path> DROP_IN_CONFIG =
-      Setting.of("--drop-in-config", "FILE", PluginFlags::pathOrOff)
+      Setting.of("--drop-in-config", "FILE", PluginSettings::pathOrOff)
           .env("TANDEM_PLUGIN_DROP_IN_CONFIG")
           .defaultValue("/k8s-rdma-sriov-dev-plugin/config.json")
           .help(
@@ -123,7 +85,7 @@ public record PluginFlags(
                   + " `/metrics`");
 
   public static final Setting<Path> DEVICE_INFO_DIR =
-      Setting.of("--device-info-dir", "DIR", PluginFlags::pathOrOff)
+      Setting.of("--device-info-dir", "DIR", PluginSettings::pathOrOff)
           .env("TANDEM_PLUGIN_DEVICE_INFO_DIR")
           .defaultValue("/var/run/k8s.cni.cncf.io/devinfo/dp")
           .help(
@@ -175,37 +137,7 @@ public record PluginFlags(
           .configFile(CONFIG, DROP_IN_CONFIG)
           .rules(NodeSettings.ONE_SOURCE);
 
-  /**
-   * Resolves and builds, reading the file through {@link ConfigFile}.
-   *
-   * @throws dev.tandem.kit.config.InvalidConfigurationException naming the flag, the variable and
-   *     the bad value, or the configuration file and what is wrong in it
-   */
-  public static PluginFlags parse(String[] args, Map<String, String> env) {
-    return from(SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys), env);
-  }
-
-  /** From resolved settings; {@code env} gives the node name's fallback, {@code HOSTNAME}. */
-  public static PluginFlags from(Resolved v, Map<String, String> env) {
-    Path dir = v.get(PLUGIN_DIR);
-    return new PluginFlags(
-        dir,
-        v.get(KUBELET_SOCKET, dir.resolve("kubelet.sock")),
-        v.get(ENDPOINT),
-        v.get(GPU_ENDPOINT),
-        v.get(RESOURCE_NAME),
-        v.file(),
-        v.get(DROP_IN_CONFIG),
-        NodeSettings.localNode(v, env),
-        v.get(NO_KUBE),
-        v.get(NodeSettings.KUBECONFIG),
-        v.get(NodeSettings.POD_RESOURCES_SOCKET),
-        v.get(LOOKUP_TIMEOUT_MS),
-        v.get(HEALTH_INTERVAL),
-        v.get(OPS_PORT),
-        v.get(DEVICE_INFO_DIR),
-        v.get(DEVICE_INFO_INTERVAL));
-  }
+  private PluginSettings() {}
 
   /** A path, or null for {@code off}. */
   private static Path pathOrOff(String text) {

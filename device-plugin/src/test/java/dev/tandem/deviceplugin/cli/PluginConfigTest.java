@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("command line: defaults, precedence and errors naming the flag")
-class PluginFlagsTest {
+class PluginConfigTest {
 
   @TempDir Path dir;
 
@@ -32,7 +32,7 @@ class PluginFlagsTest {
   @DisplayName(
       "defaults: kubelet dirs, kubelet.sock inside the plugin dir, node name from NODE_NAME")
   void defaults() {
-    PluginFlags f = PluginFlags.parse(new String[0], Map.of("NODE_NAME", "gpu-7"));
+    PluginConfig f = PluginConfig.parse(new String[0], Map.of("NODE_NAME", "gpu-7"));
     assertEquals(Path.of("/var/lib/kubelet/device-plugins"), f.pluginDir());
     assertEquals(Path.of("/var/lib/kubelet/device-plugins/kubelet.sock"), f.kubeletSocket());
     assertEquals(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"), f.podResourcesSocket());
@@ -42,7 +42,7 @@ class PluginFlagsTest {
     assertEquals("rdma/hca", f.resourceName());
     assertEquals(Duration.ofSeconds(10), f.healthInterval());
     assertEquals(9402, f.opsPort());
-    assertEquals("h", PluginFlags.parse(new String[0], Map.of("HOSTNAME", "h")).node().nodeName());
+    assertEquals("h", PluginConfig.parse(new String[0], Map.of("HOSTNAME", "h")).node().nodeName());
   }
 
   @Test
@@ -50,8 +50,8 @@ class PluginFlagsTest {
       "--plugin-dir moves the default kubelet socket; --flag=value and --flag value both work")
   void values() throws Exception {
     Path xml = Files.writeString(dir.resolve("x.xml"), "<topology/>");
-    PluginFlags f =
-        PluginFlags.parse(
+    PluginConfig f =
+        PluginConfig.parse(
             new String[] {
               "--plugin-dir=/tmp/dp",
               "--hwloc-xml",
@@ -78,12 +78,12 @@ class PluginFlagsTest {
             dir.resolve("c.json"),
             "{\"mode\":\"hca\",\"resourceName\":\"file/hca\",\"healthCheckSeconds\":30}");
     String[] file = {"--config", cfg.toString()};
-    assertEquals("file/hca", PluginFlags.parse(file, Map.of()).resourceName());
-    assertEquals(Duration.ofSeconds(30), PluginFlags.parse(file, Map.of()).healthInterval());
+    assertEquals("file/hca", PluginConfig.parse(file, Map.of()).resourceName());
+    assertEquals(Duration.ofSeconds(30), PluginConfig.parse(file, Map.of()).healthInterval());
     Map<String, String> env = Map.of("TANDEM_PLUGIN_RESOURCE_NAME", "env/hca");
-    assertEquals("env/hca", PluginFlags.parse(file, env).resourceName());
+    assertEquals("env/hca", PluginConfig.parse(file, env).resourceName());
     String[] flag = {"--config", cfg.toString(), "--resource-name", "flag/hca"};
-    assertEquals("flag/hca", PluginFlags.parse(flag, env).resourceName());
+    assertEquals("flag/hca", PluginConfig.parse(flag, env).resourceName());
   }
 
   @Test
@@ -94,16 +94,16 @@ class PluginFlagsTest {
     Path sriov = sriovPluginFile();
     assertEquals(
         "rdma/vhca",
-        PluginFlags.parse(new String[] {"--config", sriov.toString()}, Map.of()).resourceName());
+        PluginConfig.parse(new String[] {"--config", sriov.toString()}, Map.of()).resourceName());
     Path shared =
         Files.writeString(
             dir.resolve("shared.json"),
             "{\"periodicUpdateInterval\":30,\"configList\":[{\"resourceName\":\"hca_a\"}]}");
-    PluginFlags f = PluginFlags.parse(new String[] {"--config", shared.toString()}, Map.of());
+    PluginConfig f = PluginConfig.parse(new String[] {"--config", shared.toString()}, Map.of());
     assertEquals("rdma/hca_a", f.resourceName());
     assertEquals(Duration.ofSeconds(30), f.healthInterval());
     String[] flag = {"--config", shared.toString(), "--resource-name", "flag/hca"};
-    assertEquals("flag/hca", PluginFlags.parse(flag, Map.of()).resourceName());
+    assertEquals("flag/hca", PluginConfig.parse(flag, Map.of()).resourceName());
   }
 
   @Test
@@ -113,22 +113,22 @@ class PluginFlagsTest {
   void dropInFile() throws Exception {
     Path dropIn = sriovPluginFile();
     Map<String, String> env = Map.of("TANDEM_PLUGIN_DROP_IN_CONFIG", dropIn.toString());
-    PluginFlags read = PluginFlags.parse(new String[0], env);
-    assertEquals(dropIn, read.config());
+    PluginConfig read = PluginConfig.parse(new String[0], env);
+    assertEquals(dropIn, read.configFile());
     assertEquals(dropIn, read.dropInConfig());
     assertEquals("rdma/vhca", read.resourceName());
     Path own = Files.writeString(dir.resolve("own.json"), "{\"mode\":\"hca\"}");
-    PluginFlags named = PluginFlags.parse(new String[] {"--config", own.toString()}, env);
-    assertEquals(own, named.config());
+    PluginConfig named = PluginConfig.parse(new String[] {"--config", own.toString()}, env);
+    assertEquals(own, named.configFile());
     assertEquals("rdma/hca", named.resourceName());
     String[] absent = {"--drop-in-config", dir.resolve("absent/config.json").toString()};
-    assertNull(PluginFlags.parse(absent, Map.of()).config());
-    PluginFlags off = PluginFlags.parse(new String[] {"--drop-in-config", "off"}, env);
-    assertNull(off.config());
+    assertNull(PluginConfig.parse(absent, Map.of()).configFile());
+    PluginConfig off = PluginConfig.parse(new String[] {"--drop-in-config", "off"}, env);
+    assertNull(off.configFile());
     assertNull(off.dropInConfig());
     assertEquals(
         Path.of("/k8s-rdma-sriov-dev-plugin/config.json"),
-        PluginFlags.parse(new String[0], Map.of()).dropInConfig());
+        PluginConfig.parse(new String[0], Map.of()).dropInConfig());
   }
 
   @Test
@@ -139,31 +139,31 @@ class PluginFlagsTest {
         "unknown flag '--plugin-directory' (see --help)",
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--plugin-directory", "/x"}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--plugin-directory", "/x"}, Map.of()))
             .getMessage());
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--config"}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--config"}, Map.of()))
             .getMessage()
             .contains("--config needs a value"));
     assertEquals(
         "--lookup-timeout-ms (TANDEM_PLUGIN_LOOKUP_TIMEOUT_MS): 'soon' is not a whole number",
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--lookup-timeout-ms", "soon"}, Map.of()))
             .getMessage());
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--resource-name", "hca"}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--resource-name", "hca"}, Map.of()))
             .getMessage()
             .startsWith("--resource-name (TANDEM_PLUGIN_RESOURCE_NAME, file key resourceName):"));
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
                 () ->
-                    PluginFlags.parse(
+                    PluginConfig.parse(
                         new String[] {"--hwloc-xml", "a.xml"}, Map.of("TANDEM_NCCL_TOPO", "b")))
             .getMessage()
             .endsWith("(got --hwloc-xml and --nccl-topo)"));
@@ -171,7 +171,7 @@ class PluginFlagsTest {
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--config", bad.toString()}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--config", bad.toString()}, Map.of()))
             .getMessage()
             .contains(bad + ": unknown key slots"));
   }
@@ -185,23 +185,25 @@ class PluginFlagsTest {
         "--hwloc-xml (TANDEM_HWLOC_XML): '/nonexistent.xml' is not a readable file",
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--hwloc-xml", "/nonexistent.xml"}, Map.of()))
+                () ->
+                    PluginConfig.parse(new String[] {"--hwloc-xml", "/nonexistent.xml"}, Map.of()))
             .getMessage());
     assertEquals(
         "--sysfs-root (TANDEM_SYSFS_ROOT): '/nonexistent' is not a directory (from the"
             + " environment)",
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[0], Map.of("TANDEM_SYSFS_ROOT", "/nonexistent")))
+                () ->
+                    PluginConfig.parse(new String[0], Map.of("TANDEM_SYSFS_ROOT", "/nonexistent")))
             .getMessage());
     assertTrue(
         assertThrows(
                 InvalidConfigurationException.class,
-                () -> PluginFlags.parse(new String[] {"--node-name", "Node_1"}, Map.of()))
+                () -> PluginConfig.parse(new String[] {"--node-name", "Node_1"}, Map.of()))
             .getMessage()
             .startsWith("--node-name (NODE_NAME): 'Node_1' is not a valid node name"));
-    PluginFlags sysfs =
-        PluginFlags.parse(
+    PluginConfig sysfs =
+        PluginConfig.parse(
             new String[] {"--sysfs-root", dir.toString(), "--node-name", "n1"},
             Map.of("TANDEM_SYSFS_ONLY", "true"));
     assertEquals(new LocalNode("n1", null, null, dir, true), sysfs.node());
@@ -209,7 +211,7 @@ class PluginFlagsTest {
         assertThrows(
                 InvalidConfigurationException.class,
                 () ->
-                    PluginFlags.parse(new String[] {"--sysfs-only", "--nccl-topo", "b"}, Map.of()))
+                    PluginConfig.parse(new String[] {"--sysfs-only", "--nccl-topo", "b"}, Map.of()))
             .getMessage()
             .endsWith("(got --nccl-topo and --sysfs-only)"));
   }
@@ -218,7 +220,7 @@ class PluginFlagsTest {
   @DisplayName("docs/configuration.md carries exactly the table the declarations render")
   void documented() throws Exception {
     String doc = Files.readString(Path.of("../docs/configuration.md"));
-    String table = PluginFlags.SETTINGS.markdownTable();
+    String table = PluginSettings.SETTINGS.markdownTable();
     assertTrue(
         doc.contains("\n\n" + table + "\n"),
         "docs/configuration.md, device-plugin, should carry exactly this table:\n" + table);

@@ -8,7 +8,7 @@ import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.model.Machine;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @DisplayName(
     "filter of 5,000 nodes by name answers every node, new pod shape or not, on the event loop")
-class FilterLatencyIT {
+class FilterFiveThousandNodesIT {
 
   @Test
   @DisplayName(
@@ -50,7 +50,7 @@ class FilterLatencyIT {
       machines.add(new Machine("node-" + i, m.source(), m.pcie(), m.devices()));
       names.add("node-" + i);
     }
-    Cluster cluster = DemoCluster.of(machines);
+    ClusterParts cluster = DemoCluster.of(machines);
     Vertx vertx = Vertx.vertx();
     try {
       Listeners server =
