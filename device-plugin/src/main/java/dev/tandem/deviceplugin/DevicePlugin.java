@@ -49,7 +49,7 @@ public final class DevicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(DevicePlugin.class);
 
   private final Vertx vertx;
-  private final PluginSettings settings;
+  private final PluginWiring wiring;
   private final Inventory inventory;
   private final KubeletRegistration registration;
   private final ResourcePlugin hca;
@@ -60,14 +60,14 @@ public final class DevicePlugin {
   private final DeviceInfoHandOff deviceInfo;
   private OpsServer ops;
 
-  public DevicePlugin(Vertx vertx, PluginSettings s) {
+  public DevicePlugin(Vertx vertx, PluginWiring s) {
     this(vertx, s, new PluginMetrics());
   }
 
   /** A plugin counting into {@code metrics}. */
-  public DevicePlugin(Vertx vertx, PluginSettings s, PluginMetrics metrics) {
+  public DevicePlugin(Vertx vertx, PluginWiring s, PluginMetrics metrics) {
     this.vertx = vertx;
-    this.settings = s;
+    this.wiring = s;
     this.metrics = metrics;
     this.inventory = Inventory.of(s.machine(), s.config());
     this.registration = new KubeletRegistration(vertx, s.kubeletSocket(), 10_000);
@@ -137,7 +137,7 @@ public final class DevicePlugin {
   }
 
   /** The CNI hand-off, when a directory is set; null otherwise. */
-  private static DeviceInfoHandOff deviceInfo(Vertx vertx, PluginSettings s, Inventory inventory) {
+  private static DeviceInfoHandOff deviceInfo(Vertx vertx, PluginWiring s, Inventory inventory) {
     if (s.deviceInfoDir() == null) {
       return null;
     }
@@ -163,10 +163,10 @@ public final class DevicePlugin {
         handOff,
         socket,
         registration,
-        settings.backoff(),
-        settings.config().healthInterval(),
+        wiring.backoff(),
+        wiring.config().healthInterval(),
         metrics,
-        settings.clock());
+        wiring.clock());
   }
 
   /** The HCAs and devices offered as {@code rdma/hca}. */
@@ -239,7 +239,7 @@ public final class DevicePlugin {
     if (deviceInfo == null) {
       return Future.succeededFuture();
     }
-    DeviceInfoDirectory dir = new DeviceInfoDirectory(settings.deviceInfoDir());
+    DeviceInfoDirectory dir = new DeviceInfoDirectory(wiring.deviceInfoDir());
     return vertx
         .<Void>executeBlocking(
             () -> {
@@ -253,8 +253,8 @@ public final class DevicePlugin {
                   "Device Information files for CNI plugins in {}, checked against PodResources"
                       + " every {} s",
                   dir.path(),
-                  settings.deviceInfoInterval().toSeconds());
-              deviceInfo.every(settings.deviceInfoInterval());
+                  wiring.deviceInfoInterval().toSeconds());
+              deviceInfo.every(wiring.deviceInfoInterval());
             });
   }
 
@@ -266,7 +266,7 @@ public final class DevicePlugin {
         "joint mode: serving {} GPUs as {} on {}; {}",
         gpu.table().ids().size(),
         gpu.resourceName(),
-        settings.gpuSocket().getFileName(),
+        wiring.gpuSocket().getFileName(),
         nvmlNote());
     return gpu.start();
   }

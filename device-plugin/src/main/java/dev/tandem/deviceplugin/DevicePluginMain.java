@@ -1,9 +1,9 @@
 package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.cli.ConfigFile;
-import dev.tandem.deviceplugin.cli.PluginFlags;
-import dev.tandem.deviceplugin.config.ConfigException;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.cli.PluginConfig;
+import dev.tandem.deviceplugin.cli.PluginSettings;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.pods.ApiServerPlans;
@@ -33,7 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Entry point of the device-plugin jar: flags, config, discovery, then the plugin until SIGTERM.
+ * Entry point of the device-plugin jar (its composition root): settings, the resource
+ * configuration, discovery, then the plugin until SIGTERM.
  */
 public final class DevicePluginMain {
 
@@ -43,19 +44,20 @@ public final class DevicePluginMain {
 
   public static void main(String[] args) {
     if (Settings.wantsHelp(List.of(args))) {
-      System.out.print(PluginFlags.SETTINGS.usage());
+      System.out.print(PluginSettings.SETTINGS.usage());
       System.exit(0);
       return;
     }
     Map<String, String> env = System.getenv();
-    PluginFlags flags;
     PluginConfig config;
+    ResourceConfig resource;
     try {
-      Resolved resolved = PluginFlags.SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys);
-      flags = PluginFlags.from(resolved, env);
-      config = config(flags);
+      Resolved resolved =
+          PluginSettings.SETTINGS.resolve(List.of(args), env, ConfigFile::sharedKeys);
+      config = PluginConfig.from(resolved, env);
+      resource = resource(config);
       LOG.info("device-plugin: {}", resolved.describe());
-    } catch (InvalidConfigurationException | ConfigException e) {
+    } catch (InvalidConfigurationException e) {
       System.err.println("device-plugin: " + e.getMessage());
       System.exit(2);
       return;
@@ -63,34 +65,30 @@ public final class DevicePluginMain {
     TopologySource source;
     Discovery discovery;
     try {
-      source =
-          TopologySources.create(
-              new DiscoveryOptions(
-                  flags.nodeName(),
-                  flags.hwlocXml(),
-                  flags.sysfsRoot(),
-                  flags.ncclTopo(),
-                  flags.hwlocXml() == null && flags.ncclTopo() == null));
+      source = TopologySources.create(config.node().into(DiscoveryOptions::fromNodeSettings));
       discovery = source.discover();
     } catch (DiscoveryException | IllegalArgumentException e) {
       System.err.println(
-          "device-plugin: discovery failed on node " + flags.nodeName() + ": " + e.getMessage());
+          "device-plugin: discovery failed on node "
+              + config.node().nodeName()
+              + ": "
+              + e.getMessage());
       System.exit(1);
       return;
     }
     TopologySource rediscovery = source;
-    run(flags, config, discovery, () -> rediscovery.discover().machine());
+    run(config, resource, discovery, () -> rediscovery.discover().machine());
   }
 
-  /** The file's configuration with the two settings flags and environment may override. */
-  private static PluginConfig config(PluginFlags flags) {
-    Path file = flags.config();
-    logSource(file, flags.dropInConfig());
-    PluginConfig c =
+  /** The file's resource configuration with the two settings flags and environment may override. */
+  private static ResourceConfig resource(PluginConfig config) {
+    Path file = config.configFile();
+    logSource(file, config.dropInConfig());
+    ResourceConfig c =
         file == null
-            ? PluginConfig.DEFAULT
-            : PluginConfig.parse(ConfigFile.read(file), file.toString());
-    return c.withResourceName(flags.resourceName()).withHealthInterval(flags.healthInterval());
+            ? ResourceConfig.DEFAULT
+            : ResourceConfig.parse(ConfigFile.read(file), file.toString());
+    return c.withResourceName(config.resourceName()).withHealthInterval(config.healthInterval());
   }
 
   /** Which file the configuration comes from: a drop-in file replaces a missing --config. */
@@ -106,7 +104,7 @@ public final class DevicePluginMain {
   }
 
   private static void run(
-      PluginFlags flags, PluginConfig config, Discovery discovery, Supplier<Machine> rescan) {
+      PluginConfig config, ResourceConfig resource, Discovery discovery, Supplier<Machine> rescan) {
     // one event loop is plenty for a plugin; few workers (discovery is done, file reads are small)
     Vertx vertx =
         Vertx.vertx(
@@ -114,59 +112,61 @@ public final class DevicePluginMain {
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
-    Path sysfs = flags.sysfsRoot();
-    KubernetesClient kube = kubeClient(flags);
+    Path sysfs = config.node().sysfsRoot();
+    KubernetesClient kube = kubeClient(config);
     PendingPlans plans =
         kube == null
             ? null
-            : new ApiServerPlans(vertx, kube, config.resourceName(), config.gpu().resourceName());
-    Duration lookupTimeout = Duration.ofMillis(flags.lookupTimeoutMs());
-    PluginSettings settings =
-        PluginSettings.builder(
+            : new ApiServerPlans(
+                vertx, kube, resource.resourceName(), resource.gpu().resourceName());
+    Duration lookupTimeout = Duration.ofMillis(config.lookupTimeoutMs());
+    PluginWiring wiring =
+        PluginWiring.builder(
                 discovery.machine(),
-                config,
-                flags.pluginDir().resolve(flags.endpoint()),
-                flags.kubeletSocket())
+                resource,
+                config.pluginDir().resolve(config.endpoint()),
+                config.kubeletSocket())
             .sysfsRoot(sysfs)
             .probe(new PortStates(sysfs))
             .plans(plans)
-            .podResources(new KubeletPodResources(vertx, flags.podResourcesSocket(), lookupTimeout))
+            .podResources(
+                new KubeletPodResources(vertx, config.podResourcesSocket(), lookupTimeout))
             .lookupTimeout(lookupTimeout)
             .backoff(PluginLifecycle.DEFAULT_BACKOFF)
-            .gpuSocket(flags.pluginDir().resolve(flags.gpuEndpoint()))
-            .deviceInfo(flags.deviceInfoDir(), flags.deviceInfoInterval())
+            .gpuSocket(config.pluginDir().resolve(config.gpuEndpoint()))
+            .deviceInfo(config.deviceInfoDir(), config.deviceInfoInterval())
             .rescan(rescan)
             .build();
-    DevicePlugin plugin = new DevicePlugin(vertx, settings);
+    DevicePlugin plugin = new DevicePlugin(vertx, wiring);
     LOG.info(
         "node {}: {} mode, {} HCAs offered as {} {} devices (topology from {})",
-        flags.nodeName(),
-        config.mode().value(),
+        config.node().nodeName(),
+        resource.mode().value(),
         plugin.inventory().hcas().size(),
         plugin.inventory().devices().size(),
-        config.resourceName(),
+        resource.resourceName(),
         discovery.source());
     if (plugin.gpu() != null) {
       LOG.info(
           "node {}: joint mode, also {} GPUs as {} on {}",
-          flags.nodeName(),
+          config.node().nodeName(),
           plugin.gpu().table().ids().size(),
-          config.gpu().resourceName(),
-          flags.gpuEndpoint());
+          resource.gpu().resourceName(),
+          config.gpuEndpoint());
     }
-    if (config.allocateAllDevices()) {
+    if (resource.allocateAllDevices()) {
       LOG.info(
           "node {}: allocateAllDevices: every container asking for {} gets the character devices"
               + " of all {} offered RDMA devices; the ids granted stay the kubelet's",
-          flags.nodeName(),
-          config.resourceName(),
+          config.node().nodeName(),
+          resource.resourceName(),
           plugin.inventory().devices().stream().map(d -> d.ibDevice()).distinct().count());
     }
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("stopping: removing {}", settings.pluginSocket());
+                  LOG.info("stopping: removing {}", wiring.pluginSocket());
                   try {
                     plugin
                         .stop()
@@ -180,10 +180,10 @@ public final class DevicePluginMain {
                 },
                 "device-plugin-shutdown"));
     plugin
-        .listenOps(flags.opsPort())
+        .listenOps(config.opsPort())
         .onSuccess(port -> LOG.info("serving /healthz, /readyz and /metrics on port {}", port))
         .onFailure(
-            e -> exit("cannot listen on --ops-port " + flags.opsPort() + ": " + e.getMessage()));
+            e -> exit("cannot listen on --ops-port " + config.opsPort() + ": " + e.getMessage()));
     plugin.start().onFailure(e -> exit("start failed: " + e.getMessage()));
     plugin.failed().onFailure(e -> exit(e.getMessage()));
   }
@@ -193,20 +193,20 @@ public final class DevicePluginMain {
     new Thread(() -> System.exit(1), "device-plugin-exit").start();
   }
 
-  private static KubernetesClient kubeClient(PluginFlags flags) {
-    if (flags.noKube()) {
+  private static KubernetesClient kubeClient(PluginConfig config) {
+    if (config.noKube()) {
       LOG.info(
           "API-server lookup disabled (--no-kube): preferred allocations follow GPUs only through the allocator");
       return null;
     }
     Optional<KubeConnection> connection =
         KubeConnection.find(
-            flags.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
+            config.kubeconfig(), System.getenv(), Path.of(System.getProperty("user.home")));
     if (connection.isEmpty()) {
       LOG.info(
           "API-server lookup disabled: not in a cluster and no readable kubeconfig ({}, else"
               + " ~/.kube/config)",
-          flags.kubeconfig() == null ? "--kubeconfig or KUBECONFIG" : flags.kubeconfig());
+          config.kubeconfig() == null ? "--kubeconfig or KUBECONFIG" : config.kubeconfig());
       return null;
     }
     return connection.get().client();

@@ -3,9 +3,9 @@ package dev.tandem.deviceplugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
-import dev.tandem.deviceplugin.standin.StandInSettings;
+import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -120,7 +120,7 @@ class AllDevicesIT {
     plugin =
         new DevicePlugin(
             vertx,
-            StandInSettings.of(m, PluginConfig.parse(config, "config.json"), dir, sysfs, kubelet)
+            StandInWiring.of(m, ResourceConfig.parse(config, "config.json"), dir, sysfs, kubelet)
                 .deviceInfo(devinfo, Duration.ofSeconds(10))
                 .build());
     plugin.start().await();

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.grpc.SocketIdentity;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
-import dev.tandem.deviceplugin.standin.StandInSettings;
+import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -81,10 +81,10 @@ class DevicePluginIT {
   }
 
   private DevicePlugin started(Vertx vertx) {
-    PluginSettings s =
-        StandInSettings.of(
+    PluginWiring s =
+        StandInWiring.of(
                 machine,
-                PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                ResourceConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
                 dir,
                 sysfs,
                 kubelet)

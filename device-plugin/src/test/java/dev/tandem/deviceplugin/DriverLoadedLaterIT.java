@@ -2,9 +2,9 @@ package dev.tandem.deviceplugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
-import dev.tandem.deviceplugin.standin.RescanSettings;
+import dev.tandem.deviceplugin.standin.RescanWiring;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
@@ -93,7 +93,7 @@ class DriverLoadedLaterIT {
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
     plugin =
         new DevicePlugin(
-            vertx, RescanSettings.of(source, PluginConfig.parse(config, "t"), dir, sysfs, kubelet));
+            vertx, RescanWiring.of(source, ResourceConfig.parse(config, "t"), dir, sysfs, kubelet));
     plugin.start().await();
   }
 

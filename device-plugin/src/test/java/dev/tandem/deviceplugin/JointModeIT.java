@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.GpuConfig;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
-import dev.tandem.deviceplugin.standin.StandInSettings;
+import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -63,8 +63,8 @@ class JointModeIT {
 
   static final String GPU = "nvidia.com/gpu";
   static final String HCA = "rdma/hca";
-  static final PluginConfig JOINT =
-      PluginConfig.DEFAULT.withGpu(new GpuConfig(true, false, GPU, Duration.ofSeconds(30)));
+  static final ResourceConfig JOINT =
+      ResourceConfig.DEFAULT.withGpu(new GpuConfig(true, false, GPU, Duration.ofSeconds(30)));
 
   @TempDir Path dir;
   @TempDir Path sysfs;
@@ -97,7 +97,7 @@ class JointModeIT {
    */
   record Node(KubeletStandIn kubelet, DevicePlugin plugin, DeviceManagerStandIn manager) {}
 
-  Node node(Path where, PluginConfig config, boolean kube, long seed) throws Exception {
+  Node node(Path where, ResourceConfig config, boolean kube, long seed) throws Exception {
     Files.createDirectories(where);
     FakeSysfs.write(sysfs, machine);
     KubeletStandIn kubelet = new KubeletStandIn(vertx, where);
@@ -107,7 +107,7 @@ class JointModeIT {
     DevicePlugin plugin =
         new DevicePlugin(
             vertx,
-            StandInSettings.of(machine, config, where, sysfs, kubelet)
+            StandInWiring.of(machine, config, where, sysfs, kubelet)
                 .plans(plans)
                 .podResources(manager.podResources())
                 .gpuSocket(where.resolve("tandem-gpu.sock"))
@@ -359,7 +359,7 @@ class JointModeIT {
     int perSize = 60;
     Tally joint = admitMany(node(dir.resolve("joint"), JOINT, true, 42), "joint", perSize);
     Tally hint =
-        admitMany(node(dir.resolve("hint"), PluginConfig.DEFAULT, true, 42), "hint", perSize);
+        admitMany(node(dir.resolve("hint"), ResourceConfig.DEFAULT, true, 42), "hint", perSize);
     String report =
         "XE8640 fixture, "
             + perSize
@@ -439,7 +439,7 @@ class JointModeIT {
       "busy node (the previous pod still holds devices), random order: joint mode aligned every time an aligned set was free")
   void busyNode() throws Exception {
     Tally joint = admitBusy(node(dir.resolve("joint"), JOINT, true, 11), "joint", 80);
-    Tally hint = admitBusy(node(dir.resolve("hint"), PluginConfig.DEFAULT, true, 11), "hint", 80);
+    Tally hint = admitBusy(node(dir.resolve("hint"), ResourceConfig.DEFAULT, true, 11), "hint", 80);
     String report =
         "XE8640 fixture, busy node, 80 pods, random resource order (seed 11):\n"
             + joint.table("joint")

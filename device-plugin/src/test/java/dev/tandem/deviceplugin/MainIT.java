@@ -67,7 +67,8 @@ class MainIT {
   }
 
   @Test
-  @DisplayName("--help exits 0 with usage; an unknown flag or a malformed config exits 2 naming it")
+  @DisplayName(
+      "--help exits 0 with usage; an unknown flag, a malformed config or a missing topology file exits 2 naming it")
   void exitCodes() throws Exception {
     Path log = dir.resolve("out");
     assertEquals(0, exit(log, "--help"));
@@ -78,6 +79,14 @@ class MainIT {
     Path cfg = Files.writeString(dir.resolve("bad.json"), "{\"mode\":\"hca\",\"slots\":4}");
     assertEquals(2, exit(log, "--config", cfg.toString()));
     assertTrue(Files.readString(log).contains(cfg + ": unknown key slots"), Files.readString(log));
+    assertEquals(2, exit(log, "--hwloc-xml", dir.resolve("absent.xml").toString()));
+    assertTrue(
+        Files.readString(log)
+            .contains(
+                "device-plugin: --hwloc-xml (TANDEM_HWLOC_XML): '"
+                    + dir.resolve("absent.xml")
+                    + "' is not a readable file"),
+        Files.readString(log));
   }
 
   @Test

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
-import dev.tandem.deviceplugin.standin.StandInSettings;
+import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -85,9 +85,9 @@ class OpsEndpointsIT {
     plugin =
         new DevicePlugin(
             vertx,
-            StandInSettings.of(
+            StandInWiring.of(
                     m,
-                    PluginConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
+                    ResourceConfig.DEFAULT.withHealthInterval(Duration.ofSeconds(1)),
                     dir,
                     sysfs,
                     kubelet)

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.allocate.RdmaEnvironment;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
@@ -67,14 +67,14 @@ class PodScopeIT {
     }
   }
 
-  private DeviceManagerStandIn start(PluginConfig config, PlannedPod pod) throws Exception {
+  private DeviceManagerStandIn start(ResourceConfig config, PlannedPod pod) throws Exception {
     Machine m = TestMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
     DeviceManagerStandIn[] dm = new DeviceManagerStandIn[1];
     plugin =
         new DevicePlugin(
             vertx,
-            PluginSettings.builder(m, config, dir.resolve("tandem-rdma.sock"), kubelet.socket())
+            PluginWiring.builder(m, config, dir.resolve("tandem-rdma.sock"), kubelet.socket())
                 .sysfsRoot(sysfs)
                 .probe(new PortStates(sysfs))
                 .plans(node -> Future.succeededFuture(List.of(pod)))
@@ -109,7 +109,7 @@ class PodScopeIT {
             List.of("mlx5_5", "mlx5_4"),
             new ContainerShare("a", false, List.of(), List.of("mlx5_4")),
             new ContainerShare("b", false, List.of(), List.of("mlx5_5")));
-    DeviceManagerStandIn dm = start(PluginConfig.DEFAULT, pod(plan, List.of("a", "b"), Set.of()));
+    DeviceManagerStandIn dm = start(ResourceConfig.DEFAULT, pod(plan, List.of("a", "b"), Set.of()));
     assertEquals(List.of("mlx5_4"), dm.admit("team", "p", "a", Map.of(HCA, 1)).get(HCA));
     assertEquals(
         List.of("mlx5_5"),
@@ -129,7 +129,7 @@ class PodScopeIT {
             new ContainerShare("b", false, List.of(), List.of("mlx5_7")));
     DeviceManagerStandIn dm =
         start(
-            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "test"),
+            ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "test"),
             pod(plan, List.of("a", "b"), Set.of()));
     List<String> a = dm.admit("team", "p", "a", Map.of(HCA, 1)).get(HCA);
     List<String> b = dm.admit("team", "p", "b", Map.of(HCA, 1)).get(HCA);
@@ -152,7 +152,7 @@ class PodScopeIT {
             List.of("mlx5_4", "mlx5_5"),
             new ContainerShare("a", false, List.of(), List.of("mlx5_4")),
             new ContainerShare("b", false, List.of(), List.of("mlx5_5")));
-    DeviceManagerStandIn dm = start(PluginConfig.DEFAULT, pod(plan, List.of("a", "b"), Set.of()));
+    DeviceManagerStandIn dm = start(ResourceConfig.DEFAULT, pod(plan, List.of("a", "b"), Set.of()));
     List<String> a = dm.admit("team", "p", "a", Map.of(HCA, 1)).get(HCA);
     assertEquals("=mlx5_4", allocate(a).getEnvsOrThrow(RdmaEnvironment.NCCL_IB_HCA));
   }
@@ -167,7 +167,7 @@ class PodScopeIT {
             List.of("mlx5_4", "mlx5_5"),
             new ContainerShare("setup", true, List.of(), List.of("mlx5_4")),
             new ContainerShare("train", false, List.of(), List.of("mlx5_4", "mlx5_5")));
-    start(PluginConfig.DEFAULT, pod(plan, List.of("setup", "train"), Set.of("setup")));
+    start(ResourceConfig.DEFAULT, pod(plan, List.of("setup", "train"), Set.of("setup")));
     List<String> available =
         List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_5", "mlx5_6", "mlx5_4");
     assertEquals(List.of("mlx5_4"), preferred(available, List.of(), 1), "setup first");

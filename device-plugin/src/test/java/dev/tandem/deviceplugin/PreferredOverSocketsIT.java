@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
@@ -78,8 +78,8 @@ class PreferredOverSocketsIT {
     plugin =
         new DevicePlugin(
             vertx,
-            PluginSettings.builder(
-                    m, PluginConfig.DEFAULT, dir.resolve("tandem-rdma.sock"), kubelet.socket())
+            PluginWiring.builder(
+                    m, ResourceConfig.DEFAULT, dir.resolve("tandem-rdma.sock"), kubelet.socket())
                 .sysfsRoot(sysfs)
                 .probe(new PortStates(sysfs))
                 .plans(node -> Future.succeededFuture(List.of(pod)))

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
-import dev.tandem.deviceplugin.standin.RescanSettings;
+import dev.tandem.deviceplugin.standin.RescanWiring;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
@@ -77,7 +77,7 @@ class VfRescanIT {
     Machine pf = TestMachines.twoSwitchesAndLoneHca("n1");
     node(TestMachines.withVirtualFunctions(pf, "mlx5_0", 1, "mlx5_3", "mlx5_4"));
     TopologySource source = TopologySources.create(DiscoveryOptions.sysfs("n1", sysfs));
-    plugin = new DevicePlugin(vertx, settings(source, null, null));
+    plugin = new DevicePlugin(vertx, wiring(source, null, null));
     plugin.start().await();
 
     awaitIds(List.of("0000:15:00.1", "0000:15:00.2"));
@@ -129,7 +129,7 @@ class VfRescanIT {
     plugin =
         new DevicePlugin(
             vertx,
-            settings(
+            wiring(
                 source,
                 n -> Future.succeededFuture(List.of(pod)),
                 new KubeletPodResources(
@@ -173,11 +173,11 @@ class VfRescanIT {
         names[3]);
   }
 
-  private PluginSettings settings(
+  private PluginWiring wiring(
       TopologySource source, PendingPlans plans, PodResourcesSource podResources) {
-    return RescanSettings.of(
+    return RescanWiring.of(
         source,
-        PluginConfig.parse("{\"mode\":\"sriov\"}", "t"),
+        ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"),
         plans,
         podResources,
         dir,

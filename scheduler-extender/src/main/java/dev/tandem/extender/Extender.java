@@ -7,7 +7,7 @@ import dev.tandem.extender.http.SchedulerRoutes;
 import dev.tandem.extender.http.UiRoutes;
 import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
@@ -24,11 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The composition root: the verbs, routes and metrics of the extender over one {@link Cluster},
- * each given the parts of the cluster it needs, served on two ports: the scheduler verbs on one
- * (HTTPS with client certificates in a cluster), the inspection API, {@code /ui}, health and
- * metrics on the other. Stable entry for tests, the demo, the UI test and the load harness: {@code
- * Extender.start(vertx, config, cluster)}.
+ * The composition root: the verbs, routes and metrics of the extender over one {@link
+ * ClusterParts}, each given the parts of the cluster it needs, served on two ports: the scheduler
+ * verbs on one (HTTPS with client certificates in a cluster), the inspection API, {@code /ui},
+ * health and metrics on the other. Stable entry for tests, the demo, the UI test and the load
+ * harness: {@code Extender.start(vertx, config, cluster)}.
  */
 public final class Extender {
 
@@ -49,12 +49,12 @@ public final class Extender {
   /** The routers of the two ports. */
   public record Routers(Router verbs, Router inspection) {}
 
-  public static Future<Listeners> start(Vertx vertx, ExtenderConfig config, Cluster cluster) {
+  public static Future<Listeners> start(Vertx vertx, ExtenderConfig config, ClusterParts cluster) {
     return start(vertx, config, cluster, new ExtenderMetrics(cluster));
   }
 
   public static Future<Listeners> start(
-      Vertx vertx, ExtenderConfig config, Cluster cluster, ExtenderMetrics metrics) {
+      Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics) {
     Routers routers = routers(vertx, config, cluster, metrics);
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
@@ -108,7 +108,7 @@ public final class Extender {
 
   /** The routes of both ports, without servers: for tests and benchmarks that mount them. */
   public static Routers routers(
-      Vertx vertx, ExtenderConfig config, Cluster cluster, ExtenderMetrics metrics) {
+      Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
     PodRequests requests = new PodRequests(config.defaultPolicy(), config.resources());

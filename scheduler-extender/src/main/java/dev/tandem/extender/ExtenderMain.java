@@ -1,7 +1,6 @@
 package dev.tandem.extender;
 
 import dev.tandem.extender.certs.CertificatesCommand;
-import dev.tandem.extender.config.ConfigException;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.config.ExtenderSettings;
 import dev.tandem.extender.config.YamlFile;
@@ -50,7 +49,7 @@ public final class ExtenderMain {
       resolved = ExtenderSettings.SETTINGS.resolve(flags, env, YamlFile::read);
       config = ExtenderConfig.from(resolved, env);
       config.requireVerbsAuthentication();
-    } catch (InvalidConfigurationException | ConfigException e) {
+    } catch (InvalidConfigurationException e) {
       System.err.println("scheduler-extender: invalid configuration: " + e.getMessage());
       System.exit(2);
       return;

@@ -1,8 +1,8 @@
 package dev.tandem.extender;
 
-import dev.tandem.extender.config.ConfigException;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.config.TlsFiles;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ClientAuth;
@@ -111,7 +111,7 @@ record ListenerTls(String certFlag, Path cert, String keyFlag, Path key, Path cl
         TlsFiles.checkCa("--client-ca", clientCa);
       }
       return now;
-    } catch (ConfigException e) {
+    } catch (InvalidConfigurationException e) {
       LOG.warn(
           "not reloading the changed files, still serving the previous ones: {}", e.getMessage());
       return null;

@@ -60,6 +60,29 @@ public record DiscoveryOptions(
     return hwlocXml == null && !fileAlone;
   }
 
+  /**
+   * The one translation of the node settings every node daemon and command declares (daemon-kit's
+   * {@code NodeSettings}, read as plain values): the file named, else this machine through libhwloc
+   * and libibverbs falling back to sysfs under {@code sysfsRoot}, or that sysfs alone when {@code
+   * sysfsOnly}.
+   *
+   * @param nodeName the node's name
+   * @param hwlocXml an hwloc XML export, or null
+   * @param ncclTopo an NCCL topology file on the VM it describes (names from {@code sysfsRoot}), or
+   *     null
+   * @param sysfsRoot the host root; {@code /} when null
+   * @param sysfsOnly read sysfs only, without the libraries
+   */
+  public static DiscoveryOptions fromNodeSettings(
+      String nodeName, Path hwlocXml, Path ncclTopo, Path sysfsRoot, boolean sysfsOnly) {
+    return new DiscoveryOptions(
+        nodeName,
+        hwlocXml,
+        sysfsRoot,
+        ncclTopo,
+        hwlocXml == null && ncclTopo == null && !sysfsOnly);
+  }
+
   /** This machine: libhwloc and libibverbs first, then sysfs under {@code /}. */
   public static DiscoveryOptions live(String nodeName) {
     return new DiscoveryOptions(nodeName, null, HOST_ROOT, null, true);

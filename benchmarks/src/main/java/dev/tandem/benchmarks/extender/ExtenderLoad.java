@@ -3,7 +3,7 @@ package dev.tandem.benchmarks.extender;
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -91,7 +91,7 @@ public final class ExtenderLoad {
 
   private void measureSize(int size, ResultTable table) throws Exception {
     long t0 = System.nanoTime();
-    Cluster cluster = LoadCluster.build(size, options.seed(), options.names());
+    ClusterParts cluster = LoadCluster.build(size, options.seed(), options.names());
     long heap = usedHeapMiB();
     System.out.printf(
         "%,d nodes: cluster built in %d ms, heap in use %d MiB, load average %.1f%n",
@@ -168,7 +168,7 @@ public final class ExtenderLoad {
     }
   }
 
-  private Future<HttpServer> start(Cluster cluster) {
+  private Future<HttpServer> start(ClusterParts cluster) {
     ExtenderConfig d = ExtenderConfig.defaults();
     ExtenderConfig config =
         new ExtenderConfig(

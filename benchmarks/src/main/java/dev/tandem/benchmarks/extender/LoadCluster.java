@@ -2,7 +2,7 @@ package dev.tandem.benchmarks.extender;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.ReportedAllocation;
@@ -47,14 +47,14 @@ final class LoadCluster {
   }
 
   /** A ready cluster state of {@code nodes} nodes named after the fixtures. */
-  static Cluster build(int nodes, long seed) {
+  static ClusterParts build(int nodes, long seed) {
     return build(nodes, seed, Naming.FIXTURE);
   }
 
   /** A ready cluster state of {@code nodes} nodes; the same seed gives the same cluster. */
-  static Cluster build(int nodes, long seed, Naming naming) {
-    Cluster demo = DemoCluster.fromBundledFixtures(nodes);
-    Cluster cluster = naming == Naming.FIXTURE ? demo : DemoCluster.of(renamed(demo.state()));
+  static ClusterParts build(int nodes, long seed, Naming naming) {
+    ClusterParts demo = DemoCluster.fromBundledFixtures(nodes);
+    ClusterParts cluster = naming == Naming.FIXTURE ? demo : DemoCluster.of(renamed(demo.state()));
     ClusterState state = cluster.state();
     Random random = new Random(seed);
     int index = 0;

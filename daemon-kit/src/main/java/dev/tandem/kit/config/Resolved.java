@@ -8,13 +8,19 @@ import java.util.stream.Collectors;
 /**
  * The values of a daemon's settings after flags, environment, file and defaults were folded in that
  * order of strength, and parsed. Each daemon builds its typed configuration record from it.
+ *
+ * <p>A setting is looked up by its flag, which a table holds once ({@link Settings#of}): a table
+ * may list a variant of a shared declaration ({@code NodeSettings.NODE_NAME.asRequired()}) and code
+ * that reads the shared one ({@code get(NodeSettings.NODE_NAME)}) gets that table's value.
  */
 public final class Resolved {
 
-  /** A setting's text, where it came from, and the parsed value. */
-  private record Entry(String text, Source source, Object value) {}
+  /** A setting as the table declares it, its text, where it came from, and the parsed value. */
+  private record Entry(Setting<?> setting, String text, Source source, Object value) {}
 
-  private final Map<Setting<?>, Entry> entries = new LinkedHashMap<>();
+  /** By flag. */
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
+
   private final Map<Source, String> where;
   private final Path file;
 
@@ -36,16 +42,17 @@ public final class Resolved {
   }
 
   void put(Setting<?> setting, String text, Source source) {
-    entries.put(setting, new Entry(text, source, null));
+    entries.put(setting.flag(), new Entry(setting, text, source, null));
   }
 
   /** Parses every value; the first bad one throws naming its flag, variable and value. */
   void parseAll() {
     entries.replaceAll(
-        (s, e) -> e.text() == null ? e : new Entry(e.text(), e.source(), parse(s, e)));
+        (flag, e) -> e.text() == null ? e : new Entry(e.setting(), e.text(), e.source(), parse(e)));
   }
 
-  private Object parse(Setting<?> s, Entry e) {
+  private Object parse(Entry e) {
+    Setting<?> s = e.setting();
     try {
       return s.parser().parse(e.text());
     } catch (IllegalArgumentException ex) {
@@ -63,11 +70,11 @@ public final class Resolved {
   /** The value, or null when nothing set it and it has no default. */
   @SuppressWarnings("unchecked")
   public <T> T get(Setting<T> setting) {
-    Entry e = entries.get(setting);
+    Entry e = entries.get(setting.flag());
     if (e == null) {
       throw new IllegalArgumentException(setting.flag() + " is not one of these settings");
     }
-    return e.text() == null ? null : (T) (e.value() != null ? e.value() : parse(setting, e));
+    return e.text() == null ? null : (T) (e.value() != null ? e.value() : parse(e));
   }
 
   /** The value, or {@code fallback} when nothing set it and it has no default. */
@@ -78,7 +85,7 @@ public final class Resolved {
 
   /** Where the value came from; {@link Source#DEFAULT} also when there is none. */
   public Source source(Setting<?> setting) {
-    Entry e = entries.get(setting);
+    Entry e = entries.get(setting.flag());
     return e == null ? Source.DEFAULT : e.source();
   }
 
@@ -87,7 +94,7 @@ public final class Resolved {
    * that rules are checked before values are (a rule's message is the more useful one).
    */
   public boolean isGiven(Setting<?> setting) {
-    Entry e = entries.get(setting);
+    Entry e = entries.get(setting.flag());
     return e != null
         && e.source() != Source.DEFAULT
         && e.text() != null
@@ -99,14 +106,14 @@ public final class Resolved {
    * is not the default; secrets are masked.
    */
   public String describe() {
-    return entries.entrySet().stream()
-        .filter(e -> e.getValue().text() != null)
+    return entries.values().stream()
+        .filter(e -> e.text() != null)
         .map(
             e ->
-                e.getKey().flag()
+                e.setting().flag()
                     + "="
-                    + (e.getKey().secret() ? "***" : e.getValue().text())
-                    + origin(e.getKey(), e.getValue().source()))
+                    + (e.setting().secret() ? "***" : e.text())
+                    + origin(e.setting(), e.source()))
         .collect(Collectors.joining(", "));
   }
 

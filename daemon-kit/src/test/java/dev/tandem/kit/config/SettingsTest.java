@@ -271,4 +271,25 @@ class SettingsTest {
   void duplicate() {
     assertThrows(IllegalArgumentException.class, () -> Settings.of("x", List.of(PORT, PORT)));
   }
+
+  @Test
+  @DisplayName(
+      "a table's variant of a shared setting (required here, optional elsewhere) answers for the shared declaration")
+  void variantAnswersForItsDeclaration() {
+    Setting<Duration> shared = POLL.defaultValue(null);
+    Settings required =
+        Settings.of("x", List.of(shared.asRequired())).rules(Rule.atMostOne(shared));
+    assertEquals(
+        "--poll (T_POLL) is required: seconds between polls",
+        assertThrows(
+                InvalidConfigurationException.class, () -> required.resolve(List.of(), Map.of()))
+            .getMessage());
+    Resolved r = required.resolve(List.of("--poll", "7"), Map.of());
+    assertEquals(Duration.ofSeconds(7), r.get(shared));
+    assertEquals(Source.FLAG, r.source(shared));
+    assertTrue(r.isGiven(shared));
+    assertNull(
+        Settings.of("x", List.of(shared)).resolve(List.of(), Map.of()).get(shared),
+        "optional in another table");
+  }
 }

@@ -1,7 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
-import dev.tandem.deviceplugin.config.ConfigException;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The plugin's JSON configuration file: its text for {@link PluginConfig}, and the two keys a flag
- * also sets, for the kit's file layer.
+ * The plugin's JSON configuration file: its text for {@link ResourceConfig}, and the two keys a
+ * flag also sets, for the kit's file layer.
  */
 public final class ConfigFile {
 
@@ -20,27 +20,27 @@ public final class ConfigFile {
   /**
    * The file's text.
    *
-   * @throws ConfigException naming the file when it cannot be read
+   * @throws InvalidConfigurationException naming the file when it cannot be read
    */
   public static String read(Path file) {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new ConfigException("cannot read config file " + file + ": " + e);
+      throw new InvalidConfigurationException("cannot read config file " + file + ": " + e);
     }
   }
 
   /**
    * The values of the keys a flag also sets ({@code resourceName}, {@code healthCheckSeconds}),
-   * after {@link PluginConfig#parse} accepted the whole file; for a Mellanox plugin's file, the
+   * after {@link ResourceConfig#parse} accepted the whole file; for a Mellanox plugin's file, the
    * values its own keys map to (its resource name, its update interval).
    *
-   * @throws ConfigException naming the file and what is wrong in it
+   * @throws InvalidConfigurationException naming the file and what is wrong in it
    */
   public static Map<String, String> sharedKeys(Path file) {
     String text = read(file);
-    PluginConfig.parse(text, file.toString());
-    JsonObject o = PluginConfig.keys(text, file.toString());
+    ResourceConfig.parse(text, file.toString());
+    JsonObject o = ResourceConfig.keys(text, file.toString());
     Map<String, String> out = new LinkedHashMap<>();
     for (String key : new String[] {"resourceName", "healthCheckSeconds"}) {
       if (o.containsKey(key)) {

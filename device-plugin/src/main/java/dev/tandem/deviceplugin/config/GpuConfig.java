@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Set;
@@ -22,9 +23,9 @@ public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Durat
   static final Set<String> KEYS = Set.of("enabled", "cdi", "resourceName", "reservationSeconds");
 
   public GpuConfig {
-    PluginConfig.checkName("gpu.resourceName", resourceName);
+    ResourceConfig.checkName("gpu.resourceName", resourceName);
     if (reservation.isNegative() || reservation.isZero()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "gpu.reservationSeconds must be at least 1, got " + reservation.toSeconds());
     }
   }
@@ -33,7 +34,8 @@ public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Durat
   static GpuConfig parse(JsonObject o) {
     int seconds = o.getInteger("reservationSeconds", 30);
     if (seconds < 1) {
-      throw new ConfigException("gpu.reservationSeconds must be at least 1, got " + seconds);
+      throw new InvalidConfigurationException(
+          "gpu.reservationSeconds must be at least 1, got " + seconds);
     }
     return new GpuConfig(
         o.getBoolean("enabled", false),

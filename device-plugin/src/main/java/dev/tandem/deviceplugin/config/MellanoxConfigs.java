@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.config;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The config files of the RDMA device plugins Tandem replaces, read as they are and rewritten into
- * Tandem's form (which {@link PluginConfig#parse} then reads as any other):
+ * Tandem's form (which {@link ResourceConfig#parse} then reads as any other):
  *
  * <ul>
  *   <li>Mellanox/k8s-rdma-sriov-dev-plugin, {@code {"mode":"hca"|"sriov","pfNetdevices":[…]}}:
@@ -57,7 +58,7 @@ final class MellanoxConfigs {
       return log(where, SRIOV_PLUGIN, fromSriovPlugin(o));
     }
     if (sriovOnlyKey) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "pfNetdevices/pfMaxBandwidth are "
               + SRIOV_PLUGIN
               + " keys, but the file also has "
@@ -71,7 +72,7 @@ final class MellanoxConfigs {
   private static JsonObject fromSriovPlugin(JsonObject o) {
     JsonArray bandwidth = o.getJsonArray("pfMaxBandwidth", new JsonArray());
     if (!bandwidth.isEmpty()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "pfMaxBandwidth "
               + bandwidth.encode()
               + " cannot be mapped: Tandem does not set VF rates. Remove it and set the rates"
@@ -92,7 +93,7 @@ final class MellanoxConfigs {
               .put("resourceName", "rdma/vhca")
               .put("selectors", pfs.isEmpty() ? new JsonObject() : select("pfNetdevs", pfs));
       default ->
-          throw new ConfigException(
+          throw new InvalidConfigurationException(
               SRIOV_PLUGIN
                   + " mode '"
                   + mode
@@ -101,10 +102,10 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedPlugin(JsonObject o) {
-    PluginConfig.rejectUnknown(o, SHARED_KEYS, SHARED_PLUGIN + " config");
+    ResourceConfig.rejectUnknown(o, SHARED_KEYS, SHARED_PLUGIN + " config");
     JsonArray list = o.getJsonArray("configList");
     if (list == null || list.size() != 1) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "configList has "
               + (list == null ? 0 : list.size())
               + " entries; Tandem serves one RDMA resource per node. Keep one entry (one"
@@ -112,7 +113,7 @@ final class MellanoxConfigs {
     }
     String root = o.getString("kubeletRootDir", "/var/lib/kubelet");
     if (!root.equals("/var/lib/kubelet")) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "kubeletRootDir '"
               + root
               + "' is set by flags in Tandem: remove it and pass --plugin-dir "
@@ -127,20 +128,22 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject fromSharedEntry(JsonObject e) {
-    PluginConfig.rejectUnknown(e, SHARED_ENTRY_KEYS, "configList[0]");
+    ResourceConfig.rejectUnknown(e, SHARED_ENTRY_KEYS, "configList[0]");
     String name = e.getString("resourceName");
     if (name == null || name.isEmpty()) {
-      throw new ConfigException("configList[0].resourceName is missing; name the resource");
+      throw new InvalidConfigurationException(
+          "configList[0].resourceName is missing; name the resource");
     }
     JsonArray devices = e.getJsonArray("devices", new JsonArray());
     JsonObject sel = e.getJsonObject("selectors", new JsonObject());
     if (!devices.isEmpty() && !sel.isEmpty()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "configList[0] has both devices and selectors; keep one (devices are interface names)");
     }
-    int max = e.getInteger("rdmaHcaMax", PluginConfig.DEFAULT_SHARED_SLOTS);
+    int max = e.getInteger("rdmaHcaMax", ResourceConfig.DEFAULT_SHARED_SLOTS);
     if (max < 1) {
-      throw new ConfigException("configList[0].rdmaHcaMax must be at least 1, got " + max);
+      throw new InvalidConfigurationException(
+          "configList[0].rdmaHcaMax must be at least 1, got " + max);
     }
     return new JsonObject()
         .put("mode", Mode.SHARED.value())
@@ -150,9 +153,9 @@ final class MellanoxConfigs {
   }
 
   private static JsonObject sharedSelectors(JsonObject s) {
-    PluginConfig.rejectUnknown(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
+    ResourceConfig.rejectUnknown(s, SHARED_SELECTOR_KEYS, "configList[0].selectors");
     if (!s.getJsonArray("drivers", new JsonArray()).isEmpty()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "configList[0].selectors.drivers cannot be mapped: Tandem selects by PCI vendor and"
               + " device id, link layer, ibverbs name or interface. Replace drivers with vendors"
               + " and deviceIDs (15b3 for Mellanox/NVIDIA)");
@@ -161,7 +164,7 @@ final class MellanoxConfigs {
     for (Object t : s.getJsonArray("linkTypes", new JsonArray())) {
       String layer = LINK_TYPES.get(String.valueOf(t));
       if (layer == null) {
-        throw new ConfigException(
+        throw new InvalidConfigurationException(
             "configList[0].selectors.linkTypes '" + t + "' is not one of ether, infiniband");
       }
       links.add(layer);

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.config;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -23,7 +24,7 @@ public enum Mode {
         return m;
       }
     }
-    throw new ConfigException(
+    throw new InvalidConfigurationException(
         "unknown mode '"
             + text
             + "'; allowed: "

@@ -2,7 +2,7 @@ package dev.tandem.deviceplugin.inventory;
 
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.deviceplugin.config.Mode;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
@@ -28,24 +28,24 @@ public final class Inventory {
 
   private static final Logger LOG = LoggerFactory.getLogger(Inventory.class);
 
-  private final PluginConfig config;
+  private final ResourceConfig config;
   private volatile Devices current;
 
   /** One discovery's devices: the machine, the HCAs the selectors kept, the offered devices. */
   private record Devices(
       Machine machine, List<Device> hcas, DeviceIds ids, Map<String, PluginDevice> byId) {}
 
-  private Inventory(Machine machine, PluginConfig config) {
+  private Inventory(Machine machine, ResourceConfig config) {
     this.config = config;
     this.current = devices(machine, config, true);
   }
 
-  public static Inventory of(Machine machine, PluginConfig config) {
+  public static Inventory of(Machine machine, ResourceConfig config) {
     return new Inventory(machine, config);
   }
 
   /** {@code warn}: log each HCA left out for want of an ibverbs name (once, at start). */
-  private static Devices devices(Machine machine, PluginConfig config, boolean warn) {
+  private static Devices devices(Machine machine, ResourceConfig config, boolean warn) {
     List<Device> hcas =
         machine.hcas().stream()
             .filter(h -> config.selectors().matches(h, machine))
@@ -87,7 +87,7 @@ public final class Inventory {
     return current.machine();
   }
 
-  public PluginConfig config() {
+  public ResourceConfig config() {
     return config;
   }
 
@@ -144,7 +144,7 @@ public final class Inventory {
     return false;
   }
 
-  private static List<PluginDevice> devicesOf(Device hca, PluginConfig config) {
+  private static List<PluginDevice> devicesOf(Device hca, ResourceConfig config) {
     boolean vf = hca.hca().virtualFunction();
     return switch (config.mode()) {
       case HCA -> vf ? List.of() : List.of(new PluginDevice(DeviceIds.wholeHca(hca), hca));

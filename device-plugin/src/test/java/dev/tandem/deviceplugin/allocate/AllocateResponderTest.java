@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.fixtures.TestMachines;
@@ -45,7 +45,7 @@ class AllocateResponderTest {
     Inventory inv =
         Inventory.of(
             TestMachines.twoSockets("n1"),
-            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t"));
+            ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "t"));
     var r =
         hcas(inv, Map.of("mlx5_0", "uverbs3", "mlx5_1", "uverbs7"))
             .allocate(
@@ -77,7 +77,7 @@ class AllocateResponderTest {
   @DisplayName(
       "a missing sysfs uverbs entry is an error naming the HCA, the node and what to check")
   void missingSysfs() {
-    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
+    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
     AllocationException e =
         assertThrows(
             AllocationException.class,
@@ -103,7 +103,8 @@ class AllocateResponderTest {
         RdmaEnvironment.pciDeviceVariable("example-corp.com/rdma-hca"));
 
     Inventory vf =
-        Inventory.of(TestMachines.vmWithVf("n1"), PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+        Inventory.of(
+            TestMachines.vmWithVf("n1"), ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
     var env =
         hcas(vf, Map.of("mlx5_4", "uverbs4"))
             .allocate(request(List.of("0000:0b:00.2")))
@@ -114,7 +115,7 @@ class AllocateResponderTest {
     Inventory shared =
         Inventory.of(
             TestMachines.twoSockets("n1"),
-            PluginConfig.parse(
+            ResourceConfig.parse(
                 "{\"mode\":\"shared\",\"slotsPerHca\":4,\"resourceName\":\"rdma/shared_hca\"}",
                 "t"));
     var slots =

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.preferred.HeldDevices;
 import dev.tandem.fixtures.MovableClock;
@@ -52,7 +52,7 @@ class DeviceInfoHandOffTest {
   }
 
   private static Inventory hcas() {
-    return Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
+    return Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
   }
 
   private Path file(String id) {
@@ -67,7 +67,8 @@ class DeviceInfoHandOffTest {
   @DisplayName("Allocate of a VF writes its file before answering: VF, PF and RDMA device")
   void grantedVf() throws Exception {
     Inventory inv =
-        Inventory.of(TestMachines.vmWithVf("n1"), PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+        Inventory.of(
+            TestMachines.vmWithVf("n1"), ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
     handOff(inv).granted(List.of("0000:0b:00.2")).await();
     JsonObject pci = new JsonObject(Files.readString(file("0000:0b:00.2"))).getJsonObject("pci");
     assertEquals("0000:0b:00.2", pci.getString("pci-address"));

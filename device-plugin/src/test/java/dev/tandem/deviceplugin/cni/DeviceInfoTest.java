@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.fixtures.TestMachines;
@@ -30,7 +30,8 @@ class DeviceInfoTest {
   @DisplayName("sriov: type pci, version 1.1.0, the VF's address, its PF's and its RDMA device")
   void virtualFunction() {
     Inventory inv =
-        Inventory.of(TestMachines.vmWithVf("n1"), PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+        Inventory.of(
+            TestMachines.vmWithVf("n1"), ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
     DeviceInfo info =
         DeviceInfo.of("rdma/hca", inv.device("0000:0b:00.2").orElseThrow()).orElseThrow();
     JsonObject json = new JsonObject(info.json());
@@ -47,7 +48,7 @@ class DeviceInfoTest {
   @Test
   @DisplayName("hca and shared: the HCA's own address, no pf-pci-address; one file per slot id")
   void physicalFunction() {
-    Inventory hca = Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
+    Inventory hca = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
     JsonObject pci =
         new JsonObject(
                 DeviceInfo.of("rdma/hca", hca.device("mlx5_1").orElseThrow()).orElseThrow().json())
@@ -61,7 +62,7 @@ class DeviceInfoTest {
     Inventory shared =
         Inventory.of(
             TestMachines.twoSockets("n1"),
-            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t"));
+            ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t"));
     DeviceInfo slot0 =
         DeviceInfo.of("rdma/hca", shared.device("mlx5_0-slot-0").orElseThrow()).orElseThrow();
     DeviceInfo slot1 =
@@ -73,7 +74,7 @@ class DeviceInfoTest {
   @Test
   @DisplayName("a device without a known PCI address gets no file (pci-address is required)")
   void noAddress() {
-    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), PluginConfig.DEFAULT);
+    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
     Device h = inv.device("mlx5_0").orElseThrow().hca();
     Device hidden =
         new Device(

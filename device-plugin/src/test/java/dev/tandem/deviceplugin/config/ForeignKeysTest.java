@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -148,6 +149,7 @@ class ForeignKeysTest {
   }
 
   private static String refusal(String json) {
-    return assertThrows(ConfigException.class, () -> PluginConfig.parse(json, FILE)).getMessage();
+    return assertThrows(InvalidConfigurationException.class, () -> ResourceConfig.parse(json, FILE))
+        .getMessage();
   }
 }

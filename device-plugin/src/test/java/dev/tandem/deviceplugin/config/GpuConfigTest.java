@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,21 +16,22 @@ class GpuConfigTest {
   @Test
   @DisplayName("no gpu key: joint mode off")
   void off() {
-    assertFalse(PluginConfig.parse("{}", "f").gpu().enabled());
-    assertFalse(PluginConfig.DEFAULT.gpu().enabled());
+    assertFalse(ResourceConfig.parse("{}", "f").gpu().enabled());
+    assertFalse(ResourceConfig.DEFAULT.gpu().enabled());
   }
 
   @Test
   @DisplayName(
       "hint mode reads a renamed GPU resource from gpu.resourceName without serving it; a name the API server refuses is refused")
   void renamedWithoutJointMode() {
-    GpuConfig g = PluginConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
+    GpuConfig g =
+        ResourceConfig.parse("{\"gpu\":{\"resourceName\":\"example.com/gpu\"}}", "f").gpu();
     assertFalse(g.enabled());
     assertEquals("example.com/gpu", g.resourceName());
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
-            () -> PluginConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
+            InvalidConfigurationException.class,
+            () -> ResourceConfig.parse("{\"gpu\":{\"resourceName\":\"kubernetes.io/gpu\"}}", "f"));
     assertTrue(
         e.getMessage()
             .contains("gpu.resourceName 'kubernetes.io/gpu' is in the kubernetes.io domain"),
@@ -39,7 +41,7 @@ class GpuConfigTest {
   @Test
   @DisplayName("{\"gpu\":{\"enabled\":true}} serves nvidia.com/gpu, env only, 30 s reservations")
   void enabled() {
-    GpuConfig g = PluginConfig.parse("{\"mode\":\"hca\",\"gpu\":{\"enabled\":true}}", "f").gpu();
+    GpuConfig g = ResourceConfig.parse("{\"mode\":\"hca\",\"gpu\":{\"enabled\":true}}", "f").gpu();
     assertTrue(g.enabled());
     assertFalse(g.cdi());
     assertEquals("nvidia.com/gpu", g.resourceName());
@@ -50,7 +52,7 @@ class GpuConfigTest {
   @DisplayName("cdi, resourceName and reservationSeconds are read")
   void options() {
     GpuConfig g =
-        PluginConfig.parse(
+        ResourceConfig.parse(
                 "{\"gpu\":{\"enabled\":true,\"cdi\":true,\"resourceName\":\"example.com/gpu\","
                     + "\"reservationSeconds\":5}}",
                 "f")
@@ -63,11 +65,12 @@ class GpuConfigTest {
   @Test
   @DisplayName("an unknown key inside gpu is rejected by name, with the file and the allowed keys")
   void unknownKey() {
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () ->
-                PluginConfig.parse("{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
+                ResourceConfig.parse(
+                    "{\"gpu\":{\"enabled\":true,\"strategy\":\"cdi\"}}", "dp.json"));
     assertTrue(
         e.getMessage().contains("dp.json gpu")
             && e.getMessage().contains("strategy")
@@ -80,18 +83,19 @@ class GpuConfigTest {
       "wrong types and values are named: enabled not a boolean, reservationSeconds 0, same resource twice")
   void badValues() {
     assertThrows(
-        ConfigException.class, () -> PluginConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
+        InvalidConfigurationException.class,
+        () -> ResourceConfig.parse("{\"gpu\":{\"enabled\":\"yes\"}}", "f"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"gpu\":{\"reservationSeconds\":0}}", "f"))
             .getMessage()
             .contains("reservationSeconds"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () ->
-                    PluginConfig.parse(
+                    ResourceConfig.parse(
                         "{\"resourceName\":\"nvidia.com/gpu\",\"gpu\":{\"enabled\":true}}", "f"))
             .getMessage()
             .contains("must differ"));

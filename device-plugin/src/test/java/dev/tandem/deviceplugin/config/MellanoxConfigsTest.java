@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -19,8 +20,8 @@ class MellanoxConfigsTest {
   @DisplayName(
       "k8s-rdma-sriov-dev-plugin sriov mode: one device per VF of the named PFs, rdma/vhca")
   void sriovPluginSriovMode() {
-    PluginConfig c =
-        PluginConfig.parse(
+    ResourceConfig c =
+        ResourceConfig.parse(
             "{\"mode\" : \"sriov\", \"pfNetdevices\": [ \"eth0\" , \"eth1\" ]}", "/etc/x.json");
     assertEquals(Mode.SRIOV, c.mode());
     assertEquals("rdma/vhca", c.resourceName());
@@ -33,13 +34,13 @@ class MellanoxConfigsTest {
       "k8s-rdma-sriov-dev-plugin hca mode (recognised by its path): its rdma/hca pool becomes"
           + " 1000 shared slots per HCA")
   void sriovPluginHcaMode() {
-    PluginConfig c = PluginConfig.parse("{\"mode\" : \"hca\"}", SRIOV_PATH);
+    ResourceConfig c = ResourceConfig.parse("{\"mode\" : \"hca\"}", SRIOV_PATH);
     assertEquals(Mode.SHARED, c.mode());
     assertEquals("rdma/hca", c.resourceName());
     assertEquals(1000, c.slotsPerHca());
     assertEquals(
         Mode.HCA,
-        PluginConfig.parse("{\"mode\":\"hca\"}", "/etc/tandem/device-plugin.json").mode(),
+        ResourceConfig.parse("{\"mode\":\"hca\"}", "/etc/tandem/device-plugin.json").mode(),
         "elsewhere {\"mode\":\"hca\"} keeps Tandem's meaning, one device per HCA");
   }
 
@@ -63,8 +64,8 @@ class MellanoxConfigsTest {
       "k8s-rdma-shared-dev-plugin: one configList entry becomes shared mode; names, selectors,"
           + " link types and the update interval mapped")
   void sharedPlugin() {
-    PluginConfig c =
-        PluginConfig.parse(
+    ResourceConfig c =
+        ResourceConfig.parse(
             "{\"kubeletRootDir\": \"/var/lib/kubelet\", \"periodicUpdateInterval\": 300,"
                 + " \"configList\": [{\"resourceName\": \"hca_shared_devices_b\","
                 + " \"rdmaHcaMax\": 500, \"selectors\": {\"vendors\": [\"15b3\"],"
@@ -84,8 +85,8 @@ class MellanoxConfigsTest {
             List.of("ib3", "ib4"),
             List.of()),
         c.selectors());
-    PluginConfig devices =
-        PluginConfig.parse(
+    ResourceConfig devices =
+        ResourceConfig.parse(
             "{\"configList\":[{\"resourceName\":\"a\",\"rdmaHcaMax\":1000,"
                 + "\"devices\":[\"ib0\",\"ib1\"]}]}",
             SHARED_PATH);
@@ -122,8 +123,9 @@ class MellanoxConfigsTest {
   }
 
   private static void assertRefused(String json, String... parts) {
-    ConfigException e =
-        assertThrows(ConfigException.class, () -> PluginConfig.parse(json, SHARED_PATH));
+    InvalidConfigurationException e =
+        assertThrows(
+            InvalidConfigurationException.class, () -> ResourceConfig.parse(json, SHARED_PATH));
     assertTrue(e.getMessage().startsWith(SHARED_PATH + ": "), e.getMessage());
     for (String p : parts) {
       assertTrue(e.getMessage().contains(p), e.getMessage());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.crd.DeviceEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
@@ -67,7 +67,7 @@ class DriverlessHcaTest {
       "hca mode: the plugin's ids are the agent's ids of the other HCAs, the same strings; one WARN names the address and the fix")
   void sameIdsAsTheAgent() {
     String[] log = new String[1];
-    Inventory inventory = logged(() -> Inventory.of(discovered, PluginConfig.DEFAULT), log);
+    Inventory inventory = logged(() -> Inventory.of(discovered, ResourceConfig.DEFAULT), log);
 
     List<String> plugin = inventory.devices().stream().map(PluginDevice::id).toList();
     List<String> agent =
@@ -90,7 +90,7 @@ class DriverlessHcaTest {
   @Test
   @DisplayName("the served HCAs' health and uverbs devices read through the kernel's links")
   void othersServed() {
-    Inventory inventory = logged(() -> Inventory.of(discovered, PluginConfig.DEFAULT), null);
+    Inventory inventory = logged(() -> Inventory.of(discovered, ResourceConfig.DEFAULT), null);
     HcaDevices devices = new HcaDevices(inventory, new PortStates(root), new UverbsLocator(root));
 
     assertEquals(Map.of("mlx5_0", true, "mlx5_2", true), devices.readHealth());
@@ -104,7 +104,8 @@ class DriverlessHcaTest {
         logged(
             () ->
                 Inventory.of(
-                    discovered, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t")),
+                    discovered,
+                    ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t")),
             null);
 
     assertEquals(

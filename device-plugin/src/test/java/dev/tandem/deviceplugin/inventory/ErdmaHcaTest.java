@@ -2,7 +2,7 @@ package dev.tandem.deviceplugin.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -42,7 +42,7 @@ class ErdmaHcaTest {
   }
 
   private static List<String> ids(Machine m, String config) {
-    return Inventory.of(m, PluginConfig.parse(config, "t")).devices().stream()
+    return Inventory.of(m, ResourceConfig.parse(config, "t")).devices().stream()
         .map(PluginDevice::id)
         .sorted()
         .toList();

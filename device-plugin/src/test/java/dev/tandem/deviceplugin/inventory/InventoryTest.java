@@ -2,7 +2,7 @@ package dev.tandem.deviceplugin.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -90,7 +90,7 @@ class InventoryTest {
   @Test
   @DisplayName("hca: one device per physical HCA, id = ibverbs name")
   void hcaMode() throws IOException {
-    Inventory i = Inventory.of(withVfs(), PluginConfig.DEFAULT);
+    Inventory i = Inventory.of(withVfs(), ResourceConfig.DEFAULT);
     assertEquals(List.of("mlx5_0", "mlx5_1"), ids(i));
     assertEquals(List.of("mlx5_0"), i.idsFor("mlx5_0"));
   }
@@ -103,7 +103,7 @@ class InventoryTest {
         Set.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"),
         m.hcas().stream().map(Device::id).collect(Collectors.toSet()),
         "discovery names VFs by ibverbs name, as the agent publishes them");
-    Inventory i = Inventory.of(m, PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+    Inventory i = Inventory.of(m, ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
     assertEquals(List.of("0000:14:00.2", "0000:14:00.3"), ids(i));
     assertEquals(List.of("0000:14:00.2", "0000:14:00.3"), i.idsFor("mlx5_0"));
     assertEquals(List.of("0000:14:00.3"), i.idsFor("mlx5_3"));
@@ -117,7 +117,7 @@ class InventoryTest {
     Inventory i =
         Inventory.of(
             TestMachines.twoSockets("n1"),
-            PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
+            ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
     assertEquals(
         List.of(
             "mlx5_0-slot-0",
@@ -138,16 +138,16 @@ class InventoryTest {
         List.of("mlx5_1"),
         ids(
             Inventory.of(
-                m, PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"Ethernet\"]}}", "t"))));
+                m, ResourceConfig.parse("{\"selectors\":{\"linkLayers\":[\"Ethernet\"]}}", "t"))));
     assertEquals(
         List.of("mlx5_0"),
-        ids(Inventory.of(m, PluginConfig.parse("{\"selectors\":{\"netdevs\":[\"ib0\"]}}", "t"))));
+        ids(Inventory.of(m, ResourceConfig.parse("{\"selectors\":{\"netdevs\":[\"ib0\"]}}", "t"))));
     assertEquals(
         List.of("mlx5_0", "mlx5_1"),
         ids(
             Inventory.of(
                 m,
-                PluginConfig.parse(
+                ResourceConfig.parse(
                     "{\"selectors\":{\"vendorIds\":[\"15b3\"],\"deviceIds\":[\"0x101b\"]}}",
                     "t"))));
     assertEquals(
@@ -155,13 +155,13 @@ class InventoryTest {
         ids(
             Inventory.of(
                 m,
-                PluginConfig.parse(
+                ResourceConfig.parse(
                     "{\"mode\":\"sriov\",\"selectors\":{\"deviceIds\":[\"101c\"]}}", "t"))));
     assertEquals(
         List.of(),
         ids(
             Inventory.of(
-                m, PluginConfig.parse("{\"selectors\":{\"ibDevices\":[\"mlx5_9\"]}}", "t"))));
+                m, ResourceConfig.parse("{\"selectors\":{\"ibDevices\":[\"mlx5_9\"]}}", "t"))));
   }
 
   @Test
@@ -172,12 +172,12 @@ class InventoryTest {
     String mellanox = "{\"mode\":\"sriov\",\"pfNetdevices\":[\"ib0\"]}";
     assertEquals(
         List.of("0000:14:00.2", "0000:14:00.3"),
-        ids(Inventory.of(m, PluginConfig.parse(mellanox, "t"))));
+        ids(Inventory.of(m, ResourceConfig.parse(mellanox, "t"))));
     assertEquals(
         List.of(),
         ids(
             Inventory.of(
-                m, PluginConfig.parse("{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth1\"]}", "t"))),
+                m, ResourceConfig.parse("{\"mode\":\"sriov\",\"pfNetdevices\":[\"eth1\"]}", "t"))),
         "mlx5_1 (eth1) has no VFs");
   }
 }

@@ -7,7 +7,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.DeviceUnits;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -72,7 +72,8 @@ class KubeletIdsTest {
       "sriov: VFs by PCI address, each read back as its VF; the PF has no units, the driverless VF"
           + " is not offered")
   void sriov() {
-    Inventory inventory = Inventory.of(discovered, PluginConfig.parse("{\"mode\":\"sriov\"}", "t"));
+    Inventory inventory =
+        Inventory.of(discovered, ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
     List<String> ids = inventory.devices().stream().map(PluginDevice::id).toList();
     assertEquals(List.of("0000:15:00.1", "0000:15:00.2"), ids);
     assertReadBack(inventory);
@@ -87,7 +88,7 @@ class KubeletIdsTest {
   void shared() {
     Inventory inventory =
         Inventory.of(
-            discovered, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
+            discovered, ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":3}", "t"));
     assertReadBack(inventory);
     List<String> ids = inventory.devices().stream().map(PluginDevice::id).toList();
     DeviceUnits units = counted(ids);
@@ -99,7 +100,7 @@ class KubeletIdsTest {
   @Test
   @DisplayName("hca: ibverbs names of the PFs, the same strings as the published device ids")
   void wholeHcas() {
-    Inventory inventory = Inventory.of(discovered, PluginConfig.DEFAULT);
+    Inventory inventory = Inventory.of(discovered, ResourceConfig.DEFAULT);
     List<String> ids = inventory.devices().stream().map(PluginDevice::id).toList();
     assertEquals(List.of("mlx5_0", "mlx5_1"), ids);
     ids.forEach(id -> assertTrue(published.device(id).isPresent(), id));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.DeviceEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.identity.DeviceIds;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.NcclVm;
@@ -66,7 +66,7 @@ class NcclVmIdsTest {
     Machine discovered = discovered(vm, false);
     Machine published = NodeTopologyMapper.toMachine(NodeTopologyMapper.toResource(discovered));
 
-    Inventory inventory = Inventory.of(discovered, PluginConfig.DEFAULT);
+    Inventory inventory = Inventory.of(discovered, ResourceConfig.DEFAULT);
 
     List<String> plugin = inventory.devices().stream().map(PluginDevice::id).toList();
     assertEquals(publishedHcaIds(discovered), plugin);
@@ -95,7 +95,7 @@ class NcclVmIdsTest {
 
     Inventory inventory =
         Inventory.of(
-            discovered, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t"));
+            discovered, ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t"));
 
     assertEquals(2 * published.hcas().size(), inventory.devices().size());
     DeviceIds onExtender = DeviceIds.of(published);
@@ -115,7 +115,7 @@ class NcclVmIdsTest {
     String[] log = new String[1];
 
     Inventory inventory =
-        DriverlessHcaTest.logged(() -> Inventory.of(discovered, PluginConfig.DEFAULT), log);
+        DriverlessHcaTest.logged(() -> Inventory.of(discovered, ResourceConfig.DEFAULT), log);
 
     List<String> plugin = inventory.devices().stream().map(PluginDevice::id).toList();
     assertEquals(publishedHcaIds(discovered), plugin);

@@ -27,7 +27,6 @@ import java.util.function.Supplier;
  */
 public final class PodResourcesClient {
 
-  public static final Path DEFAULT_SOCKET = Path.of("/var/lib/kubelet/pod-resources/kubelet.sock");
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
   static final long MIN_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -46,6 +45,11 @@ public final class PodResourcesClient {
     this.address = SocketAddress.domainSocketAddress(socket.toAbsolutePath().toString());
   }
 
+  /**
+   * A client of the socket a node daemon's {@code --pod-resources-socket} names (its default,
+   * {@code /var/lib/kubelet/pod-resources/kubelet.sock}, is declared once, in daemon-kit's node
+   * settings).
+   */
   public static PodResourcesClient create(Vertx vertx, Path socket, Duration timeout) {
     return new PodResourcesClient(vertx, socket, timeout);
   }

@@ -31,7 +31,7 @@ public final class RunCommand {
     RunConfig config;
     try {
       resolved = RunSettings.SETTINGS.resolve(List.of(args), env);
-      config = RunConfig.from(resolved);
+      config = RunConfig.from(resolved, env);
     } catch (InvalidConfigurationException e) {
       System.err.println("node-topology-agent run: " + e.getMessage());
       return 2;

@@ -3,6 +3,8 @@ package dev.tandem.agent.run;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.node.LocalNode;
+import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,11 +14,7 @@ import java.util.Map;
  * The validated configuration of {@code run}, built from {@link RunSettings} (flags over
  * environment over defaults). Only {@code main} passes the real environment.
  *
- * @param nodeName the node's name
- * @param hwlocXml hwloc XML export to read, or null
- * @param ncclTopo NCCL topology file to read, or null
- * @param sysfsRoot the host root {@code /sys} and {@code /proc} resolve against
- * @param sysfsOnly read sysfs only, without the libraries
+ * @param node the node's name and how its machine is read
  * @param podResourcesSocket the kubelet's PodResources socket
  * @param resync time between full rediscoveries
  * @param poll time between PodResources polls
@@ -26,11 +24,7 @@ import java.util.Map;
  * @param kubeconfig kubeconfig file, or null for fabric8's default configuration
  */
 public record RunConfig(
-    String nodeName,
-    Path hwlocXml,
-    Path ncclTopo,
-    Path sysfsRoot,
-    boolean sysfsOnly,
+    LocalNode node,
     Path podResourcesSocket,
     Duration resync,
     Duration poll,
@@ -46,7 +40,7 @@ public record RunConfig(
    *     the bad value
    */
   public static RunConfig parse(List<String> args, Map<String, String> env) {
-    return from(RunSettings.SETTINGS.resolve(args, env));
+    return from(RunSettings.SETTINGS.resolve(args, env), env);
   }
 
   /** From environment-variable names and values alone (tests, and what {@code main} passes). */
@@ -54,34 +48,25 @@ public record RunConfig(
     return parse(List.of(), env);
   }
 
-  static RunConfig from(Resolved v) {
+  static RunConfig from(Resolved v, Map<String, String> env) {
     return new RunConfig(
-        v.get(RunSettings.NODE_NAME),
-        v.get(RunSettings.HWLOC_XML),
-        v.get(RunSettings.NCCL_TOPO),
-        v.get(RunSettings.SYSFS_ROOT),
-        v.get(RunSettings.SYSFS_ONLY),
-        v.get(RunSettings.POD_RESOURCES_SOCKET),
+        NodeSettings.localNode(v, env),
+        v.get(NodeSettings.POD_RESOURCES_SOCKET),
         v.get(RunSettings.RESYNC),
         v.get(RunSettings.POLL),
         v.get(RunSettings.PORT),
         new ResourceNames(v.get(RunSettings.GPU_RESOURCE), v.get(RunSettings.HCA_RESOURCE)),
         v.get(RunSettings.NVML_LIBRARY),
-        v.get(RunSettings.KUBECONFIG));
+        v.get(NodeSettings.KUBECONFIG));
+  }
+
+  /** The node's name, which the agent publishes and audits under. */
+  public String nodeName() {
+    return node.nodeName();
   }
 
   /** The discovery options these settings select. */
   public DiscoveryOptions discovery() {
-    return discovery(nodeName, hwlocXml, ncclTopo, sysfsRoot, sysfsOnly);
-  }
-
-  /**
-   * The agent's one mapping of its discovery flags (also {@code dump}'s): a file when named, else
-   * this machine through the libraries and sysfs under {@code sysfsRoot}, or sysfs only.
-   */
-  public static DiscoveryOptions discovery(
-      String node, Path hwlocXml, Path ncclTopo, Path sysfsRoot, boolean sysfsOnly) {
-    return new DiscoveryOptions(
-        node, hwlocXml, sysfsRoot, ncclTopo, hwlocXml == null && ncclTopo == null && !sysfsOnly);
+    return node.into(DiscoveryOptions::fromNodeSettings);
   }
 }

@@ -2,66 +2,24 @@ package dev.tandem.agent.run;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.Nvml;
-import dev.tandem.kit.config.Parser;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
-import java.nio.file.Path;
+import dev.tandem.kit.node.NodeSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Pattern;
 
-/** The settings of {@code run}, each declared once; {@link RunConfig} is built from them. */
+/**
+ * The settings of {@code run}, each declared once: the node settings every node daemon shares
+ * ({@link NodeSettings}, the node name required here) and the agent's own. {@link RunConfig} is
+ * built from them.
+ */
 public final class RunSettings {
 
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  /** Required here: the agent publishes its NodeTopology under the node's name. */
+  public static final Setting<String> NODE_NAME = NodeSettings.NODE_NAME.asRequired();
 
-  private static final Parser<String> NODE =
-      text -> {
-        if (text.length() > 253 || !DNS_SUBDOMAIN.matcher(text).matches()) {
-          throw new IllegalArgumentException("is not a valid node name (lowercase DNS subdomain)");
-        }
-        return text;
-      };
-
-  public static final Setting<String> NODE_NAME =
-      Setting.of("--node-name", "NAME", NODE)
-          .env("NODE_NAME")
-          .asRequired()
-          .help(
-              "the node this agent runs on (set it from spec.nodeName with the downward API); a"
-                  + " lowercase DNS subdomain");
-  public static final Setting<Path> HWLOC_XML =
-      Setting.of("--hwloc-xml", "FILE", Parsers.existingFile())
-          .env("TANDEM_HWLOC_XML")
-          .defaultText("this machine")
-          .help("read this hwloc XML export instead of the machine");
-  public static final Setting<Path> NCCL_TOPO =
-      Setting.of("--nccl-topo", "FILE", Parsers.existingFile())
-          .env("TANDEM_NCCL_TOPO")
-          .help(
-              "take the GPU/NIC grouping from this NCCL topology file (cloud VMs that hide the PCIe"
-                  + " tree); the names from sysfs and procfs under --sysfs-root");
-  public static final Setting<Path> SYSFS_ROOT =
-      Setting.of("--sysfs-root", "DIR", Parsers.existingDirectory())
-          .env("TANDEM_SYSFS_ROOT")
-          .defaultValue("/")
-          .help(
-              "the host root that /sys and /proc resolve against (the host's / mounted elsewhere,"
-                  + " or a captured tree); the libraries still read this machine");
-  public static final Setting<Boolean> SYSFS_ONLY =
-      Setting.toggle("--sysfs-only", true)
-          .env("TANDEM_SYSFS_ONLY")
-          .defaultValue("false")
-          .defaultText("off")
-          .help("read the machine from sysfs under --sysfs-root only, without libhwloc/libibverbs");
-  public static final Setting<Path> POD_RESOURCES_SOCKET =
-      Setting.of("--pod-resources-socket", "PATH", Parsers.path())
-          .env("TANDEM_POD_RESOURCES_SOCKET")
-          .defaultValue("/var/lib/kubelet/pod-resources/kubelet.sock")
-          .help("the kubelet's PodResources socket");
   public static final Setting<Duration> RESYNC =
       Setting.of("--resync", "SECONDS", Parsers.seconds(1, 86_400))
           .env("TANDEM_RESYNC_SECONDS")
@@ -98,11 +56,6 @@ public final class RunSettings {
           .help(
               "NVIDIA's NVML library (a name the loader finds, or a path): loaded only when the"
                   + " kubelet reports MIG devices, to map each to its GPU");
-  public static final Setting<Path> KUBECONFIG =
-      Setting.of("--kubeconfig", "FILE", Parsers.existingFile())
-          .env("KUBECONFIG")
-          .defaultText("in-cluster service account, else `~/.kube/config`")
-          .help("kubeconfig file");
 
   /** {@code run}'s settings, its discovery sources exclusive. */
   public static final Settings SETTINGS =
@@ -116,21 +69,19 @@ public final class RunSettings {
               """,
               List.of(
                   NODE_NAME,
-                  HWLOC_XML,
-                  NCCL_TOPO,
-                  SYSFS_ROOT,
-                  SYSFS_ONLY,
-                  POD_RESOURCES_SOCKET,
+                  NodeSettings.HWLOC_XML,
+                  NodeSettings.NCCL_TOPO,
+                  NodeSettings.SYSFS_ROOT,
+                  NodeSettings.SYSFS_ONLY,
+                  NodeSettings.POD_RESOURCES_SOCKET,
                   RESYNC,
                   POLL,
                   PORT,
                   GPU_RESOURCE,
                   HCA_RESOURCE,
                   NVML_LIBRARY,
-                  KUBECONFIG))
-          .rules(
-              Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY),
-              Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
+                  NodeSettings.KUBECONFIG))
+          .rules(NodeSettings.ONE_SOURCE, Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
 
   private RunSettings() {}
 }

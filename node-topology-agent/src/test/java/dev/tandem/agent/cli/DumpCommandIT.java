@@ -12,10 +12,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code dump} command: output formats, exit codes and messages. */
 @DisplayName("dump prints the NodeTopology object or the matrix, with clear exit codes")
@@ -23,6 +25,8 @@ class DumpCommandIT {
 
   private static final Path RELION = Topologies.path("penguin-relion-x1904gt-p100x2.xml");
   private static final Path NDV4 = Topologies.path("nccl-topo/azure-ndv4-a100.xml");
+
+  @TempDir Path dir;
 
   private record Run(int code, String out, String err) {}
 
@@ -84,24 +88,36 @@ class DumpCommandIT {
   }
 
   @Test
-  @DisplayName("a missing file exits 1 naming the path and the reason")
+  @DisplayName(
+      "a file or directory that does not exist is a bad command line: exit 2 naming the flag, the variable and the path")
   void missingFile() {
     Run run = dump("--hwloc-xml", "/nonexistent/topo.xml");
 
-    assertEquals(1, run.code());
+    assertEquals(2, run.code());
     assertEquals(
-        "node-topology-agent dump: hwloc XML file /nonexistent/topo.xml does not exist\n",
+        "node-topology-agent dump: --hwloc-xml (TANDEM_HWLOC_XML): '/nonexistent/topo.xml' is not a"
+            + " readable file\n",
         run.err());
     assertEquals("", run.out());
+    Run root = dump(Map.of("TANDEM_SYSFS_ROOT", "/nonexistent-root"), "--sysfs-only");
+    assertEquals(2, root.code());
+    assertTrue(
+        root.err()
+            .contains(
+                "--sysfs-root (TANDEM_SYSFS_ROOT): '/nonexistent-root' is not a directory (from the"
+                    + " environment)"),
+        root.err());
   }
 
   @Test
-  @DisplayName("a sysfs root that is not a directory exits 1 when only sysfs is read")
-  void badSysfsRoot() {
-    Run run = dump("--sysfs-root", "/nonexistent-root", "--sysfs-only");
+  @DisplayName("a file that exists but is no hwloc export exits 1 naming the file and the reason")
+  void unreadableFile() throws Exception {
+    Path notXml = Files.writeString(dir.resolve("not.xml"), "this is not XML");
+    Run run = dump("--hwloc-xml", notXml.toString(), "--node-name", "n");
 
-    assertEquals(1, run.code());
-    assertTrue(run.err().contains("/nonexistent-root is not a directory"), run.err());
+    assertEquals(1, run.code(), run.err());
+    assertTrue(run.err().startsWith("node-topology-agent dump: "), run.err());
+    assertTrue(run.err().contains(notXml.toString()), run.err());
   }
 
   @Test

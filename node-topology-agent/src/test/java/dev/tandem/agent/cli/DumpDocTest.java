@@ -15,7 +15,7 @@ class DumpDocTest {
   @DisplayName("the dump table is exactly the one rendered from the dump flags' declarations")
   void dumpTable() throws IOException {
     String doc = Files.readString(Path.of("../docs/configuration.md"));
-    String table = DumpFlags.SETTINGS.markdownTable();
+    String table = DumpSettings.SETTINGS.markdownTable();
     assertTrue(
         doc.contains("\n\n" + table + "\n"),
         "docs/configuration.md, node-topology-agent, should carry exactly this dump table:\n"

@@ -66,44 +66,50 @@ public record ExtenderConfig(
   public ExtenderConfig {
     for (int p : new int[] {port, inspectionPort}) {
       if (p < 0 || p > 65535) {
-        throw new ConfigException("port " + p + " is out of range 0..65535");
+        throw new InvalidConfigurationException("port " + p + " is out of range 0..65535");
       }
     }
     if (port == inspectionPort && port != 0) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "--port and --inspection-port are both "
               + port
               + ": the verbs and the inspection API need a port each");
     }
     if ((inspectionTlsCert == null) != (inspectionTlsKey == null)) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "inspection TLS needs both --inspection-tls-cert and --inspection-tls-key (got only one)");
     }
     if (!prefix.startsWith("/") || prefix.endsWith("/") && prefix.length() > 1) {
-      throw new ConfigException("prefix '" + prefix + "' must start with / and not end with /");
+      throw new InvalidConfigurationException(
+          "prefix '" + prefix + "' must start with / and not end with /");
     }
     if ((tlsCert == null) != (tlsKey == null)) {
-      throw new ConfigException("TLS needs both --tls-cert and --tls-key (got only one)");
+      throw new InvalidConfigurationException(
+          "TLS needs both --tls-cert and --tls-key (got only one)");
     }
     if (clientCa != null && tlsCert == null) {
-      throw new ConfigException("--client-ca needs --tls-cert and --tls-key");
+      throw new InvalidConfigurationException("--client-ca needs --tls-cert and --tls-key");
     }
     for (Path p : new Path[] {tlsCert, tlsKey, clientCa, inspectionTlsCert, inspectionTlsKey}) {
       if (p != null && !Files.isReadable(p)) {
-        throw new ConfigException("cannot read " + p + " (check the path and the mounted secret)");
+        throw new InvalidConfigurationException(
+            "cannot read " + p + " (check the path and the mounted secret)");
       }
     }
     if (demoTopologies != null && !Files.isDirectory(demoTopologies)) {
-      throw new ConfigException("--demo-topologies " + demoTopologies + " is not a directory");
+      throw new InvalidConfigurationException(
+          "--demo-topologies " + demoTopologies + " is not a directory");
     }
     if (assumedTtl.isNegative() || assumedTtl.isZero()) {
-      throw new ConfigException("assumed-plan TTL must be positive, got " + assumedTtl);
+      throw new InvalidConfigurationException(
+          "assumed-plan TTL must be positive, got " + assumedTtl);
     }
     if (bodyLimit < 1024) {
-      throw new ConfigException("body limit must be at least 1024 bytes, got " + bodyLimit);
+      throw new InvalidConfigurationException(
+          "body limit must be at least 1024 bytes, got " + bodyLimit);
     }
     if (cacheSize < 1) {
-      throw new ConfigException("cache size must be positive, got " + cacheSize);
+      throw new InvalidConfigurationException("cache size must be positive, got " + cacheSize);
     }
   }
 
@@ -115,8 +121,8 @@ public record ExtenderConfig(
   /**
    * Flags over environment over the {@code --config} file over defaults ({@link ExtenderSettings}).
    *
-   * @throws InvalidConfigurationException naming the flag, the variable and the bad value
-   * @throws ConfigException for values that are each fine but wrong together
+   * @throws InvalidConfigurationException naming the flag, the variable and the bad value, or the
+   *     values that are each fine but wrong together
    */
   public static ExtenderConfig load(List<String> args, Map<String, String> env) {
     return from(ExtenderSettings.SETTINGS.resolve(args, env, YamlFile::read), env);
@@ -219,13 +225,13 @@ public record ExtenderConfig(
    * Refuses to serve bind to anyone who reaches the port: outside the demo, the verbs need a client
    * CA unless {@code --insecure-verbs} says otherwise.
    *
-   * @throws ConfigException saying what is exposed and the two ways out
+   * @throws InvalidConfigurationException saying what is exposed and the two ways out
    */
   public void requireVerbsAuthentication() {
     if (demo || insecureVerbs || clientCa != null) {
       return;
     }
-    throw new ConfigException(
+    throw new InvalidConfigurationException(
         "the verbs port "
             + port
             + " would serve bind "
@@ -238,7 +244,7 @@ public record ExtenderConfig(
   /**
    * Parses every configured certificate, key and CA file.
    *
-   * @throws ConfigException naming the file, the setting and the fix
+   * @throws InvalidConfigurationException naming the file, the setting and the fix
    */
   public void checkTlsFiles() {
     if (tls()) {

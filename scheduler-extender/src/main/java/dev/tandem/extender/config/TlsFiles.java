@@ -1,5 +1,6 @@
 package dev.tandem.extender.config;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
 import java.io.ByteArrayInputStream;
@@ -35,7 +36,7 @@ public final class TlsFiles {
   /**
    * The certificate and the key parse, and the key is the certificate's.
    *
-   * @throws ConfigException naming the file and the setting
+   * @throws InvalidConfigurationException naming the file and the setting
    */
   public static void checkPair(String certFlag, Path cert, String keyFlag, Path key) {
     byte[] certPem = read(certFlag, cert);
@@ -50,7 +51,7 @@ public final class TlsFiles {
               .getKeyManagerFactory(null);
       keys = (X509KeyManager) f.getKeyManagers()[0];
     } catch (Exception e) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           keyFlag
               + " "
               + key
@@ -64,7 +65,7 @@ public final class TlsFiles {
     }
     String alias = alias(keys);
     if (alias == null) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           keyFlag
               + " "
               + key
@@ -73,7 +74,7 @@ public final class TlsFiles {
     PrivateKey privateKey = keys.getPrivateKey(alias);
     PublicKey publicKey = keys.getCertificateChain(alias)[0].getPublicKey();
     if (!signs(privateKey, publicKey)) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           keyFlag
               + " "
               + key
@@ -89,7 +90,7 @@ public final class TlsFiles {
   /**
    * A PEM bundle of at least one CA certificate.
    *
-   * @throws ConfigException naming the file and the setting
+   * @throws InvalidConfigurationException naming the file and the setting
    */
   public static void checkCa(String flag, Path file) {
     certificates(flag, file, read(flag, file));
@@ -106,7 +107,7 @@ public final class TlsFiles {
       }
       return all;
     } catch (GeneralSecurityException e) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           flag
               + " "
               + file
@@ -121,7 +122,7 @@ public final class TlsFiles {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           flag
               + " "
               + file

@@ -4,7 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.extender.kube.NodeTopologies;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.topology.model.Machine;
@@ -34,7 +34,7 @@ public final class DemoCluster {
   static final String BUNDLED = "demo/";
 
   /** One node per bundled topology (real servers' hwloc and NCCL exports), named after the file. */
-  public static Cluster fromBundledFixtures() {
+  public static ClusterParts fromBundledFixtures() {
     return of(bundledMachines());
   }
 
@@ -42,7 +42,7 @@ public final class DemoCluster {
    * {@code nodes} nodes cycling through the bundled topologies, named {@code <fixture>-<i>}: a
    * large cluster for load tests.
    */
-  public static Cluster fromBundledFixtures(int nodes) {
+  public static ClusterParts fromBundledFixtures(int nodes) {
     List<Machine> base = bundledMachines();
     List<Machine> out = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
@@ -59,8 +59,8 @@ public final class DemoCluster {
    * @throws IllegalArgumentException naming the file that cannot be read, an hwloc XML file (with
    *     the command that converts it), or a directory without any topology
    */
-  public static Cluster fromDirectory(Path dir) {
-    Cluster cluster = empty();
+  public static ClusterParts fromDirectory(Path dir) {
+    ClusterParts cluster = empty();
     ClusterState state = cluster.state();
     KubernetesSerialization serialization = new KubernetesSerialization();
     try (Stream<Path> files = Files.list(dir)) {
@@ -92,15 +92,15 @@ public final class DemoCluster {
   }
 
   /** A demo cluster of the given machines, no allocations. */
-  public static Cluster of(List<Machine> machines) {
-    Cluster cluster = empty();
+  public static ClusterParts of(List<Machine> machines) {
+    ClusterParts cluster = empty();
     machines.forEach(m -> cluster.state().putTopology(m, 1, List.of()));
     return cluster;
   }
 
-  private static Cluster empty() {
+  private static ClusterParts empty() {
     DemoWriter writer = new DemoWriter(ADMIT_MILLIS);
-    Cluster cluster = Cluster.empty(Clock.systemUTC(), RecentPods.none(), writer);
+    ClusterParts cluster = ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), writer);
     writer.attach(cluster.state());
     cluster.readiness().synced(true);
     cluster.readiness().leader(true);

@@ -3,7 +3,7 @@ package dev.tandem.extender.kube;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.kit.kube.KubeConnection;
@@ -57,7 +57,7 @@ public final class KubeCluster implements AutoCloseable {
   private final KubernetesClient client;
   private final ExtenderConfig config;
   private final KubePods pods;
-  private final Cluster cluster;
+  private final ClusterParts cluster;
   private final ClusterState state;
   private final Readiness readiness;
   private final Map<String, SharedIndexInformer<?>> informers = new ConcurrentSkipListMap<>();
@@ -71,7 +71,7 @@ public final class KubeCluster implements AutoCloseable {
     this.client = client;
     this.config = config;
     this.pods = new KubePods(vertx, client);
-    this.cluster = Cluster.empty(Clock.systemUTC(), pods, new KubeWriter(vertx, client));
+    this.cluster = ClusterParts.empty(Clock.systemUTC(), pods, new KubeWriter(vertx, client));
     this.state = cluster.state();
     this.readiness = cluster.readiness();
   }
@@ -85,7 +85,7 @@ public final class KubeCluster implements AutoCloseable {
     return new KubeCluster(vertx, client, config);
   }
 
-  public Cluster cluster() {
+  public ClusterParts cluster() {
     return cluster;
   }
 

@@ -1,7 +1,7 @@
 package dev.tandem.extender.metrics;
 
 import dev.tandem.extender.state.Assumptions;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.verbs.FilterVerdict;
 import dev.tandem.extender.verbs.Outcome;
@@ -33,7 +33,7 @@ public final class ExtenderMetrics {
   private final Clock clock;
 
   /** The metrics of the extender serving {@code cluster}: its gauges read the cluster's state. */
-  public ExtenderMetrics(Cluster cluster) {
+  public ExtenderMetrics(ClusterParts cluster) {
     this.clock = cluster.clock();
     for (Outcome o : Outcome.values()) {
       outcomes[o.ordinal()] =

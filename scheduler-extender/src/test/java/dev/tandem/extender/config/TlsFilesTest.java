@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.net.SelfSignedCertificate;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class TlsFilesTest {
   }
 
   private static String refusal(String... args) {
-    return assertThrows(ConfigException.class, () -> load(args)).getMessage();
+    return assertThrows(InvalidConfigurationException.class, () -> load(args)).getMessage();
   }
 
   /** Mutual TLS with matching files: one's pair, the other's certificate as client CA. */
@@ -99,16 +100,17 @@ class TlsFilesTest {
   @DisplayName(
       "bind without client certificates is refused outside the demo unless --insecure-verbs")
   void verbsNeedClientAuthentication() {
-    ConfigException plain =
-        assertThrows(ConfigException.class, () -> load().requireVerbsAuthentication());
+    InvalidConfigurationException plain =
+        assertThrows(
+            InvalidConfigurationException.class, () -> load().requireVerbsAuthentication());
     assertTrue(
         plain.getMessage().contains("over plain HTTP")
             && plain.getMessage().contains("--client-ca")
             && plain.getMessage().contains("--insecure-verbs"),
         plain.getMessage());
-    ConfigException https =
+    InvalidConfigurationException https =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () ->
                 load("--tls-cert", one.certificatePath(), "--tls-key", one.privateKeyPath())
                     .requireVerbsAuthentication());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
@@ -27,7 +27,7 @@ class DemoClusterIT {
   @DisplayName(
       "the bundled NodeTopology objects of ten real servers load; the XE8640 has 4 GPUs and 4 HCAs")
   void bundled() {
-    Cluster cluster = DemoCluster.fromBundledFixtures();
+    ClusterParts cluster = DemoCluster.fromBundledFixtures();
     ClusterState state = cluster.state();
     assertEquals(10, state.size());
     var xe = state.node("dell-poweredge-xe8640-h100x4");

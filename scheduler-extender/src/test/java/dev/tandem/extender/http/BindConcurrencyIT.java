@@ -7,7 +7,7 @@ import dev.tandem.api.Annotations;
 import dev.tandem.extender.Extender;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
@@ -82,8 +82,9 @@ class BindConcurrencyIT {
   void concurrentBinds() throws Exception {
     SlowApi api = new SlowApi();
     Map<String, JsonObject> pods = new ConcurrentHashMap<>();
-    Cluster cluster =
-        Cluster.empty(Clock.systemUTC(), ref -> Future.succeededFuture(pods.get(ref.uid())), api);
+    ClusterParts cluster =
+        ClusterParts.empty(
+            Clock.systemUTC(), ref -> Future.succeededFuture(pods.get(ref.uid())), api);
     ClusterState state = cluster.state();
     List<String> nodes = List.of("n0", "n1", "n2");
     for (String n : nodes) {

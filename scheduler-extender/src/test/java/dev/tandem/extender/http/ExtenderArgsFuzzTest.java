@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.fixtures.TestMachines;
@@ -24,7 +24,7 @@ import java.util.stream.IntStream;
 class ExtenderArgsFuzzTest {
 
   private static final ClusterState STATE =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
 
   static {
     List.of(TestMachines.pixNode(), TestMachines.splitNode())

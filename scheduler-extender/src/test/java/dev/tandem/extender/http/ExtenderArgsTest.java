@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.Http;
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeDirectory;
 import dev.tandem.extender.state.RecentPods;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class ExtenderArgsTest {
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
 
   ExtenderArgsTest() {
     List.of(TestMachines.pixNode(), TestMachines.splitNode(), TestMachines.gpuOnly())

@@ -10,7 +10,7 @@ import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.fixtures.TestMachines;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -29,7 +29,7 @@ class InspectionIT {
 
   private static Http http;
   private static Http verbs;
-  private static Cluster cluster;
+  private static ClusterParts cluster;
 
   @BeforeAll
   static void start(Vertx vertx) throws Exception {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.FilterVerdict;
@@ -114,7 +114,7 @@ class JsonTextTest {
    * (escaped from the strings as sent).
    */
   private static CandidateNodes candidates(List<String> names) {
-    ClusterState state = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+    ClusterState state = ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
     for (String known : List.of("n1", "n\"2", "n3")) {
       state.putTopology(TestMachines.machine(known, new Switch(0, 1, 1)), 1, List.of());
     }

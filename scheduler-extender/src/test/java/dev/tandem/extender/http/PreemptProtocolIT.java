@@ -8,7 +8,7 @@ import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -43,7 +43,7 @@ class PreemptProtocolIT {
 
   @BeforeAll
   static void start(Vertx vertx) throws Exception {
-    Cluster cluster = DemoCluster.of(TestMachines.golden());
+    ClusterParts cluster = DemoCluster.of(TestMachines.golden());
     AllocationRequest pair = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
     AllocationRequest anywhere =
         new AllocationRequest(1, 1, new AlignmentPolicy(Alignment.NONE, AlignmentMode.REQUIRED));
@@ -62,7 +62,7 @@ class PreemptProtocolIT {
     inspection = new Http(server.inspectionPort());
   }
 
-  private static void hold(Cluster cluster, String node, int n, AllocationRequest request) {
+  private static void hold(ClusterParts cluster, String node, int n, AllocationRequest request) {
     String uid = "victim-" + node + "-" + n;
     cluster
         .assumptions()

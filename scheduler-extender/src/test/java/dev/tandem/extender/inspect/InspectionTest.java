@@ -7,7 +7,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.api.identity.MigLayout;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.NodeEvaluator;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class InspectionTest {
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
   private final Inspection inspection = new Inspection(state, new NodeEvaluator(1_000));
 
   @Test

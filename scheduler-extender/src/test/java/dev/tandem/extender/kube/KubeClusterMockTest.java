@@ -13,7 +13,7 @@ import dev.tandem.api.crd.NodeTopologyStatus;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.Assumptions;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.Readiness;
@@ -91,7 +91,7 @@ class KubeClusterMockTest {
   }
 
   private BindVerb bindVerb() {
-    Cluster cluster = kube.cluster();
+    ClusterParts cluster = kube.cluster();
     return new BindVerb(
         cluster.readiness(),
         cluster.pods(),

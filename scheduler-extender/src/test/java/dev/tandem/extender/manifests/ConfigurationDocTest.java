@@ -48,11 +48,11 @@ class ConfigurationDocTest {
   }
 
   @Test
-  @DisplayName("the device plugin's configuration keys are exactly the ones PluginConfig accepts")
+  @DisplayName("the device plugin's configuration keys are exactly the ones ResourceConfig accepts")
   void devicePluginKeys() {
     String source =
         DocText.read(
-            "device-plugin/src/main/java/dev/tandem/deviceplugin/config/PluginConfig.java");
+            "device-plugin/src/main/java/dev/tandem/deviceplugin/config/ResourceConfig.java");
     Set<String> accepted = new TreeSet<>(quoted(source, "KEYS ="));
     quoted(source, "SELECTOR_KEYS =").forEach(k -> accepted.add("selectors." + k));
     String table = DocText.section(CONFIG, "### The device plugin's JSON configuration");

@@ -62,7 +62,7 @@ class ClusterStateTest {
         }
       };
 
-  private final Cluster cluster = Cluster.empty(clock, RecentPods.none(), null);
+  private final ClusterParts cluster = ClusterParts.empty(clock, RecentPods.none(), null);
   private final Assumptions assumed = cluster.assumptions();
 
   private ClusterState state() {

@@ -28,7 +28,8 @@ class FreeStateTest {
   private static final AllocationRequest TWO_PAIRS =
       new AllocationRequest(2, 2, AlignmentPolicy.DEFAULT);
 
-  private final Cluster cluster = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null);
+  private final ClusterParts cluster =
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null);
   private final ClusterState state = cluster.state();
 
   FreeStateTest() {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class NodeDirectoryTest {
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
 
   private void put(String name) {
     state.putTopology(TestMachines.machine(name, new Switch(0, 2, 2)), 1, List.of());

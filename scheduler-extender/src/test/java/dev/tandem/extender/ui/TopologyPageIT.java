@@ -10,7 +10,7 @@ import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.fixtures.HeadlessChromium;
 import io.vertx.core.Vertx;
@@ -41,7 +41,7 @@ class TopologyPageIT {
   private static final String NODE = "dell-poweredge-xe8640-h100x4";
   private static final String PAGE = "/ui/#node=" + NODE;
 
-  private static Cluster cluster;
+  private static ClusterParts cluster;
   private static Http http;
   private static Http verbs;
   private static String base;

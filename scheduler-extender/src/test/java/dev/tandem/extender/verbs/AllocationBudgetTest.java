@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.fixtures.TestMachines;
@@ -42,7 +42,7 @@ class AllocationBudgetTest {
    * nodes.
    */
   private static ClusterState cluster(int slotsPerHca) {
-    ClusterState state = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+    ClusterState state = ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
     for (int i = 0; i < 10; i++) {
       String name = "node-" + i;
       state.putTopology(

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.api.plan.PlanCodec;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodWriter;
 import dev.tandem.fixtures.TestMachines;
@@ -30,7 +30,7 @@ class BindVerbTest {
 
   private final List<String> calls = new ArrayList<>();
 
-  private Cluster cluster(JsonObject pod) {
+  private ClusterParts cluster(JsonObject pod) {
     PodWriter writer =
         new PodWriter() {
           @Override
@@ -41,8 +41,8 @@ class BindVerbTest {
             return Future.succeededFuture();
           }
         };
-    Cluster s =
-        Cluster.empty(
+    ClusterParts s =
+        ClusterParts.empty(
             Clock.systemUTC(),
             ref ->
                 pod == null
@@ -61,7 +61,7 @@ class BindVerbTest {
         alignment == null ? Map.of() : Map.of(AlignmentPolicy.ALIGNMENT_ANNOTATION, alignment));
   }
 
-  private BindResult bind(Cluster s, String node) throws Exception {
+  private BindResult bind(ClusterParts s, String node) throws Exception {
     return new BindVerb(
             s.readiness(),
             s.pods(),
@@ -118,7 +118,7 @@ class BindVerbTest {
   @Test
   @DisplayName("a replica that does not lead answers Error and writes nothing")
   void notLeader() throws Exception {
-    Cluster s = cluster(pod("1", "1", null));
+    ClusterParts s = cluster(pod("1", "1", null));
     s.readiness().leader(false);
     BindResult r = bind(s, "pix-node");
     assertEquals("not_leader", r.result());
@@ -132,7 +132,7 @@ class BindVerbTest {
     assertEquals("unknown_pod", bind(cluster(null), "pix-node").result());
     assertEquals("invalid_policy", bind(cluster(pod("1", "1", "rack")), "pix-node").result());
     assertEquals("unknown_node", bind(cluster(pod("1", "1", null)), "elsewhere").result());
-    Cluster s = cluster(pod("8", "1", null));
+    ClusterParts s = cluster(pod("8", "1", null));
     BindResult full = bind(s, "pix-node");
     assertEquals("infeasible", full.result());
     assertTrue(full.error().contains("node has 4 free healthy GPUs, pod needs 8"), full.error());
@@ -154,7 +154,7 @@ class BindVerbTest {
   @DisplayName(
       "one kind, or preferred: a node without a NodeTopology is bound as it is, with no plan held")
   void withoutTopology(String gpus, String hcas, String mode) throws Exception {
-    Cluster s =
+    ClusterParts s =
         cluster(
             TestPods.pod(
                 gpus,
@@ -184,7 +184,7 @@ class BindVerbTest {
   @DisplayName(
       "a one-kind pod on a node with a topology holds the devices it gets: a plan of those only")
   void oneKindPlanned() throws Exception {
-    Cluster s = cluster(pod("1", null, null));
+    ClusterParts s = cluster(pod("1", null, null));
     assertEquals("bound", bind(s, "pix-node").result());
     assertTrue(
         calls

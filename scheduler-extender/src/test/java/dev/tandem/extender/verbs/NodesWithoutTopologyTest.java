@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.fixtures.TestMachines;
@@ -27,7 +27,7 @@ class NodesWithoutTopologyTest {
   private static final List<String> NODES = List.of("pix-node", "plain-node");
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
   private final NodeEvaluator evaluator = new NodeEvaluator(1_000);
 
   NodesWithoutTopologyTest() {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.extender.state.AssignedPod;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodSource;
@@ -45,7 +45,7 @@ class PreemptVerbTest {
           new Switch(1, 1, 1));
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
   private final Map<String, AssignedPod> known = new HashMap<>();
   private final PodSource pods =
       new PodSource() {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.state.ReportedAllocation;
@@ -24,7 +24,7 @@ class PrioritizeVerbTest {
   private static final Switch PAIRS = new Switch(0, 2, 2);
 
   private final ClusterState state =
-      Cluster.empty(Clock.systemUTC(), RecentPods.none(), null).state();
+      ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null).state();
   private final PrioritizeVerb verb = new PrioritizeVerb(new NodeEvaluator(10_000));
 
   /** Nodes, in the order they are scored. */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.state.CandidateNodes;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.PodRef;
@@ -47,7 +47,7 @@ class SharedVerdictsPropertyTest {
   /** What one try holds: the cluster, what it was told, and the verbs over it. */
   private static final class World {
     final Random random;
-    final Cluster cluster = Cluster.empty(Clock.systemUTC(), RecentPods.none(), null);
+    final ClusterParts cluster = ClusterParts.empty(Clock.systemUTC(), RecentPods.none(), null);
     final ClusterState state = cluster.state();
     final List<Node> nodes = new ArrayList<>();
     final Map<String, List<ReportedAllocation>> reported = new LinkedHashMap<>();

@@ -3,7 +3,7 @@ package dev.tandem.deviceplugin.preferred.hint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.deviceplugin.preferred.HeldDevices;
@@ -60,7 +60,7 @@ class PreferredFixturesIT {
 
   static List<String> answer(
       Machine m,
-      PluginConfig c,
+      ResourceConfig c,
       List<String> available,
       int size,
       PendingPlans plans,
@@ -83,7 +83,7 @@ class PreferredFixturesIT {
         .getDeviceIDsList();
   }
 
-  static List<String> allHcas(Machine m, PluginConfig c) {
+  static List<String> allHcas(Machine m, ResourceConfig c) {
     return Inventory.of(m, c).devices().stream().map(PluginDevice::id).toList();
   }
 
@@ -99,7 +99,7 @@ class PreferredFixturesIT {
   @DisplayName("XE8640: the container holds cuda1 or cuda3 → the HCA on that GPU's switch")
   void xe8640Gpus() {
     Machine m = xe8640();
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     Plan wrong = plan(List.of(), List.of("mlx5_0"), "2026-11-22T03:00:00Z");
     assertEquals(
         List.of("mlx5_2"),
@@ -115,7 +115,7 @@ class PreferredFixturesIT {
   @DisplayName("XE8640: cuda0 held, two HCAs → both ports of the ConnectX-6 on cuda0's switch")
   void xe8640TwoHcas() {
     Machine m = xe8640();
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     Plan p = plan(List.of(), List.of("mlx5_2", "mlx5_3"), "2026-11-22T03:00:00Z");
     assertEquals(
         List.of("mlx5_0", "mlx5_1"),
@@ -133,7 +133,7 @@ class PreferredFixturesIT {
       "XE8640: no GPUs held yet → the plan's HCA; neither → the allocator's best pair (one switch)")
   void xe8640PlanThenAllocator() {
     Machine m = xe8640();
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     assertEquals(
         List.of("mlx5_3"),
         answer(
@@ -157,7 +157,7 @@ class PreferredFixturesIT {
       "Relion X1904GT in shared mode: GPUs held → slots of mlx5_0, the HCA on their switch")
   void relionShared() {
     Machine m = fixture("penguin-relion-x1904gt-p100x2.xml");
-    PluginConfig c = PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "test");
+    ResourceConfig c = ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":4}", "test");
     String gpu = m.gpus().get(1).id();
     List<String> got =
         answer(
@@ -175,7 +175,7 @@ class PreferredFixturesIT {
       "DGX-A100 shape: GPU-2/GPU-3 held → mlx5_2/mlx5_3 under their top switch; plan → its HCAs; none → allocator")
   void dgx() {
     Machine m = TestMachines.dgxA100("n1");
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     Plan p = plan(List.of("GPU-6", "GPU-7"), List.of("mlx5_6", "mlx5_7"), "2026-11-22T03:00:00Z");
     assertEquals(
         List.of("mlx5_2", "mlx5_3"),
@@ -198,7 +198,7 @@ class PreferredFixturesIT {
   @DisplayName("the oldest plan of a matching size wins; pods already holding rdma/hca are skipped")
   void podMatching() {
     Machine m = TestMachines.dgxA100("n1");
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     PlannedPod older = pod("older", plan(List.of(), List.of("mlx5_4"), "2026-11-22T02:00:00Z"), 1);
     PlannedPod newer = pod("newer", plan(List.of(), List.of("mlx5_6"), "2026-11-22T03:00:00Z"), 1);
     PlannedPod bigger =
@@ -218,7 +218,7 @@ class PreferredFixturesIT {
           + " answer is the allocator's, as with the lookups off")
   void hungLookup() {
     Machine m = TestMachines.dgxA100("n1");
-    PluginConfig c = PluginConfig.DEFAULT;
+    ResourceConfig c = ResourceConfig.DEFAULT;
     AtomicInteger asked = new AtomicInteger();
     PendingPlans hung =
         node -> {

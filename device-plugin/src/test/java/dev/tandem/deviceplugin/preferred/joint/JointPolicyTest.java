@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.plan.Plan;
 import dev.tandem.deviceplugin.config.Mode;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.config.Selectors;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
@@ -42,7 +42,7 @@ class JointPolicyTest {
   /** What guided each answer, as {@code SIDE outcome}. */
   final List<String> outcomes = new ArrayList<>();
 
-  JointPolicy joint(PluginConfig c, List<PlannedPod> pods) {
+  JointPolicy joint(ResourceConfig c, List<PlannedPod> pods) {
     Inventory inventory = Inventory.of(m, c);
     DeviceTable hcas =
         new DeviceTable(
@@ -98,8 +98,8 @@ class JointPolicyTest {
   @DisplayName(
       "shared mode: HCA slots first, then the GPUs under the same top switch as the slots' HCA")
   void sharedSlots() {
-    PluginConfig shared =
-        new PluginConfig(Mode.SHARED, "rdma/hca", 4, Selectors.ALL, Duration.ofSeconds(10));
+    ResourceConfig shared =
+        new ResourceConfig(Mode.SHARED, "rdma/hca", 4, Selectors.ALL, Duration.ofSeconds(10));
     JointPolicy j = joint(shared, null);
     List<String> slots = new ArrayList<>();
     for (String h : List.of("mlx5_4", "mlx5_5")) {
@@ -122,7 +122,7 @@ class JointPolicyTest {
   @DisplayName(
       "a first side never allocated (admission abandoned): the next call of the other resource decides afresh")
   void abandonedAdmission() {
-    JointPolicy j = joint(PluginConfig.DEFAULT, null);
+    JointPolicy j = joint(ResourceConfig.DEFAULT, null);
     assertEquals(List.of("GPU-0"), ask(j, Side.GPU, gpus(), 1));
     // no Allocate for GPU-0; a new container's HCA call comes first and must not follow GPU-0
     List<String> h = ask(j, Side.HCA, List.of("mlx5_6", "mlx5_7"), 1);
@@ -147,7 +147,7 @@ class JointPolicyTest {
             Instant.parse("2026-11-22T03:00:00Z"));
     JointPolicy j =
         joint(
-            PluginConfig.DEFAULT,
+            ResourceConfig.DEFAULT,
             List.of(new PlannedPod("t", "p", p, Map.of(), Map.of("main", 1))));
     assertEquals(List.of("GPU-2"), ask(j, Side.GPU, gpus(), 1));
     assertEquals(0, j.reservations());
@@ -168,7 +168,7 @@ class JointPolicyTest {
             Instant.parse("2026-11-22T03:00:00Z"));
     JointPolicy j =
         joint(
-            PluginConfig.DEFAULT,
+            ResourceConfig.DEFAULT,
             List.of(new PlannedPod("t", "p", p, Map.of("main", 2), Map.of("main", 2))));
     assertEquals(List.of("GPU-6", "GPU-7"), ask(j, Side.GPU, gpus(), 2));
     allocate(j, Side.GPU, List.of("GPU-6", "GPU-7"));

@@ -1,6 +1,6 @@
 package dev.tandem.deviceplugin;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Everything a running plugin needs, resolved from flags, config and discovery. Built with {@link
- * #builder}, which names each component and holds the defaults.
+ * What a running plugin is wired from: the components the composition root ({@link
+ * DevicePluginMain}, or a test) builds from the plugin's configuration and the node's discovery,
+ * and {@link DevicePlugin} assembles. Not settings: those are {@code cli.PluginSettings}. Built
+ * with {@link #builder}, which names each component and holds the defaults.
  *
  * @param machine the node's topology
  * @param config mode, resource, selectors, health interval
@@ -35,9 +37,9 @@ import java.util.function.Supplier;
  *     re-created, an HCA whose RDMA driver was loaded after start) are offered without a restart.
  *     Null: the devices found at start stay
  */
-public record PluginSettings(
+public record PluginWiring(
     Machine machine,
-    PluginConfig config,
+    ResourceConfig config,
     Path pluginSocket,
     Path kubeletSocket,
     Path sysfsRoot,
@@ -59,32 +61,33 @@ public record PluginSettings(
   public static final Duration DEFAULT_DEVICE_INFO_INTERVAL = Duration.ofSeconds(10);
 
   /**
-   * Settings for this node's topology and config, served on these two sockets; see {@link Builder}.
+   * The wiring of a plugin for this node's topology and config, served on these two sockets; see
+   * {@link Builder}.
    */
   public static Builder builder(
-      Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket) {
+      Machine machine, ResourceConfig config, Path pluginSocket, Path kubeletSocket) {
     return new Builder(machine, config, pluginSocket, kubeletSocket);
   }
 
   /**
-   * Builds {@link PluginSettings} by name. Required, else {@link #build()} fails naming them: the
-   * four arguments of {@link PluginSettings#builder}, {@link #sysfsRoot}, {@link #probe}, {@link
+   * Builds {@link PluginWiring} by name. Required, else {@link #build()} fails naming them: the
+   * four arguments of {@link PluginWiring#builder}, {@link #sysfsRoot}, {@link #probe}, {@link
    * #lookupTimeout} and {@link #backoff}. Defaults of the rest:
    *
    * <ul>
    *   <li>{@link #plans} and {@link #podResources}: none, that lookup is off;
-   *   <li>{@link #gpuSocket}: {@value PluginSettings#DEFAULT_GPU_ENDPOINT} next to the plugin's
+   *   <li>{@link #gpuSocket}: {@value PluginWiring#DEFAULT_GPU_ENDPOINT} next to the plugin's
    *       socket;
    *   <li>{@link #clock}: the system clock in UTC;
    *   <li>{@link #deviceInfo}: no directory, no files written; interval {@link
-   *       PluginSettings#DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
+   *       PluginWiring#DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
    *   <li>{@link #rescan}: none, the devices found at start stay.
    * </ul>
    */
   public static final class Builder {
 
     private final Machine machine;
-    private final PluginConfig config;
+    private final ResourceConfig config;
     private final Path pluginSocket;
     private final Path kubeletSocket;
     private Path sysfsRoot;
@@ -99,7 +102,7 @@ public record PluginSettings(
     private Duration deviceInfoInterval = DEFAULT_DEVICE_INFO_INTERVAL;
     private Supplier<Machine> rescan;
 
-    private Builder(Machine machine, PluginConfig config, Path pluginSocket, Path kubeletSocket) {
+    private Builder(Machine machine, ResourceConfig config, Path pluginSocket, Path kubeletSocket) {
       this.machine = machine;
       this.config = config;
       this.pluginSocket = pluginSocket;
@@ -170,11 +173,11 @@ public record PluginSettings(
     }
 
     /**
-     * The settings.
+     * The wiring.
      *
      * @throws IllegalStateException naming every required component left unset
      */
-    public PluginSettings build() {
+    public PluginWiring build() {
       List<String> missing = new ArrayList<>();
       require(missing, "machine", machine);
       require(missing, "config", config);
@@ -188,11 +191,11 @@ public record PluginSettings(
       require(missing, "deviceInfo interval", deviceInfoInterval);
       if (!missing.isEmpty()) {
         throw new IllegalStateException(
-            "device plugin settings: "
+            "device plugin wiring: "
                 + String.join(", ", missing)
-                + " not set; set each on PluginSettings.builder(..) before build()");
+                + " not set; set each on PluginWiring.builder(..) before build()");
       }
-      return new PluginSettings(
+      return new PluginWiring(
           machine,
           config,
           pluginSocket,

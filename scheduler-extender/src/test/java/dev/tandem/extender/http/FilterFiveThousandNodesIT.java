@@ -8,7 +8,7 @@ import dev.tandem.extender.Http;
 import dev.tandem.extender.Listeners;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.state.Cluster;
+import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.model.Machine;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @DisplayName(
     "filter of 5,000 nodes by name answers every node, new pod shape or not, on the event loop")
 @ExtendWith(VertxExtension.class)
-class FilterLatencyIT {
+class FilterFiveThousandNodesIT {
 
   @Test
   @DisplayName(
@@ -53,7 +53,7 @@ class FilterLatencyIT {
       machines.add(new Machine("node-" + i, m.source(), m.pcie(), m.devices()));
       names.add("node-" + i);
     }
-    Cluster cluster = DemoCluster.of(machines);
+    ClusterParts cluster = DemoCluster.of(machines);
     Listeners server =
         Extender.start(vertx, ExtenderConfig.defaults().onFreePorts(), cluster)
             .toCompletionStage()

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Any config file text either parses or is refused with a {@link ConfigException} naming the file;
- * nothing else escapes. Runs its corpus in {@code mvn verify}; {@code benchmarks/run-fuzz} fuzzes
- * it for longer.
+ * Any config file text either parses or is refused with an {@link InvalidConfigurationException}
+ * naming the file; nothing else escapes. Runs its corpus in {@code mvn verify}; {@code
+ * benchmarks/run-fuzz} fuzzes it for longer.
  */
-class PluginConfigFuzzTest {
+class ResourceConfigFuzzTest {
 
   private static final String WHERE = "/etc/tandem/fuzz.json";
 
@@ -19,8 +20,8 @@ class PluginConfigFuzzTest {
   void parseRefusesNamingTheFile(byte[] input) {
     String json = new String(input, StandardCharsets.UTF_8);
     try {
-      assertNotNull(PluginConfig.parse(json, WHERE).mode());
-    } catch (ConfigException e) {
+      assertNotNull(ResourceConfig.parse(json, WHERE).mode());
+    } catch (InvalidConfigurationException e) {
       assertTrue(e.getMessage().contains(WHERE), e.getMessage());
     }
   }

@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,7 +12,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The device plugin's JSON configuration, e.g. {@code {"mode":"shared","slotsPerHca":1000}}.
+ * The resource the device plugin serves and how, as its JSON configuration file says, e.g. {@code
+ * {"mode":"shared","slotsPerHca":1000}}: which HCAs, as which devices of which extended resource
+ * (and in joint mode {@code nvidia.com/gpu} too, {@link GpuConfig}). A resource configuration in
+ * the sense of the SR-IOV network device plugin's {@code resourceList} entries. The file's two keys
+ * a flag also sets ({@code resourceName}, {@code healthCheckSeconds}) are the plugin's settings'
+ * ({@code cli.PluginSettings}), which override them here.
  *
  * @param mode how HCAs become devices
  * @param resourceName the extended resource registered with the kubelet
@@ -24,7 +30,7 @@ import java.util.TreeSet;
  *     {@code --allocate-all-devices}); the granted ids, and so the locality recorded, stay the
  *     kubelet's. {@code hca} and {@code shared} mode only
  */
-public record PluginConfig(
+public record ResourceConfig(
     Mode mode,
     String resourceName,
     int slotsPerHca,
@@ -35,8 +41,8 @@ public record PluginConfig(
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
   public static final int DEFAULT_SHARED_SLOTS = 1000;
-  public static final PluginConfig DEFAULT =
-      new PluginConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
+  public static final ResourceConfig DEFAULT =
+      new ResourceConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
   private static final Set<String> KEYS =
       Set.of(
@@ -52,7 +58,7 @@ public record PluginConfig(
   private static final Set<String> LINK_LAYERS = Set.of("infiniband", "ethernet");
 
   /** Without joint mode. */
-  public PluginConfig(
+  public ResourceConfig(
       Mode mode,
       String resourceName,
       int slotsPerHca,
@@ -62,7 +68,7 @@ public record PluginConfig(
   }
 
   /** Each container with the devices the kubelet granted it only. */
-  public PluginConfig(
+  public ResourceConfig(
       Mode mode,
       String resourceName,
       int slotsPerHca,
@@ -72,17 +78,17 @@ public record PluginConfig(
     this(mode, resourceName, slotsPerHca, selectors, healthInterval, gpu, false);
   }
 
-  public PluginConfig {
+  public ResourceConfig {
     checkName("resourceName", resourceName);
     if (slotsPerHca < 1) {
-      throw new ConfigException("slotsPerHca must be at least 1, got " + slotsPerHca);
+      throw new InvalidConfigurationException("slotsPerHca must be at least 1, got " + slotsPerHca);
     }
     if (mode != Mode.SHARED && slotsPerHca != 1) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "slotsPerHca is only meaningful in shared mode (mode is " + mode.value() + ")");
     }
     if (allocateAllDevices && mode == Mode.SRIOV) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           "allocateAllDevices is refused in sriov mode: each VF belongs to the one pod it is"
               + " granted to (SR-IOV CNI moves it into that pod's network namespace), so no"
               + " container can be handed every VF; use mode hca or shared with it, or remove it");
@@ -97,11 +103,12 @@ public record PluginConfig(
     try {
       return MellanoxConfigs.asTandem(object(json, where), where);
     } catch (ClassCastException e) {
-      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
-    } catch (ConfigException e) {
+      throw new InvalidConfigurationException(
+          where + ": a value has the wrong type: " + e.getMessage());
+    } catch (InvalidConfigurationException e) {
       throw e.getMessage().startsWith(where)
           ? e
-          : new ConfigException(where + ": " + e.getMessage());
+          : new InvalidConfigurationException(where + ": " + e.getMessage());
     }
   }
 
@@ -109,12 +116,12 @@ public record PluginConfig(
     try {
       return new JsonObject(json);
     } catch (DecodeException | ClassCastException e) {
-      throw new ConfigException(where + ": not a JSON object: " + e.getMessage());
+      throw new InvalidConfigurationException(where + ": not a JSON object: " + e.getMessage());
     }
   }
 
   /** Parses the config file's text; {@code where} names the file in error messages. */
-  public static PluginConfig parse(String json, String where) {
+  public static ResourceConfig parse(String json, String where) {
     JsonObject o = keys(json, where);
     try {
       rejectUnknown(o, KEYS, where, "");
@@ -123,17 +130,18 @@ public record PluginConfig(
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
       int seconds = o.getInteger("healthCheckSeconds", 10);
       if (seconds < 1) {
-        throw new ConfigException("healthCheckSeconds must be at least 1, got " + seconds);
+        throw new InvalidConfigurationException(
+            "healthCheckSeconds must be at least 1, got " + seconds);
       }
       JsonObject gpu = o.getJsonObject("gpu", new JsonObject());
       rejectUnknown(gpu, GpuConfig.KEYS, where + " gpu", "gpu.");
       String resource = o.getString("resourceName", DEFAULT_RESOURCE);
       GpuConfig g = GpuConfig.parse(gpu);
       if (g.enabled() && g.resourceName().equals(resource)) {
-        throw new ConfigException(
+        throw new InvalidConfigurationException(
             "gpu.resourceName and resourceName are both " + resource + "; they must differ");
       }
-      return new PluginConfig(
+      return new ResourceConfig(
           mode,
           resource,
           slots,
@@ -142,26 +150,27 @@ public record PluginConfig(
           g,
           o.getBoolean("allocateAllDevices", false));
     } catch (ClassCastException e) {
-      throw new ConfigException(where + ": a value has the wrong type: " + e.getMessage());
-    } catch (ConfigException e) {
+      throw new InvalidConfigurationException(
+          where + ": a value has the wrong type: " + e.getMessage());
+    } catch (InvalidConfigurationException e) {
       throw e.getMessage().startsWith(where)
           ? e
-          : new ConfigException(where + ": " + e.getMessage());
+          : new InvalidConfigurationException(where + ": " + e.getMessage());
     }
   }
 
-  public PluginConfig withResourceName(String name) {
-    return new PluginConfig(
+  public ResourceConfig withResourceName(String name) {
+    return new ResourceConfig(
         mode, name, slotsPerHca, selectors, healthInterval, gpu, allocateAllDevices);
   }
 
-  public PluginConfig withHealthInterval(Duration interval) {
-    return new PluginConfig(
+  public ResourceConfig withHealthInterval(Duration interval) {
+    return new ResourceConfig(
         mode, resourceName, slotsPerHca, selectors, interval, gpu, allocateAllDevices);
   }
 
-  public PluginConfig withGpu(GpuConfig value) {
-    return new PluginConfig(
+  public ResourceConfig withGpu(GpuConfig value) {
+    return new ResourceConfig(
         mode, resourceName, slotsPerHca, selectors, healthInterval, value, allocateAllDevices);
   }
 
@@ -170,7 +179,7 @@ public record PluginConfig(
     List<String> links = strings(s, "linkLayers");
     for (String l : links) {
       if (!LINK_LAYERS.contains(l.toLowerCase())) {
-        throw new ConfigException(
+        throw new InvalidConfigurationException(
             "unknown link layer '"
                 + l
                 + "' in selectors.linkLayers; allowed: InfiniBand, Ethernet");
@@ -210,10 +219,10 @@ public record PluginConfig(
     unknown.removeAll(known);
     List<String> foreign = prefix == null ? List.of() : ForeignKeys.explain(prefix, unknown);
     if (!foreign.isEmpty()) {
-      throw new ConfigException(where + ": " + String.join("; ", foreign));
+      throw new InvalidConfigurationException(where + ": " + String.join("; ", foreign));
     }
     if (!unknown.isEmpty()) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           where
               + ": unknown key"
               + (unknown.size() == 1 ? " " : "s ")
@@ -228,7 +237,7 @@ public record PluginConfig(
     try {
       ResourceNames.extended(name);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(
+      throw new InvalidConfigurationException(
           key + " '" + name + "' " + e.getMessage() + ForeignKeys.bareName(key, name));
     }
   }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
@@ -23,8 +23,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("the device plugin's settings, built by name")
-class PluginSettingsTest {
+@DisplayName("the device plugin's wiring, built by name")
+class PluginWiringTest {
 
   final Machine machine = TestMachines.twoSockets("n1");
   final Path dir = Path.of("/var/lib/kubelet/device-plugins");
@@ -34,8 +34,8 @@ class PluginSettingsTest {
   final HealthProbe probe = ib -> Optional.of(true);
   final Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofMillis(400), 5);
 
-  private PluginSettings.Builder required() {
-    return PluginSettings.builder(machine, PluginConfig.DEFAULT, pluginSocket, kubeletSocket)
+  private PluginWiring.Builder required() {
+    return PluginWiring.builder(machine, ResourceConfig.DEFAULT, pluginSocket, kubeletSocket)
         .sysfsRoot(sysfs)
         .probe(probe)
         .lookupTimeout(Duration.ofMillis(500))
@@ -47,10 +47,10 @@ class PluginSettingsTest {
       "unset: no lookups, tandem-gpu.sock next to the plugin's socket, the UTC system clock, no"
           + " Device Information files every 10 s, no rescan")
   void defaults() {
-    PluginSettings expected =
-        new PluginSettings(
+    PluginWiring expected =
+        new PluginWiring(
             machine,
-            PluginConfig.DEFAULT,
+            ResourceConfig.DEFAULT,
             pluginSocket,
             kubeletSocket,
             sysfs,
@@ -74,10 +74,10 @@ class PluginSettingsTest {
     PodResourcesSource podResources = () -> Future.failedFuture("off");
     Clock clock = Clock.fixed(Instant.parse("2026-11-25T00:00:00Z"), ZoneOffset.UTC);
     Supplier<Machine> rescan = () -> machine;
-    PluginSettings expected =
-        new PluginSettings(
+    PluginWiring expected =
+        new PluginWiring(
             machine,
-            PluginConfig.DEFAULT,
+            ResourceConfig.DEFAULT,
             pluginSocket,
             kubeletSocket,
             sysfs,
@@ -91,7 +91,7 @@ class PluginSettingsTest {
             Path.of("/var/run/k8s.cni.cncf.io/devinfo/dp"),
             Duration.ofSeconds(30),
             rescan);
-    PluginSettings built =
+    PluginWiring built =
         required()
             .plans(plans)
             .podResources(podResources)
@@ -111,11 +111,11 @@ class PluginSettingsTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                PluginSettings.builder(machine, PluginConfig.DEFAULT, pluginSocket, kubeletSocket)
+                PluginWiring.builder(machine, ResourceConfig.DEFAULT, pluginSocket, kubeletSocket)
                     .build());
     assertEquals(
-        "device plugin settings: sysfsRoot, probe, lookupTimeout, backoff not set; set each on"
-            + " PluginSettings.builder(..) before build()",
+        "device plugin wiring: sysfsRoot, probe, lookupTimeout, backoff not set; set each on"
+            + " PluginWiring.builder(..) before build()",
         e.getMessage());
   }
 
@@ -126,13 +126,13 @@ class PluginSettingsTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                PluginSettings.builder(machine, PluginConfig.DEFAULT, null, kubeletSocket)
+                PluginWiring.builder(machine, ResourceConfig.DEFAULT, null, kubeletSocket)
                     .sysfsRoot(sysfs)
                     .probe(probe)
                     .lookupTimeout(Duration.ofMillis(500))
                     .backoff(backoff)
                     .build());
     assertTrue(
-        e.getMessage().startsWith("device plugin settings: pluginSocket not set"), e::getMessage);
+        e.getMessage().startsWith("device plugin wiring: pluginSocket not set"), e::getMessage);
   }
 }

@@ -5,17 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.kit.config.InvalidConfigurationException;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @DisplayName("plugin config: modes, defaults, and errors that name the problem")
-class PluginConfigTest {
+class ResourceConfigTest {
 
   @Test
   @DisplayName("{\"mode\":\"hca\"} gives rdma/hca, one device per HCA")
   void hca() {
-    PluginConfig c = PluginConfig.parse("{\"mode\":\"hca\"}", "cfg.json");
+    ResourceConfig c = ResourceConfig.parse("{\"mode\":\"hca\"}", "cfg.json");
     assertEquals(Mode.HCA, c.mode());
     assertEquals("rdma/hca", c.resourceName());
     assertEquals(1, c.slotsPerHca());
@@ -24,16 +25,16 @@ class PluginConfigTest {
   @Test
   @DisplayName("shared mode defaults to 1000 slots per HCA (rdma/hca: 1k)")
   void shared() {
-    assertEquals(1000, PluginConfig.parse("{\"mode\":\"shared\"}", "f").slotsPerHca());
+    assertEquals(1000, ResourceConfig.parse("{\"mode\":\"shared\"}", "f").slotsPerHca());
     assertEquals(
-        8, PluginConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "f").slotsPerHca());
+        8, ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":8}", "f").slotsPerHca());
   }
 
   @Test
   @DisplayName("selectors are parsed and normalised (hex ids without 0x, link layer case)")
   void selectors() {
-    PluginConfig c =
-        PluginConfig.parse(
+    ResourceConfig c =
+        ResourceConfig.parse(
             "{\"mode\":\"sriov\",\"selectors\":{\"vendorIds\":[\"0x15B3\"],"
                 + "\"linkLayers\":[\"InfiniBand\"],\"ibDevices\":[\"mlx5_0\"]}}",
             "f");
@@ -44,11 +45,11 @@ class PluginConfigTest {
   @Test
   @DisplayName("unknown keys are rejected with their names and the file")
   void unknownKeys() {
-    ConfigException e =
+    InvalidConfigurationException e =
         assertThrows(
-            ConfigException.class,
+            InvalidConfigurationException.class,
             () ->
-                PluginConfig.parse(
+                ResourceConfig.parse(
                     "{\"mode\":\"hca\",\"slots\":4,\"colour\":\"red\"}",
                     "/etc/tandem/plugin.json"));
     assertTrue(e.getMessage().contains("/etc/tandem/plugin.json"), e.getMessage());
@@ -59,19 +60,21 @@ class PluginConfigTest {
   @DisplayName("unknown selector keys, modes and link layers are rejected by name")
   void unknownValues() {
     assertTrue(
-        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":\"vf\"}", "f"))
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"mode\":\"vf\"}", "f"))
             .getMessage()
             .contains("unknown mode 'vf'; allowed: hca, sriov, shared"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"selectors\":{\"pciIds\":[]}}", "f"))
             .getMessage()
             .contains("pciIds"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"selectors\":{\"linkLayers\":[\"RoCE\"]}}", "f"))
             .getMessage()
             .contains("RoCE"));
   }
@@ -80,25 +83,27 @@ class PluginConfigTest {
   @DisplayName("malformed JSON, wrong types and nonsense values are errors naming the file")
   void malformed() {
     assertTrue(
-        assertThrows(ConfigException.class, () -> PluginConfig.parse("{\"mode\":", "p.json"))
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"mode\":", "p.json"))
             .getMessage()
             .startsWith("p.json: not a JSON object"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"slotsPerHca\":\"many\"}", "p.json"))
             .getMessage()
             .startsWith("p.json"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"mode\":\"hca\",\"slotsPerHca\":4}", "p.json"))
             .getMessage()
             .contains("only meaningful in shared mode"));
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"resourceName\":\"hca\"}", "p.json"))
             .getMessage()
             .contains("not an extended resource name"));
   }
@@ -108,18 +113,18 @@ class PluginConfigTest {
       "allocateAllDevices: off by default, on in hca and shared mode, refused in sriov mode and"
           + " as a string, naming the file")
   void allocateAllDevices() {
-    assertFalse(PluginConfig.parse("{}", "f").allocateAllDevices());
+    assertFalse(ResourceConfig.parse("{}", "f").allocateAllDevices());
     assertTrue(
-        PluginConfig.parse("{\"mode\":\"hca\",\"allocateAllDevices\":true}", "f")
+        ResourceConfig.parse("{\"mode\":\"hca\",\"allocateAllDevices\":true}", "f")
             .allocateAllDevices());
-    PluginConfig shared =
-        PluginConfig.parse("{\"mode\":\"shared\",\"allocateAllDevices\":true}", "f");
+    ResourceConfig shared =
+        ResourceConfig.parse("{\"mode\":\"shared\",\"allocateAllDevices\":true}", "f");
     assertTrue(shared.withResourceName("rdma/erdma").allocateAllDevices());
     String sriov =
         assertThrows(
-                ConfigException.class,
+                InvalidConfigurationException.class,
                 () ->
-                    PluginConfig.parse(
+                    ResourceConfig.parse(
                         "{\"mode\":\"sriov\",\"allocateAllDevices\":true}", "p.json"))
             .getMessage();
     assertTrue(
@@ -128,8 +133,8 @@ class PluginConfigTest {
         sriov);
     assertTrue(
         assertThrows(
-                ConfigException.class,
-                () -> PluginConfig.parse("{\"allocateAllDevices\":\"yes\"}", "p.json"))
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"allocateAllDevices\":\"yes\"}", "p.json"))
             .getMessage()
             .startsWith("p.json: a value has the wrong type"));
   }

@@ -1,7 +1,7 @@
 package dev.tandem.deviceplugin.standin;
 
-import dev.tandem.deviceplugin.PluginSettings;
-import dev.tandem.deviceplugin.config.PluginConfig;
+import dev.tandem.deviceplugin.PluginWiring;
+import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.TopologySource;
@@ -9,20 +9,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The settings of a plugin that reads its node through {@code source} (a sysfs tree the test
- * changes while it runs) and rediscovers it at each health check, every second, registered with a
- * stand-in kubelet: no API server, no PodResources, no Device Information files.
+ * The wiring of a plugin that reads its node through {@code source} (a sysfs tree the test changes
+ * while it runs) and rediscovers it at each health check, every second, registered with a stand-in
+ * kubelet: no API server, no PodResources, no Device Information files.
  */
-public final class RescanSettings {
+public final class RescanWiring {
 
-  private RescanSettings() {}
+  private RescanWiring() {}
 
   /**
    * @param dir where the plugin's sockets go
    * @param sysfs the root of the node's tree
    */
-  public static PluginSettings of(
-      TopologySource source, PluginConfig config, Path dir, Path sysfs, KubeletStandIn kubelet) {
+  public static PluginWiring of(
+      TopologySource source, ResourceConfig config, Path dir, Path sysfs, KubeletStandIn kubelet) {
     return of(source, config, null, null, dir, sysfs, kubelet);
   }
 
@@ -30,15 +30,15 @@ public final class RescanSettings {
    * As above, with the pending pods' plans and the kubelet's PodResources that preferred
    * allocations follow (null: none).
    */
-  public static PluginSettings of(
+  public static PluginWiring of(
       TopologySource source,
-      PluginConfig config,
+      ResourceConfig config,
       PendingPlans plans,
       PodResourcesSource podResources,
       Path dir,
       Path sysfs,
       KubeletStandIn kubelet) {
-    return StandInSettings.of(
+    return StandInWiring.of(
             source.discover().machine(),
             config.withHealthInterval(Duration.ofSeconds(1)),
             dir,
