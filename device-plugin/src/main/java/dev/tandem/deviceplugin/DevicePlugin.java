@@ -92,7 +92,8 @@ public final class DevicePlugin {
             s.podResources(),
             s.lookupTimeoutMs());
     if (g.enabled()) {
-      this.gpuDevices = GpuDevices.onHost(s.machine(), g.resourceName(), s.sysfsRoot(), g.cdi());
+      this.gpuDevices =
+          GpuDevices.onHost(s.machine(), g.resourceName(), s.sysfsRoot(), g.cdi(), s.nvmlLibrary());
       DeviceTable gpus = new DeviceTable(gpuDevices);
       this.joint =
           new JointPolicy(
@@ -270,6 +271,15 @@ public final class DevicePlugin {
     return gpu.start();
   }
 
+  private Future<Void> closeGpuProbes() {
+    return vertx.executeBlocking(
+        () -> {
+          gpuDevices.close();
+          return null;
+        },
+        false);
+  }
+
   /** Completes when registration attempts of either resource are exhausted. */
   public Future<Void> failed() {
     if (gpu == null) {
@@ -283,10 +293,11 @@ public final class DevicePlugin {
 
   /**
    * Stops health checks and the servers (the ops listener too); removes the sockets and the Device
-   * Information files.
+   * Information files; shuts joint mode's NVML session down.
    */
   public Future<Void> stop() {
-    Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
+    Future<Void> gpuStopped =
+        gpu == null ? Future.succeededFuture() : gpu.stop().eventually(this::closeGpuProbes);
     Future<Void> opsClosed = ops == null ? Future.succeededFuture() : ops.close();
     Future<Void> filesRemoved = deviceInfo == null ? Future.succeededFuture() : deviceInfo.stop();
     return Future.join(hca.stop(), gpuStopped, opsClosed, filesRemoved)

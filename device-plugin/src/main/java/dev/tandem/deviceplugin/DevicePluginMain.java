@@ -136,6 +136,7 @@ public final class DevicePluginMain {
             .gpuSocket(flags.pluginDir().resolve(flags.gpuEndpoint()))
             .deviceInfo(flags.deviceInfoDir(), flags.deviceInfoInterval())
             .rescan(rescan)
+            .nvmlLibrary(flags.nvmlLibrary())
             .build();
     DevicePlugin plugin = new DevicePlugin(vertx, settings);
     LOG.info(

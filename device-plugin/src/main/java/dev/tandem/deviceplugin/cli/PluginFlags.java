@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Rule;
@@ -39,6 +40,7 @@ import java.util.Map;
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
  * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
  * @param deviceInfoInterval how often those files are reconciled against PodResources
+ * @param nvmlLibrary NVIDIA's NVML library, the joint-mode GPU health probe's
  */
 public record PluginFlags(
     Path pluginDir,
@@ -59,7 +61,8 @@ public record PluginFlags(
     Duration healthInterval,
     int opsPort,
     Path deviceInfoDir,
-    Duration deviceInfoInterval) {
+    Duration deviceInfoInterval,
+    String nvmlLibrary) {
 
   /** The value of {@link #DEVICE_INFO_DIR} and {@link #DROP_IN_CONFIG} that turns them off. */
   public static final String OFF = "off";
@@ -176,6 +179,13 @@ public record PluginFlags(
           .help(
               "how often the Device Information files are checked against PodResources: those of"
                   + " devices no container holds are removed");
+  public static final Setting<String> NVML_LIBRARY =
+      Setting.of("--nvml-library", "FILE", Parsers.text())
+          .env("TANDEM_NVML_LIBRARY")
+          .defaultValue(Nvml.LIBRARY)
+          .help(
+              "NVIDIA's NVML library (a name the loader finds, or a path): in joint mode a GPU NVML"
+                  + " cannot find by UUID is unhealthy; a library that does not load is a note");
 
   /**
    * The plugin's settings; the file {@code --config} names (else the drop-in file, when it exists)
@@ -209,7 +219,8 @@ public record PluginFlags(
                   HEALTH_INTERVAL,
                   OPS_PORT,
                   DEVICE_INFO_DIR,
-                  DEVICE_INFO_INTERVAL))
+                  DEVICE_INFO_INTERVAL,
+                  NVML_LIBRARY))
           .configFile(CONFIG, DROP_IN_CONFIG)
           .rules(Rule.atMostOne(HWLOC_XML, NCCL_TOPO));
 
@@ -246,7 +257,8 @@ public record PluginFlags(
         v.get(HEALTH_INTERVAL),
         v.get(OPS_PORT),
         v.get(DEVICE_INFO_DIR),
-        v.get(DEVICE_INFO_INTERVAL));
+        v.get(DEVICE_INFO_INTERVAL),
+        v.get(NVML_LIBRARY));
   }
 
   /** A path, or null for {@code off}. */
