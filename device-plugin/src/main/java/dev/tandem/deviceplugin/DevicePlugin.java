@@ -22,7 +22,6 @@ import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.deviceplugin.resource.ResourcePlugin;
 import dev.tandem.kit.ops.OpsServer;
-import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -31,7 +30,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,20 +105,8 @@ public final class DevicePlugin {
               (side, o) ->
                   metrics.preferredAnswered(
                       side == Side.GPU ? g.resourceName() : s.config().resourceName(), o.label()));
-      this.gpu =
-          resource(
-              gpus,
-              joint.side(Side.GPU),
-              r -> joint.allocated(Side.GPU, r),
-              DeviceHandOff.NONE,
-              s.gpuSocket());
-      this.hca =
-          resource(
-              hcas,
-              joint.side(Side.HCA),
-              r -> joint.allocated(Side.HCA, r),
-              hcaHandOff,
-              s.pluginSocket());
+      this.gpu = resource(gpus, Side.GPU, joint, DeviceHandOff.NONE, s.gpuSocket());
+      this.hca = resource(hcas, Side.HCA, joint, hcaHandOff, s.pluginSocket());
     } else {
       this.gpuDevices = null;
       this.joint = null;
@@ -130,8 +116,8 @@ public final class DevicePlugin {
       this.hca =
           resource(
               hcas,
+              Side.HCA,
               new HintPolicy(inventory, locator, outcomes, podHcas),
-              r -> {},
               hcaHandOff,
               s.pluginSocket());
     }
@@ -151,16 +137,12 @@ public final class DevicePlugin {
   }
 
   private ResourcePlugin resource(
-      DeviceTable table,
-      PreferredPolicy preferred,
-      Consumer<AllocateRequest> allocated,
-      DeviceHandOff handOff,
-      Path socket) {
+      DeviceTable table, Side side, PreferredPolicy preferred, DeviceHandOff handOff, Path socket) {
     return new ResourcePlugin(
         vertx,
         table,
+        side,
         preferred,
-        allocated,
         handOff,
         socket,
         registration,
