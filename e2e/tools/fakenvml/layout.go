@@ -66,6 +66,8 @@ func errorText(rc int) string {
 		return "Invalid Argument"
 	case 3:
 		return "Not Supported"
+	case 4:
+		return "Insufficient Permissions"
 	case 6:
 		return "Not Found"
 	case 7:

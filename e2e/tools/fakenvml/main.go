@@ -2,11 +2,13 @@
 //
 //	go build -buildmode=c-shared -o libnvidia-ml.so.1 ./tools/fakenvml
 //
-// It exports the NVML functions Tandem's agent calls to read MIG devices, with the C signatures of
-// NVIDIA's nvml.h (nvmlReturn_t is an int, nvmlDevice_t an opaque pointer, nvmlPciInfo_t the v3
-// layout), and answers from a layout file: JSON as in layout.go, named by the environment variable
-// FAKE_NVML_LAYOUT when NVML is initialised, or set by fakeNvmlLoad. Two extra functions, not
-// NVML's, let an in-process test set the layout and count the calls.
+// It exports the NVML functions Tandem calls (the agent to read MIG devices, the device plugin to
+// find GPUs by UUID for their health), with the C signatures of NVIDIA's nvml.h (nvmlReturn_t is an
+// int, nvmlDevice_t an opaque pointer, nvmlPciInfo_t the v3 layout), and answers from a layout
+// file: JSON as in layout.go, named by the environment variable FAKE_NVML_LAYOUT when NVML is
+// initialised, or set by fakeNvmlLoad. Three extra functions, not NVML's, let an in-process test
+// set the layout and count the calls. Like NVML, it counts initialisations: nvmlShutdown undoes
+// one, and calls fail with NVML_ERROR_UNINITIALIZED once every one is undone.
 package main
 
 /*
@@ -157,6 +159,32 @@ func nvmlDeviceGetHandleByIndex_v2(index C.uint, device *C.nvmlDevice_t) C.nvmlR
 	}
 	*device = handle(deviceRef{gpu: int(index), mig: -1})
 	return success
+}
+
+//export nvmlDeviceGetHandleByUUID
+func nvmlDeviceGetHandleByUUID(uuid *C.char, device *C.nvmlDevice_t) C.nvmlReturn_t {
+	mu.Lock()
+	defer mu.Unlock()
+	if initDone == 0 {
+		return errUninitialized
+	}
+	if uuid == nil || device == nil {
+		return errInvalidArg
+	}
+	id := C.GoString(uuid)
+	for i, g := range loaded.GPUs {
+		if g.UUID == id {
+			*device = handle(deviceRef{gpu: i, mig: -1})
+			return success
+		}
+		for j, m := range g.MigDevices {
+			if m != "" && m == id {
+				*device = handle(deviceRef{gpu: i, mig: j})
+				return success
+			}
+		}
+	}
+	return errNotFound
 }
 
 //export nvmlDeviceGetUUID

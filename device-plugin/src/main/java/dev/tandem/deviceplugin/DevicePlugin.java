@@ -22,7 +22,6 @@ import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.deviceplugin.resource.ResourcePlugin;
 import dev.tandem.kit.ops.OpsServer;
-import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -31,7 +30,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +90,8 @@ public final class DevicePlugin {
             s.podResources(),
             s.lookupTimeoutMs());
     if (g.enabled()) {
-      this.gpuDevices = GpuDevices.onHost(s.machine(), g.resourceName(), s.sysfsRoot(), g.cdi());
+      this.gpuDevices =
+          GpuDevices.onHost(s.machine(), g.resourceName(), s.sysfsRoot(), g.cdi(), s.nvmlLibrary());
       DeviceTable gpus = new DeviceTable(gpuDevices);
       this.joint =
           new JointPolicy(
@@ -106,20 +105,8 @@ public final class DevicePlugin {
               (side, o) ->
                   metrics.preferredAnswered(
                       side == Side.GPU ? g.resourceName() : s.config().resourceName(), o.label()));
-      this.gpu =
-          resource(
-              gpus,
-              joint.side(Side.GPU),
-              r -> joint.allocated(Side.GPU, r),
-              DeviceHandOff.NONE,
-              s.gpuSocket());
-      this.hca =
-          resource(
-              hcas,
-              joint.side(Side.HCA),
-              r -> joint.allocated(Side.HCA, r),
-              hcaHandOff,
-              s.pluginSocket());
+      this.gpu = resource(gpus, Side.GPU, joint, DeviceHandOff.NONE, s.gpuSocket());
+      this.hca = resource(hcas, Side.HCA, joint, hcaHandOff, s.pluginSocket());
     } else {
       this.gpuDevices = null;
       this.joint = null;
@@ -129,8 +116,8 @@ public final class DevicePlugin {
       this.hca =
           resource(
               hcas,
+              Side.HCA,
               new HintPolicy(inventory, locator, outcomes, podHcas),
-              r -> {},
               hcaHandOff,
               s.pluginSocket());
     }
@@ -150,16 +137,12 @@ public final class DevicePlugin {
   }
 
   private ResourcePlugin resource(
-      DeviceTable table,
-      PreferredPolicy preferred,
-      Consumer<AllocateRequest> allocated,
-      DeviceHandOff handOff,
-      Path socket) {
+      DeviceTable table, Side side, PreferredPolicy preferred, DeviceHandOff handOff, Path socket) {
     return new ResourcePlugin(
         vertx,
         table,
+        side,
         preferred,
-        allocated,
         handOff,
         socket,
         registration,
@@ -271,6 +254,15 @@ public final class DevicePlugin {
     return gpu.start();
   }
 
+  private Future<Void> closeGpuProbes() {
+    return vertx.executeBlocking(
+        () -> {
+          gpuDevices.close();
+          return null;
+        },
+        false);
+  }
+
   /** Completes when registration attempts of either resource are exhausted. */
   public Future<Void> failed() {
     if (gpu == null) {
@@ -284,10 +276,11 @@ public final class DevicePlugin {
 
   /**
    * Stops health checks and the servers (the ops listener too); removes the sockets and the Device
-   * Information files.
+   * Information files; shuts joint mode's NVML session down.
    */
   public Future<Void> stop() {
-    Future<Void> gpuStopped = gpu == null ? Future.succeededFuture() : gpu.stop();
+    Future<Void> gpuStopped =
+        gpu == null ? Future.succeededFuture() : gpu.stop().eventually(this::closeGpuProbes);
     Future<Void> opsClosed = ops == null ? Future.succeededFuture() : ops.close();
     Future<Void> filesRemoved = deviceInfo == null ? Future.succeededFuture() : deviceInfo.stop();
     return Future.join(hca.stop(), gpuStopped, opsClosed, filesRemoved)

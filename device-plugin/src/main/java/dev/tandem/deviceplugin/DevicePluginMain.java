@@ -136,6 +136,7 @@ public final class DevicePluginMain {
             .gpuSocket(config.pluginDir().resolve(config.gpuEndpoint()))
             .deviceInfo(config.deviceInfoDir(), config.deviceInfoInterval())
             .rescan(rescan)
+            .nvmlLibrary(config.nvmlLibrary())
             .build();
     DevicePlugin plugin = new DevicePlugin(vertx, wiring);
     LOG.info(

@@ -4,6 +4,7 @@ import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
@@ -36,6 +37,7 @@ import java.util.function.Supplier;
  * @param rescan a new discovery of the node; each health check runs it, so devices that appear (VFs
  *     re-created, an HCA whose RDMA driver was loaded after start) are offered without a restart.
  *     Null: the devices found at start stay
+ * @param nvmlLibrary the NVML library of joint mode's GPU health probe
  */
 public record PluginWiring(
     Machine machine,
@@ -52,7 +54,8 @@ public record PluginWiring(
     Clock clock,
     Path deviceInfoDir,
     Duration deviceInfoInterval,
-    Supplier<Machine> rescan) {
+    Supplier<Machine> rescan,
+    String nvmlLibrary) {
 
   /** The GPU plugin's socket file name next to the plugin's when none is set. */
   public static final String DEFAULT_GPU_ENDPOINT = "tandem-gpu.sock";
@@ -81,7 +84,8 @@ public record PluginWiring(
    *   <li>{@link #clock}: the system clock in UTC;
    *   <li>{@link #deviceInfo}: no directory, no files written; interval {@link
    *       PluginWiring#DEFAULT_DEVICE_INFO_INTERVAL} (10 s);
-   *   <li>{@link #rescan}: none, the devices found at start stay.
+   *   <li>{@link #rescan}: none, the devices found at start stay;
+   *   <li>{@link #nvmlLibrary}: {@value Nvml#LIBRARY}.
    * </ul>
    */
   public static final class Builder {
@@ -101,6 +105,7 @@ public record PluginWiring(
     private Path deviceInfoDir;
     private Duration deviceInfoInterval = DEFAULT_DEVICE_INFO_INTERVAL;
     private Supplier<Machine> rescan;
+    private String nvmlLibrary = Nvml.LIBRARY;
 
     private Builder(Machine machine, ResourceConfig config, Path pluginSocket, Path kubeletSocket) {
       this.machine = machine;
@@ -172,6 +177,12 @@ public record PluginWiring(
       return this;
     }
 
+    /** The NVML library of joint mode's GPU health probe (a name the loader finds, or a path). */
+    public Builder nvmlLibrary(String library) {
+      this.nvmlLibrary = library;
+      return this;
+    }
+
     /**
      * The wiring.
      *
@@ -189,6 +200,7 @@ public record PluginWiring(
       require(missing, "backoff", backoff);
       require(missing, "clock", clock);
       require(missing, "deviceInfo interval", deviceInfoInterval);
+      require(missing, "nvmlLibrary", nvmlLibrary);
       if (!missing.isEmpty()) {
         throw new IllegalStateException(
             "device plugin wiring: "
@@ -210,7 +222,8 @@ public record PluginWiring(
           clock,
           deviceInfoDir,
           deviceInfoInterval,
-          rescan);
+          rescan,
+          nvmlLibrary);
     }
 
     private static void require(List<String> missing, String name, Object value) {

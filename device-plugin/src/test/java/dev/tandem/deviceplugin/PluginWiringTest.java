@@ -45,7 +45,7 @@ class PluginWiringTest {
   @Test
   @DisplayName(
       "unset: no lookups, tandem-gpu.sock next to the plugin's socket, the UTC system clock, no"
-          + " Device Information files every 10 s, no rescan")
+          + " Device Information files every 10 s, no rescan, the driver's libnvidia-ml.so.1")
   void defaults() {
     PluginWiring expected =
         new PluginWiring(
@@ -63,7 +63,8 @@ class PluginWiringTest {
             Clock.systemUTC(),
             null,
             Duration.ofSeconds(10),
-            null);
+            null,
+            "libnvidia-ml.so.1");
     assertEquals(expected, required().build());
   }
 
@@ -90,7 +91,8 @@ class PluginWiringTest {
             clock,
             Path.of("/var/run/k8s.cni.cncf.io/devinfo/dp"),
             Duration.ofSeconds(30),
-            rescan);
+            rescan,
+            "/opt/nvidia/libnvidia-ml.so.1");
     PluginWiring built =
         required()
             .plans(plans)
@@ -100,6 +102,7 @@ class PluginWiringTest {
             .clock(clock)
             .deviceInfo(Path.of("/var/run/k8s.cni.cncf.io/devinfo/dp"), Duration.ofSeconds(30))
             .rescan(rescan)
+            .nvmlLibrary("/opt/nvidia/libnvidia-ml.so.1")
             .build();
     assertEquals(expected, built);
   }

@@ -88,6 +88,15 @@ public record ResourceNames(String gpu, String hca) {
     return name;
   }
 
+  /**
+   * Whether {@code name} is one of Kubernetes' own resources (its {@code IsNativeResource}): a name
+   * without a domain ({@code cpu}, {@code memory}, {@code hugepages-2Mi}) or in the {@code
+   * kubernetes.io} domain. Every other name a stored pod carries is an extended resource.
+   */
+  public static boolean isNative(String name) {
+    return name.indexOf('/') < 0 || name.contains("kubernetes.io/");
+  }
+
   private static void check(String what, String name) {
     if (name == null) {
       throw new IllegalArgumentException(what + " has no name");

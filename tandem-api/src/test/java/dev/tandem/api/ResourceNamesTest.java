@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.topology.model.DeviceKind;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,5 +80,16 @@ class ResourceNamesTest {
         assertThrows(
                 IllegalArgumentException.class, () -> new ResourceNames("nvidia.com/gpu", "hca"))
             .getMessage());
+  }
+
+  @Test
+  @DisplayName("native resources, as Kubernetes' IsNativeResource: no domain, or kubernetes.io")
+  void isNative() {
+    for (String name :
+        List.of("cpu", "memory", "hugepages-2Mi", "kubernetes.io/x", "a.kubernetes.io/b")) {
+      assertTrue(ResourceNames.isNative(name), name);
+    }
+    assertFalse(ResourceNames.isNative("nvidia.com/gpu"));
+    assertFalse(ResourceNames.isNative("rdma/hca"));
   }
 }

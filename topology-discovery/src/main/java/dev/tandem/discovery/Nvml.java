@@ -1,25 +1,35 @@
 package dev.tandem.discovery;
 
-import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
-import dev.tandem.topology.model.PciAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The MIG devices of this machine's GPUs through NVML ({@code libnvidia-ml.so.1}, which the NVIDIA
- * driver installs and the NVIDIA container toolkit mounts into containers). Each {@link #migGpus}
- * call initializes NVML, walks the GPUs and shuts NVML down again. Blocking (JNA): call it on a
- * worker thread. The library is loaded on first use and held by this instance; a library that
- * cannot be loaded is tried again on the next call.
+ * NVIDIA's NVML, the one binding every Tandem daemon uses: the agent reads MIG devices through it,
+ * the device plugin's GPU health probe asks it for GPUs by UUID.
+ *
+ * <p><b>Which library.</b> {@link #LIBRARY}, {@code libnvidia-ml.so.1}, unless {@code
+ * --nvml-library} names another (a name the dynamic loader finds, or a path). The NVIDIA driver
+ * always installs the versioned {@code libnvidia-ml.so.1} (Debian's {@code libnvidia-ml1}, Ubuntu's
+ * {@code libnvidia-compute-<version>}, NVIDIA's runfile), and the NVIDIA container toolkit mounts
+ * exactly it into containers; the unversioned {@code libnvidia-ml.so} comes only with development
+ * packages (Debian's {@code libnvidia-ml-dev}, the CUDA toolkit's stubs), so loading by the short
+ * name {@code nvidia-ml} fails on a plain driver install. NVIDIA's own bindings (go-nvml,
+ * cuda-python) load {@code libnvidia-ml.so.1} for the same reason.
+ *
+ * <p><b>Lifecycle.</b> {@link #open} calls {@code nvmlInit_v2} and returns a {@link NvmlSession};
+ * closing it calls {@code nvmlShutdown} once. NVML counts initialisations and shuts down only when
+ * every {@code nvmlInit_v2} has had its {@code nvmlShutdown}, so sessions may overlap in one
+ * process: a long-lived one (the plugin's health probe, opened at start and closed at stop) and
+ * short ones (each MIG reading of the agent) never undo each other. The library is loaded on the
+ * first {@link #open} and held by this instance; one that cannot be loaded is tried again on the
+ * next. Blocking (JNA): call it on a worker thread.
+ *
+ * <p><b>Errors.</b> Every failure is an {@link NvmlException}: a library that does not load, or a
+ * call's NVML return code with NVML's own text for it and what to check.
  */
 public final class Nvml {
 
-  /** The library the NVIDIA driver installs. */
+  /** The library the NVIDIA driver installs; see the class comment. */
   public static final String LIBRARY = "libnvidia-ml.so.1";
 
   private final String libraryName;
@@ -38,29 +48,34 @@ public final class Nvml {
   }
 
   /**
-   * The GPUs with MIG enabled and their MIG devices; GPUs without MIG (or that do not support it)
-   * are left out.
+   * Initialises NVML; close the session to shut it down again.
    *
-   * @throws DiscoveryException when the library cannot be loaded or an NVML call fails; the message
-   *     names the library, the call, NVML's error and what to do
+   * @throws NvmlException when the library cannot be loaded or {@code nvmlInit_v2} fails (then
+   *     nothing is left to shut down)
+   */
+  public NvmlSession open() {
+    NvmlLibrary lib = library();
+    int rc;
+    try {
+      rc = lib.nvmlInit_v2();
+    } catch (UnsatisfiedLinkError e) {
+      throw NvmlException.missingLibrary(libraryName, e);
+    }
+    if (rc != NvmlLibrary.SUCCESS) {
+      throw NvmlException.failed(lib, "nvmlInit_v2", rc);
+    }
+    return new NvmlSession(lib, libraryName);
+  }
+
+  /**
+   * The GPUs with MIG enabled and their MIG devices, read in a session of its own; GPUs without MIG
+   * (or that do not support it) are left out.
+   *
+   * @throws NvmlException when the library cannot be loaded or an NVML call fails
    */
   public List<MigGpu> migGpus() {
-    NvmlLibrary lib = library();
-    check(lib, "nvmlInit_v2", lib.nvmlInit_v2());
-    try {
-      IntByReference count = new IntByReference();
-      check(lib, "nvmlDeviceGetCount_v2", lib.nvmlDeviceGetCount_v2(count));
-      List<MigGpu> out = new ArrayList<>();
-      for (int i = 0; i < count.getValue(); i++) {
-        PointerByReference gpu = new PointerByReference();
-        check(lib, "nvmlDeviceGetHandleByIndex_v2", lib.nvmlDeviceGetHandleByIndex_v2(i, gpu));
-        if (migEnabled(lib, gpu.getValue())) {
-          out.add(migGpu(lib, gpu.getValue()));
-        }
-      }
-      return out;
-    } finally {
-      lib.nvmlShutdown();
+    try (NvmlSession session = open()) {
+      return session.migGpus();
     }
   }
 
@@ -69,85 +84,9 @@ public final class Nvml {
       try {
         library = Native.load(libraryName, NvmlLibrary.class);
       } catch (UnsatisfiedLinkError e) {
-        throw new DiscoveryException(
-            "NVML library "
-                + libraryName
-                + " cannot be loaded ("
-                + e.getMessage()
-                + "); make the NVIDIA driver's libnvidia-ml.so.1 visible to this process (NVIDIA"
-                + " container toolkit, or a hostPath mount of the driver's library directory)",
-            e);
+        throw NvmlException.missingLibrary(libraryName, e);
       }
     }
     return library;
-  }
-
-  private static boolean migEnabled(NvmlLibrary lib, Pointer gpu) {
-    IntByReference current = new IntByReference();
-    IntByReference pending = new IntByReference();
-    int rc = lib.nvmlDeviceGetMigMode(gpu, current, pending);
-    if (rc == NvmlLibrary.ERROR_NOT_SUPPORTED) {
-      return false;
-    }
-    check(lib, "nvmlDeviceGetMigMode", rc);
-    return current.getValue() == NvmlLibrary.MIG_ENABLE;
-  }
-
-  private static MigGpu migGpu(NvmlLibrary lib, Pointer gpu) {
-    String uuid = uuid(lib, gpu);
-    IntByReference max = new IntByReference();
-    check(lib, "nvmlDeviceGetMaxMigDeviceCount", lib.nvmlDeviceGetMaxMigDeviceCount(gpu, max));
-    List<String> migs = new ArrayList<>();
-    for (int j = 0; j < max.getValue(); j++) {
-      PointerByReference mig = new PointerByReference();
-      int rc = lib.nvmlDeviceGetMigDeviceHandleByIndex(gpu, j, mig);
-      if (rc == NvmlLibrary.ERROR_NOT_FOUND) {
-        continue; // no MIG device at this index
-      }
-      check(lib, "nvmlDeviceGetMigDeviceHandleByIndex of GPU " + uuid, rc);
-      migs.add(uuid(lib, mig.getValue()));
-    }
-    return new MigGpu(uuid, address(lib, gpu), migs);
-  }
-
-  private static String uuid(NvmlLibrary lib, Pointer device) {
-    byte[] buffer = new byte[NvmlLibrary.UUID_BUFFER_SIZE];
-    check(lib, "nvmlDeviceGetUUID", lib.nvmlDeviceGetUUID(device, buffer, buffer.length));
-    return cString(buffer, 0);
-  }
-
-  /** The GPU's PCI address from NVML's bus id ({@code 00000000:3B:00.0}); null when unreadable. */
-  private static PciAddress address(NvmlLibrary lib, Pointer gpu) {
-    Memory pci = new Memory(NvmlLibrary.PCI_INFO_SIZE);
-    pci.clear();
-    if (lib.nvmlDeviceGetPciInfo_v3(gpu, pci) != NvmlLibrary.SUCCESS) {
-      return null;
-    }
-    byte[] bytes = pci.getByteArray(0, NvmlLibrary.PCI_INFO_SIZE);
-    try {
-      return PciAddress.parse(cString(bytes, NvmlLibrary.PCI_INFO_BUS_ID_OFFSET));
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
-  private static String cString(byte[] bytes, int from) {
-    int end = from;
-    while (end < bytes.length && bytes[end] != 0) {
-      end++;
-    }
-    return new String(bytes, from, end - from, StandardCharsets.US_ASCII);
-  }
-
-  private static void check(NvmlLibrary lib, String call, int rc) {
-    if (rc == NvmlLibrary.SUCCESS) {
-      return;
-    }
-    String hint =
-        rc == NvmlLibrary.ERROR_DRIVER_NOT_LOADED
-            ? "the NVIDIA kernel driver is not loaded on this node (check nvidia-smi on the host)"
-            : "check nvidia-smi on the node";
-    throw new DiscoveryException(
-        "NVML " + call + " failed: " + lib.nvmlErrorString(rc) + " (" + rc + "); " + hint);
   }
 }

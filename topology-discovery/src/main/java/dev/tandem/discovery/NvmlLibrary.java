@@ -6,18 +6,23 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
- * The one binding of libnvidia-ml (NVML): the exported symbols Tandem calls, with the signatures of
+ * The JNA mapping of libnvidia-ml (NVML): the exported symbols Tandem calls, with the signatures of
  * NVIDIA's {@code nvml.h}. Every call returns an {@code nvmlReturn_t} (0 is success), {@code
  * nvmlDevice_t} is an opaque pointer, {@code unsigned int} is bound as {@code int}. The only struct
- * read is {@code nvmlPciInfo_t} (v3), and only its {@code busId} string. Users: {@link Nvml} (the
- * agent's MIG devices) and the device plugin's GPU health probe (joint mode).
+ * read is {@code nvmlPciInfo_t} (v3), and only its {@code busId} string. Package-private: it is
+ * used only through {@link Nvml} and {@link NvmlSession}, which own loading, errors and the
+ * init/shutdown pairing.
  */
-public interface NvmlLibrary extends Library {
+interface NvmlLibrary extends Library {
 
   int SUCCESS = 0;
+  int ERROR_UNINITIALIZED = 1;
   int ERROR_NOT_SUPPORTED = 3;
+  int ERROR_NO_PERMISSION = 4;
   int ERROR_NOT_FOUND = 6;
   int ERROR_DRIVER_NOT_LOADED = 9;
+  int ERROR_GPU_IS_LOST = 15;
+  int ERROR_LIB_RM_VERSION_MISMATCH = 18;
 
   /** {@code NVML_DEVICE_MIG_ENABLE}. */
   int MIG_ENABLE = 1;

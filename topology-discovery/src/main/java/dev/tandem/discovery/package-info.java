@@ -15,8 +15,10 @@
  *       for port states.
  * </ul>
  *
- * <p>Beside the sources, {@link Nvml} reads the MIG devices of this machine's GPUs through
- * libnvidia-ml, for the agent to map the kubelet's MIG ids to their GPUs.
+ * <p>Beside the sources, {@link Nvml} is the one binding of NVIDIA's libnvidia-ml: its loading
+ * rule, its errors ({@link NvmlException}) and its init/shutdown pairing ({@link NvmlSession}). The
+ * agent reads the MIG devices of this machine's GPUs through it, to map the kubelet's MIG ids to
+ * their GPUs; the device plugin's GPU health probe asks it for GPUs by UUID.
  *
  * <p>The readers are pure functions from text or files to a {@link Discovery}; the only state is
  * per source: its note memory ({@code DiscoveryLog}) and its native library handles, loaded on

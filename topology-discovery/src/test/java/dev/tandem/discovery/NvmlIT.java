@@ -1,6 +1,7 @@
 package dev.tandem.discovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +12,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** MIG devices through NVML, against the fake libnvidia-ml (Go, c-shared) loaded by JNA by path. */
-@DisplayName("NVML: MIG devices of this machine's GPUs")
+/**
+ * The one NVML binding against the fake libnvidia-ml (Go, c-shared) loaded by JNA by path: MIG
+ * devices, GPUs by UUID, the init/shutdown pairing of overlapping sessions, and its errors.
+ */
+@DisplayName("NVML: MIG devices, GPUs by UUID, sessions and errors")
 class NvmlIT {
 
   private static final String A100 = "GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f";
@@ -72,5 +76,56 @@ class NvmlIT {
         e.getMessage().startsWith("NVML library " + missing + " cannot be loaded ("),
         e.getMessage());
     assertTrue(e.getMessage().contains("libnvidia-ml.so.1 visible"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName(
+      "overlapping sessions (the plugin's long one, the agent's per reading) each undo only their"
+          + " own init; closing twice shuts down once")
+  void overlappingSessions() {
+    FakeNvml.layout(
+        dir, "{\"gpus\": [{\"uuid\": \"%s\", \"busId\": \"00000000:3B:00.0\"}]}".formatted(A100));
+    Nvml nvml = new Nvml(FakeNvml.library().toString());
+    int before = FakeNvml.open();
+    try (NvmlSession other = nvml.open()) {
+      NvmlSession held = nvml.open();
+      assertEquals(before + 2, FakeNvml.open());
+      assertEquals(List.of(), nvml.migGpus(), "a reading in a session of its own");
+      assertEquals(before + 2, FakeNvml.open(), "the reading shut down its own init only");
+      assertTrue(held.finds(A100), "the held session still answers");
+      held.close();
+      held.close();
+      assertEquals(before + 1, FakeNvml.open(), "one nvmlShutdown for the held session");
+      assertTrue(other.finds(A100), "the other session is still initialised");
+    }
+    assertEquals(before, FakeNvml.open());
+  }
+
+  @Test
+  @DisplayName("GPUs by UUID: found while the driver lists them; a closed session is an error")
+  void findsByUuid() {
+    FakeNvml.layout(
+        dir, "{\"gpus\": [{\"uuid\": \"%s\", \"busId\": \"00000000:3B:00.0\"}]}".formatted(A100));
+    NvmlSession s = new Nvml(FakeNvml.library().toString()).open();
+    assertTrue(s.finds(A100));
+    assertFalse(s.finds(T4));
+    s.close();
+    NvmlException e = assertThrows(NvmlException.class, () -> s.finds(A100));
+    assertTrue(e.getMessage().contains("closed"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("an init that fails leaves nothing to shut down; the code and NVML's text are kept")
+  void failedInit() {
+    FakeNvml.layout(dir, "{\"initError\": 4, \"gpus\": []}");
+    int before = FakeNvml.open();
+    NvmlException e =
+        assertThrows(NvmlException.class, () -> new Nvml(FakeNvml.library().toString()).open());
+    assertEquals(4, e.code());
+    assertTrue(
+        e.getMessage()
+            .startsWith("NVML nvmlInit_v2 failed: Insufficient Permissions (4); this process may"),
+        e.getMessage());
+    assertEquals(before, FakeNvml.open());
   }
 }

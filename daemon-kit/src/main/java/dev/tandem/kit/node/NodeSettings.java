@@ -81,6 +81,23 @@ public final class NodeSettings {
           .defaultValue(DEFAULT_POD_RESOURCES_SOCKET)
           .help("the kubelet's PodResources socket");
 
+  /**
+   * The file name NVIDIA's driver installs NVML under (every driver package ships the versioned
+   * name; the bare {@code .so} comes with development packages only). topology-discovery's {@code
+   * Nvml.LIBRARY} is the same name, and a test holds them equal.
+   */
+  public static final String DEFAULT_NVML_LIBRARY = "libnvidia-ml.so.1";
+
+  public static final Setting<String> NVML_LIBRARY =
+      Setting.of("--nvml-library", "FILE", Parsers.text())
+          .env("TANDEM_NVML_LIBRARY")
+          .defaultValue(DEFAULT_NVML_LIBRARY)
+          .help(
+              "NVIDIA's NVML library (a name the loader finds, or a path): the agent loads it when"
+                  + " the kubelet reports MIG devices, to map each to its GPU; the device plugin in"
+                  + " joint mode, for GPU health (a GPU NVML cannot find is unhealthy; a library"
+                  + " that does not load is a note)");
+
   /** At most one way of reading the machine besides the default (the libraries, then sysfs). */
   public static final Rule ONE_SOURCE = Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY);
 

@@ -31,6 +31,7 @@ import java.util.Map;
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
  * @param deviceInfoDir where Device Information files for CNI plugins go; null writes none
  * @param deviceInfoInterval how often those files are reconciled against PodResources
+ * @param nvmlLibrary NVIDIA's NVML library, the joint-mode GPU health probe's
  */
 public record PluginConfig(
     Path pluginDir,
@@ -48,7 +49,8 @@ public record PluginConfig(
     Duration healthInterval,
     int opsPort,
     Path deviceInfoDir,
-    Duration deviceInfoInterval) {
+    Duration deviceInfoInterval,
+    String nvmlLibrary) {
 
   /**
    * Resolves and builds, reading the file through {@link ConfigFile}.
@@ -79,6 +81,7 @@ public record PluginConfig(
         v.get(PluginSettings.HEALTH_INTERVAL),
         v.get(PluginSettings.OPS_PORT),
         v.get(PluginSettings.DEVICE_INFO_DIR),
-        v.get(PluginSettings.DEVICE_INFO_INTERVAL));
+        v.get(PluginSettings.DEVICE_INFO_INTERVAL),
+        v.get(NodeSettings.NVML_LIBRARY));
   }
 }

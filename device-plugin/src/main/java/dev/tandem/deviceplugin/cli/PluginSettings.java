@@ -133,7 +133,8 @@ public final class PluginSettings {
                   HEALTH_INTERVAL,
                   OPS_PORT,
                   DEVICE_INFO_DIR,
-                  DEVICE_INFO_INTERVAL))
+                  DEVICE_INFO_INTERVAL,
+                  NodeSettings.NVML_LIBRARY))
           .configFile(CONFIG, DROP_IN_CONFIG)
           .rules(NodeSettings.ONE_SOURCE);
 

@@ -5,10 +5,13 @@ import java.util.Optional;
 
 /**
  * Whether a GPU is usable now, in the NVIDIA driver's view; empty when the probe cannot tell. May
- * block.
+ * block. {@link #close} releases what the probe holds (NVML's session); most hold nothing.
  */
 @FunctionalInterface
-public interface GpuHealthProbe {
+public interface GpuHealthProbe extends AutoCloseable {
 
   Optional<Boolean> healthy(Device gpu);
+
+  @Override
+  default void close() {}
 }

@@ -3,27 +3,29 @@ package dev.tandem.deviceplugin.pods;
 import dev.tandem.api.Annotations;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.plan.PlanCodec;
+import dev.tandem.api.pod.PodContainersMapper;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
-import io.fabric8.kubernetes.api.model.Container;
+import dev.tandem.topology.request.ContainerDemand;
+import dev.tandem.topology.request.PodContainers;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Pending pods of a node with a plan, listed from the API server ({@code spec.nodeName} and {@code
- * status.phase=Pending} field selectors) on a worker thread. A pod whose plan annotation does not
- * parse is skipped with a warning.
+ * status.phase=Pending} field selectors) on a worker thread, each pod's containers read by
+ * tandem-api's one reading ({@code PodContainersMapper}). A pod whose plan annotation does not
+ * parse, or whose quantities are not counts of devices, is skipped with a warning naming what is
+ * wrong.
  */
 public final class ApiServerPlans implements PendingPlans {
 
@@ -71,15 +73,19 @@ public final class ApiServerPlans implements PendingPlans {
         continue;
       }
       try {
+        PodContainers containers = PodContainersMapper.of(pod);
         out.add(
             new PlannedPod(
                 pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName(),
                 PlanCodec.decode(text),
-                limits(pod, resource),
-                limits(pod, gpuResource),
-                order(pod),
-                endingInit(pod)));
+                counts(containers, resource),
+                counts(containers, gpuResource),
+                containers.admissionOrder().stream().map(ContainerDemand::name).toList(),
+                containers.init().stream()
+                    .filter(c -> !c.sidecar())
+                    .map(ContainerDemand::name)
+                    .collect(Collectors.toSet())));
       } catch (IllegalArgumentException e) {
         LOG.warn(
             "pod {}/{}: {}",
@@ -91,42 +97,12 @@ public final class ApiServerPlans implements PendingPlans {
     return out;
   }
 
-  /** Init containers then app containers, as the kubelet admits them. */
-  private static List<String> order(Pod pod) {
-    List<String> out = new ArrayList<>();
-    initContainers(pod).forEach(c -> out.add(c.getName()));
-    pod.getSpec().getContainers().forEach(c -> out.add(c.getName()));
-    return out;
-  }
-
-  /** Init containers without {@code restartPolicy: Always} (sidecars have it). */
-  private static Set<String> endingInit(Pod pod) {
-    Set<String> out = new HashSet<>();
-    for (Container c : initContainers(pod)) {
-      if (!"Always".equals(c.getRestartPolicy())) {
-        out.add(c.getName());
-      }
-    }
-    return out;
-  }
-
-  private static List<Container> initContainers(Pod pod) {
-    List<Container> init = pod.getSpec().getInitContainers();
-    return init == null ? List.of() : init;
-  }
-
-  private static Map<String, Integer> limits(Pod pod, String resource) {
+  /** Per container that names {@code resource}, its count of devices. */
+  private static Map<String, Integer> counts(PodContainers containers, String resource) {
     Map<String, Integer> out = new HashMap<>();
-    List<Container> all = new ArrayList<>(pod.getSpec().getContainers());
-    if (pod.getSpec().getInitContainers() != null) {
-      all.addAll(pod.getSpec().getInitContainers());
-    }
-    for (Container c : all) {
-      if (c.getResources() != null && c.getResources().getLimits() != null) {
-        Quantity q = c.getResources().getLimits().get(resource);
-        if (q != null) {
-          out.put(c.getName(), q.getNumericalAmount().intValue());
-        }
+    for (ContainerDemand c : containers.admissionOrder()) {
+      if (c.names(resource)) {
+        out.put(c.name(), Math.toIntExact(c.units(resource)));
       }
     }
     return out;

@@ -12,8 +12,9 @@ import java.util.stream.Stream;
  * @param namespace namespace
  * @param name pod name
  * @param plan its decoded plan
- * @param hcaLimits per container (regular and init), the limit of the plugin's resource, when set
- * @param gpuLimits per container, the limit of the GPU resource ({@code nvidia.com/gpu}), when set
+ * @param hcaLimits per container (regular and init) that names the plugin's resource, its count of
+ *     devices (the request; the limit stands in, as for every extended resource)
+ * @param gpuLimits per container that names the GPU resource ({@code nvidia.com/gpu}), its count
  * @param order every container's name in the order the kubelet admits them: init containers, then
  *     app containers, each in spec order
  * @param endingInit the ordinary init containers (not sidecars): the kubelet's PodResources never

@@ -1,40 +1,26 @@
 package dev.tandem.deviceplugin.preferred;
 
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationResponse;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
 import io.vertx.core.Future;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How GetPreferredAllocation is answered for one container: exactly {@code allocation_size} ids of
- * the available ones (fewer only when fewer are available), keeping the must-include ones. A policy
- * never fails for lack of a pod, a plan or a lookup: it falls back to the allocator's choice, then
- * to the kubelet's order. Hint mode and joint mode are the two implementations.
+ * How a container's devices are chosen (GetPreferredAllocation), on domain types: of the devices
+ * offered, exactly {@link PreferredRequest#size} ids (fewer only when fewer are available), keeping
+ * the must-include ones. The answer is a future because finding the pod the call is for asks the
+ * API server and the kubelet ({@link PendingPodLocator}); a policy never fails for lack of a pod, a
+ * plan or a lookup: it falls back to the allocator's choice, then to the kubelet's order. Hint mode
+ * ({@code hint.HintPolicy}) and joint mode ({@code joint.JointPolicy}) are the two implementations;
+ * the kubelet's protobuf messages are mapped to and from these types at the gRPC edge ({@code
+ * resource.PreferredWire}).
  */
-@FunctionalInterface
 public interface PreferredPolicy {
 
-  Future<List<String>> choose(ContainerPreferredAllocationRequest request);
+  /** The ids chosen for one container. Never a failed future. */
+  Future<List<String>> choose(PreferredRequest request);
 
-  /** The whole request: one answer per container request, in order. */
-  default Future<PreferredAllocationResponse> answer(PreferredAllocationRequest request) {
-    List<Future<List<String>>> each = new ArrayList<>();
-    for (ContainerPreferredAllocationRequest c : request.getContainerRequestsList()) {
-      each.add(choose(c));
-    }
-    return Future.all(each)
-        .map(
-            all -> {
-              PreferredAllocationResponse.Builder b = PreferredAllocationResponse.newBuilder();
-              each.forEach(
-                  f ->
-                      b.addContainerResponses(
-                          ContainerPreferredAllocationResponse.newBuilder()
-                              .addAllDeviceIDs(f.result())));
-              return b.build();
-            });
-  }
+  /**
+   * What the kubelet allocated to one container (Allocate), for a policy that keeps state between
+   * its answers (joint mode); ignored otherwise.
+   */
+  default void allocated(Side side, List<String> ids) {}
 }

@@ -4,7 +4,7 @@ import dev.tandem.deviceplugin.allocate.AllocateResponder;
 import dev.tandem.deviceplugin.allocate.GpuAnswer;
 import dev.tandem.deviceplugin.gpu.DriverProcfs;
 import dev.tandem.deviceplugin.gpu.GpuHealthProbe;
-import dev.tandem.deviceplugin.gpu.Nvml;
+import dev.tandem.deviceplugin.gpu.NvmlProbe;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;
@@ -44,13 +44,22 @@ public final class GpuDevices implements ResourceDevices {
     this.nvmlNote = nvmlNote;
   }
 
-  /** Probes of this host: the driver's procfs/sysfs under {@code root}, and NVML when it loads. */
-  public static GpuDevices onHost(Machine machine, String resourceName, Path root, boolean cdi) {
+  /**
+   * Probes of this host: the driver's procfs/sysfs under {@code root}, and NVML from {@code
+   * nvmlLibrary} when it loads and initialises (held until {@link #close}).
+   */
+  public static GpuDevices onHost(
+      Machine machine, String resourceName, Path root, boolean cdi, String nvmlLibrary) {
     List<GpuHealthProbe> probes = new ArrayList<>();
     probes.add(new DriverProcfs(root));
-    Nvml.Loaded nvml = Nvml.load(Nvml.LIBRARY);
-    nvml.nvml().ifPresent(probes::add);
+    NvmlProbe.Opened nvml = NvmlProbe.open(nvmlLibrary);
+    nvml.probe().ifPresent(probes::add);
     return new GpuDevices(machine, resourceName, probes, cdi, nvml.note());
+  }
+
+  /** Releases what the probes hold (NVML's session, shut down once). */
+  public void close() {
+    probes.forEach(GpuHealthProbe::close);
   }
 
   /** Why NVML is or is not used, e.g. the library is missing. */

@@ -7,6 +7,7 @@ import dev.tandem.deviceplugin.grpc.ServedResource;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;
 import dev.tandem.deviceplugin.ops.PluginMetrics;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateResponse;
@@ -26,7 +27,9 @@ import java.util.function.Consumer;
  * nvidia.com/gpu}) on its own socket: its device table, kept by a periodic health check; its gRPC
  * server and registration with the kubelet, again after each kubelet restart ({@link
  * PluginLifecycle}); Allocate from its {@link ResourceDevices}, answered once its {@link
- * DeviceHandOff} is done; GetPreferredAllocation from a {@link PreferredPolicy}.
+ * DeviceHandOff} is done; GetPreferredAllocation from a {@link PreferredPolicy}, its messages
+ * mapped to the policy's domain types by {@link PreferredWire}, which also tells the policy what
+ * each Allocate gave out.
  */
 public final class ResourcePlugin implements ServedResource {
 
@@ -35,8 +38,8 @@ public final class ResourcePlugin implements ServedResource {
   private final HealthCheck health;
   private volatile AllocateResponder allocate;
   private volatile long allocateGeneration;
+  private final Side side;
   private final PreferredPolicy preferred;
-  private final Consumer<AllocateRequest> allocated;
   private final DeviceHandOff handOff;
   private final Duration healthInterval;
   private final PluginLifecycle lifecycle;
@@ -44,7 +47,9 @@ public final class ResourcePlugin implements ServedResource {
   private long healthTimer = -1;
 
   /**
-   * @param allocated told what each Allocate gave out (joint mode records it)
+   * @param side which of the two resources this is, as the policy knows them
+   * @param preferred chooses the devices of GetPreferredAllocation, and is told what each Allocate
+   *     gave out (joint mode records it)
    * @param handOff what is done for the granted devices before Allocate answers
    * @param socket this resource's socket in the kubelet's plugin directory
    * @param metrics where its registrations, health transitions and Allocate errors are counted
@@ -53,8 +58,8 @@ public final class ResourcePlugin implements ServedResource {
   public ResourcePlugin(
       Vertx vertx,
       DeviceTable table,
+      Side side,
       PreferredPolicy preferred,
-      Consumer<AllocateRequest> allocated,
       DeviceHandOff handOff,
       Path socket,
       KubeletRegistration registration,
@@ -70,8 +75,8 @@ public final class ResourcePlugin implements ServedResource {
         new HealthCheck(
             vertx, table, (key, healthy) -> metrics.healthChanged(resourceName(), key, healthy));
     this.allocate = table.devices().allocateResponder();
+    this.side = side;
     this.preferred = preferred;
-    this.allocated = allocated;
     this.handOff = handOff;
     this.healthInterval = healthInterval;
     this.lifecycle =
@@ -121,7 +126,7 @@ public final class ResourcePlugin implements ServedResource {
 
   @Override
   public Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request) {
-    return preferred.answer(request);
+    return PreferredWire.answer(preferred, side, request);
   }
 
   @Override
@@ -141,7 +146,7 @@ public final class ResourcePlugin implements ServedResource {
         .granted(ids)
         .map(
             v -> {
-              allocated.accept(request);
+              PreferredWire.allocated(preferred, side, request);
               return r;
             })
         .onFailure(e -> metrics.allocateFailed(resourceName()));

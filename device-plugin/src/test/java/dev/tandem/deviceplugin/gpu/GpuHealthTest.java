@@ -3,6 +3,7 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.discovery.Nvml;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
@@ -48,17 +49,20 @@ class GpuHealthTest {
   @Test
   @DisplayName("libnvidia-ml that does not load: no probe, a note naming the library, no exception")
   void nvmlMissing() {
-    Nvml.Loaded l = Nvml.load("tandem-no-such-nvml");
-    assertTrue(l.nvml().isEmpty());
+    NvmlProbe.Opened o = NvmlProbe.open("tandem-no-such-nvml");
+    assertTrue(o.probe().isEmpty());
     assertTrue(
-        l.note().contains("libtandem-no-such-nvml") && l.note().contains("procfs"), l.note());
+        o.note().startsWith("NVML library tandem-no-such-nvml cannot be loaded")
+            && o.note().endsWith("; GPU health from procfs/sysfs only"),
+        o.note());
   }
 
   @Test
-  @DisplayName("on this build machine libnvidia-ml.so.1 is absent: loading it is a note too")
-  void nvmlAbsentHere() {
-    Nvml.Loaded l = Nvml.load(Nvml.LIBRARY);
-    assertTrue(l.note().contains("nvidia-ml") || l.note().contains("NVML"), l.note());
-    assertTrue(l.nvml().isEmpty() || l.note().startsWith("NVML loaded"), l.note());
+  @DisplayName("by default the driver's libnvidia-ml.so.1 is asked for; absent on a build machine")
+  void nvmlDefault() {
+    NvmlProbe.Opened o = NvmlProbe.open(Nvml.LIBRARY);
+    assertTrue(o.note().contains("libnvidia-ml.so.1"), o.note());
+    assertTrue(o.probe().isEmpty() || o.note().startsWith("NVML (libnvidia-ml.so.1) open"));
+    o.probe().ifPresent(NvmlProbe::close);
   }
 }

@@ -40,6 +40,10 @@ class ApiServerPlansMockTest {
   }
 
   static Pod pod(String name, String plan, int hcas) {
+    return pod(name, plan, String.valueOf(hcas));
+  }
+
+  static Pod pod(String name, String plan, String hcas) {
     PodBuilder b =
         new PodBuilder()
             .withNewMetadata()
@@ -51,12 +55,7 @@ class ApiServerPlansMockTest {
             .addNewContainer()
             .withName("train")
             .withNewResources()
-            .withLimits(
-                Map.of(
-                    "rdma/hca",
-                    new Quantity(String.valueOf(hcas)),
-                    "nvidia.com/gpu",
-                    new Quantity("2")))
+            .withLimits(Map.of("rdma/hca", new Quantity(hcas), "nvidia.com/gpu", new Quantity("2")))
             .endResources()
             .endContainer()
             .addNewInitContainer()
@@ -101,5 +100,18 @@ class ApiServerPlansMockTest {
     assertEquals(
         List.of("setup", "proxy", "train"), got.get(0).order(), "the kubelet's admission order");
     assertEquals(Set.of("setup"), got.get(0).endingInit(), "a sidecar's devices are never reused");
+  }
+
+  @Test
+  @DisplayName(
+      "limits read as every component reads them: a fraction rounds up as kube-scheduler's does;"
+          + " a limit that is no quantity skips the pod")
+  void quantities() {
+    Pod fraction = pod("fraction", GoldenPlan.json(), "1500m");
+    Pod bad = pod("bad", GoldenPlan.json(), "two");
+    List<PlannedPod> got =
+        new ApiServerPlans(vertx, client, "rdma/hca").planned(List.of(fraction, bad));
+    assertEquals(List.of("team/fraction"), got.stream().map(PlannedPod::key).toList());
+    assertEquals(Map.of("train", 2), got.get(0).hcaLimits(), "1500m is 2 devices, not 1");
   }
 }

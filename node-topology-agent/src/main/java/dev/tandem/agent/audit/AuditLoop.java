@@ -149,12 +149,20 @@ public final class AuditLoop {
   /** Blocking: reads Pod objects, audits, records events. */
   private AuditReport report(Observed observed) {
     Map<String, PodFacts> facts = new HashMap<>();
+    List<String> notes = new ArrayList<>();
     for (Pod p : peers.pods().list()) {
-      PodFacts f = PodFacts.of(p);
-      facts.put(f.key(), f);
+      try {
+        PodFacts f = PodFacts.of(p);
+        facts.put(f.key(), f);
+      } catch (IllegalArgumentException e) {
+        notes.add(
+            "pod "
+                + PodFacts.key(p.getMetadata().getNamespace(), p.getMetadata().getName())
+                + " is audited without its Pod object: "
+                + e.getMessage());
+      }
     }
     Machine m = machine.get().orElse(null);
-    List<String> notes = new ArrayList<>();
     MigLayout mig =
         m == null ? MigLayout.NONE : peers.mig().layout(m, ids(observed.allocatable()), notes);
     AuditReport report = audit.audit(observed.pods(), facts, m, mig);

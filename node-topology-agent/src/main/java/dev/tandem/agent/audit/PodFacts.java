@@ -1,22 +1,23 @@
 package dev.tandem.agent.audit;
 
-import io.fabric8.kubernetes.api.model.Container;
+import dev.tandem.api.pod.PodContainersMapper;
+import dev.tandem.topology.request.ContainerDemand;
+import dev.tandem.topology.request.PodContainers;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 /**
  * What the audit needs from a Pod object: identity, annotations (the alignment policy) and the
- * extended-resource limits of the containers PodResources lists (regular and sidecar containers).
+ * extended-resource counts of the containers PodResources lists (regular and sidecar containers),
+ * read as every component reads them (tandem-api's {@code PodContainersMapper}: the request, the
+ * limit standing in, rounded up to whole devices).
  *
  * @param uid the pod's uid
  * @param namespace the pod's namespace
  * @param name the pod's name
  * @param annotations the pod's annotations
- * @param limits container name to resource name to limit (integer resources only)
+ * @param limits container name to extended resource name to its count of devices
  */
 public record PodFacts(
     String uid,
@@ -39,15 +40,23 @@ public record PodFacts(
     return namespace + "/" + name;
   }
 
-  /** The limit of a resource in a container, 0 when it has none. */
+  /** The count of a resource in a container, 0 when it names none. */
   public long limit(String container, String resource) {
     return limits.getOrDefault(container, Map.of()).getOrDefault(resource, 0L);
   }
 
+  /**
+   * The facts of a Pod object; its counts read by tandem-api's one reading of containers.
+   *
+   * @throws IllegalArgumentException naming the container, the resource and the value, when a
+   *     quantity is not a count of devices
+   */
   public static PodFacts of(Pod pod) {
     Map<String, Map<String, Long>> limits = new HashMap<>();
-    containers(pod.getSpec() == null ? null : pod.getSpec().getContainers(), false, limits);
-    containers(pod.getSpec() == null ? null : pod.getSpec().getInitContainers(), true, limits);
+    PodContainers containers = PodContainersMapper.of(pod);
+    // PodResources lists app containers and sidecars, never an ordinary init container
+    containers.init().stream().filter(ContainerDemand::sidecar).forEach(c -> count(c, limits));
+    containers.app().forEach(c -> count(c, limits));
     return new PodFacts(
         pod.getMetadata().getUid(),
         pod.getMetadata().getNamespace(),
@@ -56,30 +65,10 @@ public record PodFacts(
         limits);
   }
 
-  private static void containers(
-      List<Container> containers, boolean init, Map<String, Map<String, Long>> out) {
-    if (containers == null) {
-      return;
-    }
-    for (Container c : containers) {
-      if (init && !"Always".equals(c.getRestartPolicy())) {
-        continue;
-      }
-      Map<String, Long> limits = new HashMap<>();
-      if (c.getResources() != null && c.getResources().getLimits() != null) {
-        c.getResources()
-            .getLimits()
-            .forEach((resource, q) -> count(q).ifPresent(n -> limits.put(resource, n)));
-      }
-      out.put(c.getName(), Map.copyOf(limits));
-    }
-  }
-
-  private static OptionalLong count(Quantity q) {
-    try {
-      return OptionalLong.of(Quantity.getAmountInBytes(q).longValueExact());
-    } catch (ArithmeticException | IllegalArgumentException e) {
-      return OptionalLong.empty();
-    }
+  private static void count(ContainerDemand c, Map<String, Map<String, Long>> out) {
+    Map<String, Long> counts = new HashMap<>();
+    c.limits().keySet().forEach(r -> counts.put(r, c.units(r)));
+    c.requests().keySet().forEach(r -> counts.put(r, c.units(r)));
+    out.put(c.name(), Map.copyOf(counts));
   }
 }

@@ -56,7 +56,7 @@ public record RunConfig(
         v.get(RunSettings.POLL),
         v.get(RunSettings.PORT),
         new ResourceNames(v.get(RunSettings.GPU_RESOURCE), v.get(RunSettings.HCA_RESOURCE)),
-        v.get(RunSettings.NVML_LIBRARY),
+        v.get(NodeSettings.NVML_LIBRARY),
         v.get(NodeSettings.KUBECONFIG));
   }
 

@@ -1,7 +1,6 @@
 package dev.tandem.agent.run;
 
 import dev.tandem.api.ResourceNames;
-import dev.tandem.discovery.Nvml;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
 import dev.tandem.kit.config.Setting;
@@ -49,13 +48,6 @@ public final class RunSettings {
           .help(
               "the HCA resource as Tandem's device plugin registers it (its `resourceName`):"
                   + " audited in PodResources");
-  public static final Setting<String> NVML_LIBRARY =
-      Setting.of("--nvml-library", "FILE", Parsers.text())
-          .env("TANDEM_NVML_LIBRARY")
-          .defaultValue(Nvml.LIBRARY)
-          .help(
-              "NVIDIA's NVML library (a name the loader finds, or a path): loaded only when the"
-                  + " kubelet reports MIG devices, to map each to its GPU");
 
   /** {@code run}'s settings, its discovery sources exclusive. */
   public static final Settings SETTINGS =
@@ -79,7 +71,7 @@ public final class RunSettings {
                   PORT,
                   GPU_RESOURCE,
                   HCA_RESOURCE,
-                  NVML_LIBRARY,
+                  NodeSettings.NVML_LIBRARY,
                   NodeSettings.KUBECONFIG))
           .rules(NodeSettings.ONE_SOURCE, Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
 

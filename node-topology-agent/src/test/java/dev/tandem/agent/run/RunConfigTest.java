@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.Nvml;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Setting;
+import dev.tandem.kit.node.NodeSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -28,6 +30,13 @@ class RunConfigTest {
 
   private static RunConfig config(Map<String, String> env, String... args) {
     return RunConfig.parse(List.of(args), env);
+  }
+
+  @Test
+  @DisplayName("--nvml-library defaults to the name the one NVML binding loads")
+  void nvmlLibraryDefault() {
+    assertEquals(Nvml.LIBRARY, NodeSettings.DEFAULT_NVML_LIBRARY);
+    assertEquals(Nvml.LIBRARY, config(Map.of("NODE_NAME", "gpu-1")).nvmlLibrary());
   }
 
   @Test

@@ -11,8 +11,8 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodHcas;
 import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.PreferredRequest;
 import dev.tandem.deviceplugin.preferred.Side;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.request.ContainerShare;
@@ -57,11 +57,17 @@ public final class HintPolicy implements PreferredPolicy {
     this.inventory = inventory;
   }
 
+  /**
+   * HCA requests only: hint mode serves {@code rdma/hca}; any other is answered in kubelet order.
+   */
   @Override
-  public Future<List<String>> choose(ContainerPreferredAllocationRequest c) {
-    int size = c.getAllocationSize();
+  public Future<List<String>> choose(PreferredRequest request) {
+    if (request.side() != Side.HCA) {
+      return Future.succeededFuture(request.kubeletOrder());
+    }
+    int size = request.size();
     return locator
-        .locate(Side.HCA, size, c.getMustIncludeDeviceIDsCount() > 0)
+        .locate(Side.HCA, size, !request.mustInclude().isEmpty())
         .recover(
             e ->
                 Future.succeededFuture(
@@ -72,15 +78,11 @@ public final class HintPolicy implements PreferredPolicy {
               Hint hint = hint(found);
               List<String> chosen =
                   chooser.choose(
-                      c.getAvailableDeviceIDsList(),
-                      c.getMustIncludeDeviceIDsList(),
-                      size,
-                      hint.gpus(),
-                      hint.hcas());
+                      request.available(), request.mustInclude(), size, hint.gpus(), hint.hcas());
               LOG.info(
                   "preferred {} of {} available: {} (hint {}: {})",
                   size,
-                  c.getAvailableDeviceIDsCount(),
+                  request.available().size(),
                   chosen,
                   hint.source().name().toLowerCase(),
                   hint.why());

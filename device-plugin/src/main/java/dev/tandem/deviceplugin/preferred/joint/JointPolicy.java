@@ -6,10 +6,8 @@ import dev.tandem.deviceplugin.preferred.PendingPod;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PreferredOutcome;
 import dev.tandem.deviceplugin.preferred.PreferredPolicy;
+import dev.tandem.deviceplugin.preferred.PreferredRequest;
 import dev.tandem.deviceplugin.preferred.Side;
-import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.topology.allocation.Allocation;
 import io.vertx.core.Future;
 import java.time.Clock;
@@ -26,16 +24,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Joint mode: the plugin serves both {@code nvidia.com/gpu} and {@code rdma/hca}, and answers
- * GetPreferredAllocation of both from one shared state ({@link #side} gives each resource's
- * policy). The first call of a container (either resource) decides the container's whole set — the
- * pod's plan when its devices are all offered and free, else the allocator's best joint choice —
- * answers its own side and reserves the other; the second call answers exactly the reserved devices
- * when they are all offered and the first side got what was reserved, else the devices nearest what
- * the first side got. Never fails a call. Allocate calls are reported through {@link #allocated} so
- * that the second side follows what the kubelet actually allocated, and so that finished
- * reservations are dropped.
+ * GetPreferredAllocation of both from one shared state: one policy for both resources, each request
+ * naming its {@link Side}. The first call of a container (either resource) decides the container's
+ * whole set — the pod's plan when its devices are all offered and free, else the allocator's best
+ * joint choice — answers its own side and reserves the other; the second call answers exactly the
+ * reserved devices when they are all offered and the first side got what was reserved, else the
+ * devices nearest what the first side got. Never fails a call. Allocate calls are reported through
+ * {@link #allocated} so that the second side follows what the kubelet actually allocated, and so
+ * that finished reservations are dropped.
  */
-public final class JointPolicy {
+public final class JointPolicy implements PreferredPolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(JointPolicy.class);
 
@@ -79,13 +77,10 @@ public final class JointPolicy {
     return state.size();
   }
 
-  /** The policy of one resource. */
-  public PreferredPolicy side(Side side) {
-    return c -> container(side, c);
-  }
-
-  private Future<List<String>> container(Side side, ContainerPreferredAllocationRequest c) {
-    int size = c.getAllocationSize();
+  @Override
+  public Future<List<String>> choose(PreferredRequest c) {
+    Side side = c.side();
+    int size = c.size();
     // the kubelet finishes a resource (Allocate included) before it starts the next: a reservation
     // whose first side was never allocated belongs to an admission that did not go on
     Optional<Reservation> waiting =
@@ -111,27 +106,19 @@ public final class JointPolicy {
         .map(match -> first(side, c, match));
   }
 
-  private List<String> second(Side side, ContainerPreferredAllocationRequest c, Reservation r) {
+  private List<String> second(Side side, PreferredRequest c, Reservation r) {
     synchronized (state) {
-      int size = c.getAllocationSize();
-      List<String> offered = c.getAvailableDeviceIDsList();
+      int size = c.size();
+      List<String> offered = c.available();
       List<String> reserved = r.reserved(side);
       boolean exact =
           r.firstAsReserved() && reserved.size() == size && offered(side, reserved, offered);
       List<String> ids =
           side == Side.GPU
               ? chooser.gpus(
-                  offered,
-                  c.getMustIncludeDeviceIDsList(),
-                  size,
-                  exact ? reserved : List.of(),
-                  r.firstDevices())
+                  offered, c.mustInclude(), size, exact ? reserved : List.of(), r.firstDevices())
               : chooser.hcas(
-                  offered,
-                  c.getMustIncludeDeviceIDsList(),
-                  size,
-                  exact ? reserved : List.of(),
-                  r.firstDevices());
+                  offered, c.mustInclude(), size, exact ? reserved : List.of(), r.firstDevices());
       r.answer(side, topologyIds(side, ids));
       LOG.info(
           "preferred {} {} of {} available: {} ({}; second of {})",
@@ -155,17 +142,15 @@ public final class JointPolicy {
     }
   }
 
-  private List<String> first(Side side, ContainerPreferredAllocationRequest c, PendingPod m) {
+  private List<String> first(Side side, PreferredRequest c, PendingPod m) {
     synchronized (state) {
-      int size = c.getAllocationSize();
-      List<String> offered = c.getAvailableDeviceIDsList();
+      int size = c.size();
+      List<String> offered = c.available();
       Choice choice = decide(side, offered, m);
       List<String> ids =
           side == Side.GPU
-              ? chooser.gpus(
-                  offered, c.getMustIncludeDeviceIDsList(), size, choice.gpus, choice.hcas)
-              : chooser.hcas(
-                  offered, c.getMustIncludeDeviceIDsList(), size, choice.hcas, choice.gpus);
+              ? chooser.gpus(offered, c.mustInclude(), size, choice.gpus, choice.hcas)
+              : chooser.hcas(offered, c.mustInclude(), size, choice.hcas, choice.gpus);
       int otherSize = side == Side.GPU ? m.hcas() : m.gpus();
       if (otherSize != 0) {
         Reservation r =
@@ -289,46 +274,48 @@ public final class JointPolicy {
     return side == Side.GPU ? List.copyOf(ids) : chooser.hcaUnits(ids);
   }
 
-  /** Records what the kubelet allocated; a reservation with both sides allocated is dropped. */
-  public void allocated(Side side, AllocateRequest request) {
-    for (ContainerAllocateRequest c : request.getContainerRequestsList()) {
-      List<String> ids = topologyIds(side, c.getDevicesIdsList());
-      synchronized (state) {
-        Optional<Reservation> r =
-            state
-                .oldest(
-                    x ->
-                        x.answered(side)
-                            && !x.allocated(side)
-                            && Reservation.sameUnits(x.answeredIds(side), ids))
-                .or(
-                    () ->
-                        state.oldest(
-                            x ->
-                                x.answered(side)
-                                    && !x.allocated(side)
-                                    && x.answeredIds(side).size() == ids.size()))
-                // the kubelet skips GetPreferredAllocation when reusable init-container devices
-                // cover the request
-                .or(
-                    () ->
-                        state.oldest(
-                            x ->
-                                x.first == side.other()
-                                    && x.allocated(x.first)
-                                    && !x.answered(side)
-                                    && (x.size(side) == ids.size() || x.size(side) < 0)));
-        r.ifPresent(
-            x -> {
-              if (!x.answered(side)) {
-                x.answer(side, ids);
-              }
-              x.allocate(side, ids);
-              if (x.done()) {
-                state.remove(x);
-              }
-            });
-      }
+  /**
+   * Records what the kubelet allocated to one container; a reservation with both sides allocated is
+   * dropped.
+   */
+  @Override
+  public void allocated(Side side, List<String> deviceIds) {
+    List<String> ids = topologyIds(side, deviceIds);
+    synchronized (state) {
+      Optional<Reservation> r =
+          state
+              .oldest(
+                  x ->
+                      x.answered(side)
+                          && !x.allocated(side)
+                          && Reservation.sameUnits(x.answeredIds(side), ids))
+              .or(
+                  () ->
+                      state.oldest(
+                          x ->
+                              x.answered(side)
+                                  && !x.allocated(side)
+                                  && x.answeredIds(side).size() == ids.size()))
+              // the kubelet skips GetPreferredAllocation when reusable init-container devices
+              // cover the request
+              .or(
+                  () ->
+                      state.oldest(
+                          x ->
+                              x.first == side.other()
+                                  && x.allocated(x.first)
+                                  && !x.answered(side)
+                                  && (x.size(side) == ids.size() || x.size(side) < 0)));
+      r.ifPresent(
+          x -> {
+            if (!x.answered(side)) {
+              x.answer(side, ids);
+            }
+            x.allocate(side, ids);
+            if (x.done()) {
+              state.remove(x);
+            }
+          });
     }
   }
 }

@@ -11,12 +11,12 @@ import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import dev.tandem.deviceplugin.preferred.PreferredRequest;
+import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.Topologies;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.Allocator;
@@ -71,16 +71,7 @@ class PreferredFixturesIT {
             inv,
             new PendingPodLocator(
                 m.nodeName(), c.resourceName(), c.gpu().resourceName(), plans, pr, 500));
-    return p.answer(
-            PreferredAllocationRequest.newBuilder()
-                .addContainerRequests(
-                    ContainerPreferredAllocationRequest.newBuilder()
-                        .addAllAvailableDeviceIDs(available)
-                        .setAllocationSize(size))
-                .build())
-        .await()
-        .getContainerResponses(0)
-        .getDeviceIDsList();
+    return p.choose(new PreferredRequest(Side.HCA, available, List.of(), size)).await();
   }
 
   static List<String> allHcas(Machine m, ResourceConfig c) {

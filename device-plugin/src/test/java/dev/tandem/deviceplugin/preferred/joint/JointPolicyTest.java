@@ -11,15 +11,12 @@ import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.UverbsLocator;
 import dev.tandem.deviceplugin.preferred.PendingPodLocator;
 import dev.tandem.deviceplugin.preferred.PlannedPod;
+import dev.tandem.deviceplugin.preferred.PreferredRequest;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.deviceplugin.resource.DeviceTable;
 import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.fixtures.TestMachines;
-import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
-import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import java.nio.file.Path;
@@ -69,25 +66,11 @@ class JointPolicyTest {
   }
 
   static List<String> ask(JointPolicy j, Side side, List<String> available, int size) {
-    return j.side(side)
-        .answer(
-            PreferredAllocationRequest.newBuilder()
-                .addContainerRequests(
-                    ContainerPreferredAllocationRequest.newBuilder()
-                        .addAllAvailableDeviceIDs(available)
-                        .setAllocationSize(size))
-                .build())
-        .await()
-        .getContainerResponses(0)
-        .getDeviceIDsList();
+    return j.choose(new PreferredRequest(side, available, List.of(), size)).await();
   }
 
   static void allocate(JointPolicy j, Side side, List<String> ids) {
-    j.allocated(
-        side,
-        AllocateRequest.newBuilder()
-            .addContainerRequests(ContainerAllocateRequest.newBuilder().addAllDevicesIds(ids))
-            .build());
+    j.allocated(side, ids);
   }
 
   List<String> gpus() {
