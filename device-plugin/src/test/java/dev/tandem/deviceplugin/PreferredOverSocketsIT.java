@@ -13,7 +13,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
 import dev.tandem.fixtures.FakeSysfs;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
@@ -50,7 +50,7 @@ class PreferredOverSocketsIT {
   @DisplayName(
       "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch, counted as followed_gpus; PodResources sees :authority localhost")
   void followsHeldGpus() throws Exception {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
     KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();

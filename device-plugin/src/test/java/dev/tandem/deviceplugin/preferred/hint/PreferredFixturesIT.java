@@ -14,7 +14,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
@@ -173,7 +173,7 @@ class PreferredFixturesIT {
   @DisplayName(
       "DGX-A100 shape: GPU-2/GPU-3 held → mlx5_2/mlx5_3 under their top switch; plan → its HCAs; none → allocator")
   void dgx() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     PluginConfig c = PluginConfig.DEFAULT;
     Plan p = plan(List.of("GPU-6", "GPU-7"), List.of("mlx5_6", "mlx5_7"), "2026-11-22T03:00:00Z");
     assertEquals(
@@ -196,7 +196,7 @@ class PreferredFixturesIT {
   @Test
   @DisplayName("the oldest plan of a matching size wins; pods already holding rdma/hca are skipped")
   void podMatching() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     PluginConfig c = PluginConfig.DEFAULT;
     PlannedPod older = pod("older", plan(List.of(), List.of("mlx5_4"), "2026-11-22T02:00:00Z"), 1);
     PlannedPod newer = pod("newer", plan(List.of(), List.of("mlx5_6"), "2026-11-22T03:00:00Z"), 1);
@@ -215,7 +215,7 @@ class PreferredFixturesIT {
   @DisplayName(
       "a hung API server does not hang admission: the answer comes from the allocator within the timeout")
   void hungLookup() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     PluginConfig c = PluginConfig.DEFAULT;
     PendingPlans hung = node -> io.vertx.core.Promise.<List<PlannedPod>>promise().future();
     long t0 = System.nanoTime();
