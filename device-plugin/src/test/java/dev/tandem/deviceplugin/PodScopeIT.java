@@ -12,7 +12,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.DeviceManagerStandIn;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.FakeSysfs;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -68,7 +68,7 @@ class PodScopeIT {
   }
 
   private DeviceManagerStandIn start(ResourceConfig config, PlannedPod pod) throws Exception {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
     DeviceManagerStandIn[] dm = new DeviceManagerStandIn[1];
     plugin =

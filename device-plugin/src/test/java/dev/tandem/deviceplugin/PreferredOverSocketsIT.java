@@ -13,7 +13,7 @@ import dev.tandem.deviceplugin.preferred.PlannedPod;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.PodResourcesStandIn;
 import dev.tandem.fixtures.FakeSysfs;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerPreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.topology.model.Machine;
@@ -61,7 +61,7 @@ class PreferredOverSocketsIT {
   @DisplayName(
       "the admitted pod's container holds GPU-5 → mlx5_4/mlx5_5 under its top switch, counted as followed_gpus; PodResources sees :authority localhost")
   void followsHeldGpus() throws Exception {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     FakeSysfs.write(sysfs, m);
     PodResourcesStandIn pr = new PodResourcesStandIn(vertx, dir.resolve("pod-resources.sock"));
     pr.holds("team", "p", "train", "nvidia.com/gpu", List.of("GPU-5"));

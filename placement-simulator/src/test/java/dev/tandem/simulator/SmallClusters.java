@@ -1,11 +1,11 @@
 package dev.tandem.simulator;
 
+import dev.tandem.fixtures.Sketch;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.cluster.SimNode;
 import dev.tandem.topology.allocation.Allocator;
-import dev.tandem.topology.fixtures.Sketch;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;

@@ -4,7 +4,6 @@ import static dev.tandem.discovery.SafeXml.attr;
 import static dev.tandem.discovery.SafeXml.children;
 
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
@@ -162,20 +161,15 @@ final class HwlocXmlReader {
               .filter(o -> osdevType(o) == OSDEV_NETWORK)
               .map(o -> o.getAttribute("name"))
               .toList();
-      HcaInfo info = new HcaInfo(null, null, null, null, null, netdevs, null, false, null);
+      HcaInfo info = HcaInfo.builder(null).netdevs(netdevs).build();
       builder.device(
-          new Device(
-              address.toString(),
-              DeviceKind.HCA,
-              null,
-              address,
-              numa,
-              parent,
-              pci.vendor(),
-              pci.device(),
-              null,
-              true,
-              info));
+          Device.hca(address.toString(), info)
+              .address(address)
+              .numaNode(numa)
+              .parentId(parent)
+              .vendorId(pci.vendor())
+              .deviceId(pci.device())
+              .build());
     } else {
       builder.endpoint(address, parent);
     }
@@ -192,18 +186,15 @@ final class HwlocXmlReader {
     }
     String name = GpuNames.pick(osdevs.stream().map(o -> o.getAttribute("name")).toList());
     String id = uuid != null && !uuid.isBlank() ? uuid : address.toString();
-    return new Device(
-        id,
-        DeviceKind.GPU,
-        name,
-        address,
-        numa,
-        parent,
-        pci.vendor(),
-        pci.device(),
-        model,
-        true,
-        null);
+    return Device.gpu(id)
+        .name(name)
+        .address(address)
+        .numaNode(numa)
+        .parentId(parent)
+        .vendorId(pci.vendor())
+        .deviceId(pci.device())
+        .model(model)
+        .build();
   }
 
   private Device hca(
@@ -216,28 +207,20 @@ final class HwlocXmlReader {
     Map<String, String> info = infos(verbs);
     String name = verbs.getAttribute("name");
     HcaInfo hca =
-        new HcaInfo(
-            name,
-            info.get("Port1LinkLayer"),
-            DeviceRules.portState(info.get("Port1State")),
-            null,
-            info.get("NodeGUID"),
-            netdevs,
-            null,
-            false,
-            null);
-    return new Device(
-        name,
-        DeviceKind.HCA,
-        name,
-        address,
-        numa,
-        parent,
-        pci.vendor(),
-        pci.device(),
-        null,
-        true,
-        hca);
+        HcaInfo.builder(name)
+            .linkLayer(info.get("Port1LinkLayer"))
+            .portState(DeviceRules.portState(info.get("Port1State")))
+            .nodeGuid(info.get("NodeGUID"))
+            .netdevs(netdevs)
+            .build();
+    return Device.hca(name, hca)
+        .name(name)
+        .address(address)
+        .numaNode(numa)
+        .parentId(parent)
+        .vendorId(pci.vendor())
+        .deviceId(pci.device())
+        .build();
   }
 
   private String addHostBridge(String id, List<Element> cpuPath) {

@@ -120,28 +120,11 @@ final class Ibverbs {
                   }
                   HcaInfo h = dev.hca();
                   HcaInfo updated =
-                      new HcaInfo(
-                          h.ibDevice(),
-                          p.linkLayer() != null ? p.linkLayer() : h.linkLayer(),
-                          p.state(),
-                          h.rate(),
-                          h.nodeGuid(),
-                          h.netdevs(),
-                          h.uverbs(),
-                          h.virtualFunction(),
-                          h.physicalFunction());
-                  return new Device(
-                      dev.id(),
-                      dev.kind(),
-                      dev.name(),
-                      dev.address(),
-                      dev.numaNode(),
-                      dev.parentId(),
-                      dev.vendorId(),
-                      dev.deviceId(),
-                      dev.model(),
-                      dev.healthy(),
-                      updated);
+                      h.toBuilder()
+                          .linkLayer(p.linkLayer() != null ? p.linkLayer() : h.linkLayer())
+                          .portState(p.state())
+                          .build();
+                  return dev.toBuilder().hca(updated).build();
                 })
             .toList();
     Machine m = d.machine();

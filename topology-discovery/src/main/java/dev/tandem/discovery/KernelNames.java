@@ -82,10 +82,7 @@ final class KernelNames {
               + ": the kernel's names are used (the kubelet reports them)");
     }
     if (kernel.isEmpty()) {
-      HcaInfo info =
-          fn == null
-              ? new HcaInfo(null, null, null, null, null, List.of(), null, false, null)
-              : RdmaFunction.hca(null, fn);
+      HcaInfo info = fn == null ? HcaInfo.builder(null).build() : RdmaFunction.hca(null, fn);
       return List.of(hca(d, nic.address().toString(), null, info));
     }
     List<Device> out = new ArrayList<>();
@@ -116,33 +113,16 @@ final class KernelNames {
               + d.numaNode()
               + ": the kernel's is published (the kubelet's Topology Manager uses it)");
     }
-    return new Device(
-        d.id(),
-        d.kind(),
-        d.name(),
-        d.address(),
-        numa >= 0 ? numa : d.numaNode(),
-        d.parentId(),
-        d.vendorId() >= 0 ? d.vendorId() : pciId(fn, "vendor"),
-        d.deviceId() >= 0 ? d.deviceId() : pciId(fn, "device"),
-        d.model(),
-        d.healthy(),
-        d.hca());
+    return d.toBuilder()
+        .numaNode(numa >= 0 ? numa : d.numaNode())
+        .vendorId(d.vendorId() >= 0 ? d.vendorId() : pciId(fn, "vendor"))
+        .deviceId(d.deviceId() >= 0 ? d.deviceId() : pciId(fn, "device"))
+        .build();
   }
 
+  /** The NIC function {@code d} as the HCA of this id, name and attributes. */
   private static Device hca(Device d, String id, String name, HcaInfo info) {
-    return new Device(
-        id,
-        DeviceKind.HCA,
-        name,
-        d.address(),
-        d.numaNode(),
-        d.parentId(),
-        d.vendorId(),
-        d.deviceId(),
-        d.model(),
-        d.healthy(),
-        info);
+    return d.toBuilder().id(id).name(name).hca(info).build();
   }
 
   private static List<String> fileNames(Machine fromFile, PciAddress address) {
@@ -154,16 +134,7 @@ final class KernelNames {
   }
 
   private static HcaInfo withRate(HcaInfo k, String rate) {
-    return new HcaInfo(
-        k.ibDevice(),
-        k.linkLayer(),
-        k.portState(),
-        rate,
-        k.nodeGuid(),
-        k.netdevs(),
-        k.uverbs(),
-        k.virtualFunction(),
-        k.physicalFunction());
+    return k.toBuilder().rate(rate).build();
   }
 
   private static int pciId(Path fn, String file) {

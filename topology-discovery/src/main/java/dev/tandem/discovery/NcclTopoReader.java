@@ -4,7 +4,6 @@ import static dev.tandem.discovery.SafeXml.attr;
 import static dev.tandem.discovery.SafeXml.children;
 
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
@@ -103,18 +102,14 @@ final class NcclTopoReader {
     }
     if (classId == 0x0302 || classId == 0x0300) {
       builder.device(
-          new Device(
-              address.toString(),
-              DeviceKind.GPU,
-              gpuName(pci),
-              address,
-              numa,
-              parent,
-              vendor,
-              device,
-              null,
-              true,
-              null));
+          Device.gpu(address.toString())
+              .name(gpuName(pci))
+              .address(address)
+              .numaNode(numa)
+              .parentId(parent)
+              .vendorId(vendor)
+              .deviceId(device)
+              .build());
       return;
     }
     List<Element> nets =
@@ -122,38 +117,26 @@ final class NcclTopoReader {
     if (!nets.isEmpty()) {
       for (Element net : nets) {
         String name = net.getAttribute("name");
-        HcaInfo info =
-            new HcaInfo(
-                name, null, null, rate(attr(net, "speed")), null, List.of(), null, false, null);
+        HcaInfo info = HcaInfo.builder(name).rate(rate(attr(net, "speed"))).build();
         builder.device(
-            new Device(
-                name,
-                DeviceKind.HCA,
-                name,
-                address,
-                numa,
-                parent,
-                vendor,
-                device,
-                null,
-                true,
-                info));
+            Device.hca(name, info)
+                .name(name)
+                .address(address)
+                .numaNode(numa)
+                .parentId(parent)
+                .vendorId(vendor)
+                .deviceId(device)
+                .build());
       }
     } else if ((classId >> 8) == 0x02) {
-      HcaInfo info = new HcaInfo(null, null, null, null, null, List.of(), null, false, null);
       builder.device(
-          new Device(
-              address.toString(),
-              DeviceKind.HCA,
-              null,
-              address,
-              numa,
-              parent,
-              vendor,
-              device,
-              null,
-              true,
-              info));
+          Device.hca(address.toString(), HcaInfo.builder(null).build())
+              .address(address)
+              .numaNode(numa)
+              .parentId(parent)
+              .vendorId(vendor)
+              .deviceId(device)
+              .build());
     } else {
       builder.endpoint(address, parent);
     }

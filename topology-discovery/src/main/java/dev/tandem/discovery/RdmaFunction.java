@@ -52,21 +52,19 @@ final class RdmaFunction {
     Path physfn = function.resolve("physfn");
     boolean vf = Files.isSymbolicLink(physfn);
     PciAddress pf = physicalFunction(physfn);
+    HcaInfo.Builder hca =
+        HcaInfo.builder(ibDevice).netdevs(netdevs).virtualFunction(vf).physicalFunction(pf);
     if (ibDevice == null) {
-      return new HcaInfo(null, null, null, null, null, netdevs, null, vf, pf);
+      return hca.build();
     }
     Path ib = function.resolve("infiniband").resolve(ibDevice);
     Path port = ib.resolve("ports/1");
-    return new HcaInfo(
-        ibDevice,
-        HostFiles.firstLine(port.resolve("link_layer")),
-        DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))),
-        HostFiles.firstLine(port.resolve("rate")),
-        HostFiles.firstLine(ib.resolve("node_guid")),
-        netdevs,
-        uverbs(ibDevice, function),
-        vf,
-        pf);
+    return hca.linkLayer(HostFiles.firstLine(port.resolve("link_layer")))
+        .portState(DeviceRules.portState(HostFiles.firstLine(port.resolve("state"))))
+        .rate(HostFiles.firstLine(port.resolve("rate")))
+        .nodeGuid(HostFiles.firstLine(ib.resolve("node_guid")))
+        .uverbs(uverbs(ibDevice, function))
+        .build();
   }
 
   /** The function's {@code numa_node}; -1 when absent, unreadable or not a number. */

@@ -139,34 +139,10 @@ final class SysfsReader {
       builder.device(gpu(f, numaNode));
     } else if (!ibNames.isEmpty()) {
       for (String name : ibNames) {
-        builder.device(
-            new Device(
-                name,
-                DeviceKind.HCA,
-                name,
-                f.address(),
-                numaNode,
-                f.parentId(),
-                f.vendor(),
-                f.device(),
-                null,
-                true,
-                hca(name, f)));
+        builder.device(at(f, numaNode, Device.hca(name, hca(name, f)).name(name)));
       }
     } else if (DeviceRules.isRdmaFunction(f.vendor(), f.device(), f.classId())) {
-      builder.device(
-          new Device(
-              f.address().toString(),
-              DeviceKind.HCA,
-              null,
-              f.address(),
-              numaNode,
-              f.parentId(),
-              f.vendor(),
-              f.device(),
-              null,
-              true,
-              hca(null, f)));
+      builder.device(at(f, numaNode, Device.hca(f.address().toString(), hca(null, f))));
     } else {
       builder.endpoint(f.address(), f.parentId());
     }
@@ -185,18 +161,18 @@ final class SysfsReader {
       String unique = HostFiles.firstLine(f.dir().resolve("unique_id"));
       id = unique != null && !unique.isBlank() ? unique : id;
     }
-    return new Device(
-        id,
-        DeviceKind.GPU,
-        null,
-        f.address(),
-        numaNode,
-        f.parentId(),
-        f.vendor(),
-        f.device(),
-        model,
-        true,
-        null);
+    return at(f, numaNode, Device.gpu(id).model(model));
+  }
+
+  /** The device as function {@code f}: its address, parent and PCI ids, on {@code numaNode}. */
+  private static Device at(Function f, int numaNode, Device.Builder device) {
+    return device
+        .address(f.address())
+        .numaNode(numaNode)
+        .parentId(f.parentId())
+        .vendorId(f.vendor())
+        .deviceId(f.device())
+        .build();
   }
 
   /**
@@ -224,28 +200,14 @@ final class SysfsReader {
                   HcaInfo h = d.hca();
                   filled.add(h.ibDevice());
                   HcaInfo merged =
-                      new HcaInfo(
-                          h.ibDevice(),
-                          first(s.linkLayer(), h.linkLayer()),
-                          first(s.portState(), h.portState()),
-                          first(s.rate(), h.rate()),
-                          first(h.nodeGuid(), s.nodeGuid()),
-                          h.netdevs().isEmpty() ? s.netdevs() : h.netdevs(),
-                          s.uverbs(),
-                          s.virtualFunction(),
-                          s.physicalFunction());
-                  return new Device(
-                      d.id(),
-                      d.kind(),
-                      d.name(),
-                      d.address(),
-                      d.numaNode(),
-                      d.parentId(),
-                      d.vendorId(),
-                      d.deviceId(),
-                      d.model(),
-                      d.healthy(),
-                      merged);
+                      s.toBuilder()
+                          .linkLayer(first(s.linkLayer(), h.linkLayer()))
+                          .portState(first(s.portState(), h.portState()))
+                          .rate(first(s.rate(), h.rate()))
+                          .nodeGuid(first(h.nodeGuid(), s.nodeGuid()))
+                          .netdevs(h.netdevs().isEmpty() ? s.netdevs() : h.netdevs())
+                          .build();
+                  return d.toBuilder().hca(merged).build();
                 })
             .toList();
     if (!filled.isEmpty()) {

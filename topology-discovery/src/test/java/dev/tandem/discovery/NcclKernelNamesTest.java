@@ -174,30 +174,13 @@ class NcclKernelNamesTest {
                     return d;
                   }
                   String efa = "efa_" + d.hca().uverbs().substring("uverbs".length());
-                  HcaInfo h = d.hca();
                   HcaInfo named =
-                      new HcaInfo(
-                          efa,
-                          h.linkLayer(),
-                          h.portState(),
-                          h.rate(),
-                          h.nodeGuid(),
-                          h.netdevs(),
-                          h.uverbs(),
-                          false,
-                          null);
-                  return new Device(
-                      efa,
-                      d.kind(),
-                      efa,
-                      d.address(),
-                      d.numaNode(),
-                      d.parentId(),
-                      d.vendorId(),
-                      d.deviceId(),
-                      d.model(),
-                      true,
-                      named);
+                      d.hca().toBuilder()
+                          .ibDevice(efa)
+                          .virtualFunction(false)
+                          .physicalFunction(null)
+                          .build();
+                  return d.toBuilder().id(efa).name(efa).healthy(true).hca(named).build();
                 })
             .toList();
     return new Machine(m.nodeName(), m.source(), m.pcie(), out);

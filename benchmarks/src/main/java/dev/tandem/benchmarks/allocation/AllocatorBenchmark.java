@@ -1,10 +1,10 @@
 package dev.tandem.benchmarks.allocation;
 
+import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
 import dev.tandem.topology.allocation.Allocator;
 import dev.tandem.topology.allocation.Availability;
-import dev.tandem.topology.fixtures.Machines;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
@@ -51,7 +51,7 @@ public class AllocatorBenchmark {
 
   @Setup
   public void setUp() {
-    Machine machine = Machines.sixteenBySixteen();
+    Machine machine = TestMachines.sixteenBySixteen();
     LocalityIndex index = LocalityIndex.of(machine);
     allocator = new Allocator(index);
     List<String> taken = new ArrayList<>();

@@ -76,19 +76,7 @@ class DeviceInfoTest {
   void noAddress() {
     Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
     Device h = inv.device("mlx5_0").orElseThrow().hca();
-    Device hidden =
-        new Device(
-            h.id(),
-            h.kind(),
-            h.name(),
-            null,
-            h.numaNode(),
-            h.parentId(),
-            h.vendorId(),
-            h.deviceId(),
-            h.model(),
-            h.healthy(),
-            h.hca());
+    Device hidden = h.toBuilder().address(null).build();
     assertTrue(DeviceInfo.of("rdma/hca", new PluginDevice("mlx5_0", hidden)).isEmpty());
   }
 }

@@ -8,7 +8,6 @@ import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
@@ -55,36 +54,30 @@ class InventoryTest {
         .bridge(down, TopologyBuilder.bridgeId(up), 0x1000, 2);
     String parent = TopologyBuilder.bridgeId(down);
     b.device(
-        new Device(
-            "GPU-0",
-            DeviceKind.GPU,
-            "cuda0",
-            new PciAddress(0, 0x13, 0, 0),
-            0,
-            parent,
-            0x10de,
-            1,
-            null,
-            true,
-            null));
+        Device.gpu("GPU-0")
+            .name("cuda0")
+            .address(new PciAddress(0, 0x13, 0, 0))
+            .numaNode(0)
+            .parentId(parent)
+            .vendorId(0x10de)
+            .deviceId(1)
+            .build());
     b.device(pf("mlx5_0", new PciAddress(0, 0x14, 0, 0), parent, "InfiniBand", "ib0"));
     b.device(pf("mlx5_1", new PciAddress(0, 0x15, 0, 0), parent, "Ethernet", "eth1"));
     return b.build();
   }
 
   private static Device pf(String ib, PciAddress a, String parent, String link, String netdev) {
-    return new Device(
-        ib,
-        DeviceKind.HCA,
-        ib,
-        a,
-        0,
-        parent,
-        0x15b3,
-        0x101b,
-        null,
-        true,
-        new HcaInfo(ib, link, "ACTIVE", null, null, List.of(netdev), null, false, null));
+    HcaInfo info =
+        HcaInfo.builder(ib).linkLayer(link).portState("ACTIVE").netdevs(List.of(netdev)).build();
+    return Device.hca(ib, info)
+        .name(ib)
+        .address(a)
+        .numaNode(0)
+        .parentId(parent)
+        .vendorId(0x15b3)
+        .deviceId(0x101b)
+        .build();
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.state.ReportedAllocation;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.fixtures.TestMachines.Switch;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -63,7 +64,7 @@ class SharedVerdictsPropertyTest {
         add("pix-" + i, m -> TestMachines.machine(m, new Switch(0, 2, 2), new Switch(1, 2, 2)), 1);
       }
       for (int i = 0; i < 3; i++) {
-        add("dgx-" + i, TestMachines::dgxA100, 1);
+        add("dgx-" + i, RealMachines::dgxA100, 1);
       }
       add("split-0", m -> TestMachines.machine(m, new Switch(0, 4, 0), new Switch(1, 0, 4)), 1);
       add("shared-0", m -> TestMachines.machine(m, new Switch(0, 2, 2), new Switch(1, 2, 2)), 2);

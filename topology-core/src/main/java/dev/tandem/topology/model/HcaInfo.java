@@ -32,11 +32,117 @@ public record HcaInfo(
 
   /** An HCA known only by its ibverbs name. */
   public static HcaInfo named(String ibDevice) {
-    return new HcaInfo(ibDevice, null, null, null, null, List.of(), null, false, null);
+    return builder(ibDevice).build();
+  }
+
+  /**
+   * HCA attributes to be built, for the HCA of this ibverbs name (null when its RDMA driver is not
+   * loaded). Unset, the rest are unknown (null), no netdevs, not a virtual function.
+   */
+  public static Builder builder(String ibDevice) {
+    return new Builder(ibDevice);
+  }
+
+  /** A builder holding these attributes, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(ibDevice)
+        .linkLayer(linkLayer)
+        .portState(portState)
+        .rate(rate)
+        .nodeGuid(nodeGuid)
+        .netdevs(netdevs)
+        .uverbs(uverbs)
+        .virtualFunction(virtualFunction)
+        .physicalFunction(physicalFunction);
   }
 
   /** Port ACTIVE, or unknown (a source that cannot read ports does not make a device unhealthy). */
   public boolean portUsable() {
     return portState == null || portState.endsWith("ACTIVE");
+  }
+
+  /** Builds {@link HcaInfo} by name; see {@link HcaInfo#builder}. */
+  public static final class Builder {
+
+    private String ibDevice;
+    private String linkLayer;
+    private String portState;
+    private String rate;
+    private String nodeGuid;
+    private List<String> netdevs = List.of();
+    private String uverbs;
+    private boolean virtualFunction;
+    private PciAddress physicalFunction;
+
+    private Builder(String ibDevice) {
+      this.ibDevice = ibDevice;
+    }
+
+    /** The ibverbs device name; null when unknown. */
+    public Builder ibDevice(String value) {
+      this.ibDevice = value;
+      return this;
+    }
+
+    /** {@code InfiniBand} or {@code Ethernet}. */
+    public Builder linkLayer(String value) {
+      this.linkLayer = value;
+      return this;
+    }
+
+    /** e.g. {@code ACTIVE}, {@code DOWN}. */
+    public Builder portState(String value) {
+      this.portState = value;
+      return this;
+    }
+
+    /** e.g. {@code 400 Gb/sec (4X NDR)}. */
+    public Builder rate(String value) {
+      this.rate = value;
+      return this;
+    }
+
+    /** The node GUID as {@code xxxx:xxxx:xxxx:xxxx}. */
+    public Builder nodeGuid(String value) {
+      this.nodeGuid = value;
+      return this;
+    }
+
+    /** The HCA's network interfaces; null is none. */
+    public Builder netdevs(List<String> value) {
+      this.netdevs = value;
+      return this;
+    }
+
+    /** The uverbs character device name, e.g. {@code uverbs0}. */
+    public Builder uverbs(String value) {
+      this.uverbs = value;
+      return this;
+    }
+
+    /** Whether the HCA is an SR-IOV VF. */
+    public Builder virtualFunction(boolean value) {
+      this.virtualFunction = value;
+      return this;
+    }
+
+    /** The PCI address of a VF's PF. */
+    public Builder physicalFunction(PciAddress value) {
+      this.physicalFunction = value;
+      return this;
+    }
+
+    public HcaInfo build() {
+      return new HcaInfo(
+          ibDevice,
+          linkLayer,
+          portState,
+          rate,
+          nodeGuid,
+          netdevs,
+          uverbs,
+          virtualFunction,
+          physicalFunction);
+    }
   }
 }

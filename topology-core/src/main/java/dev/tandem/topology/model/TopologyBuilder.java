@@ -164,18 +164,7 @@ public final class TopologyBuilder {
     if (parent.equals(d.parentId())) {
       return d;
     }
-    return new Device(
-        d.id(),
-        d.kind(),
-        d.name(),
-        d.address(),
-        d.numaNode(),
-        parent,
-        d.vendorId(),
-        d.deviceId(),
-        d.model(),
-        d.healthy(),
-        d.hca());
+    return d.toBuilder().parentId(parent).build();
   }
 
   private boolean isOnCard(Raw bridge, Device d) {

@@ -17,33 +17,25 @@ class TopologyBuilderTest {
   private static final int PLX = 0x10b5;
 
   private static Device gpu(String id, String address, String parent, int vendor) {
-    return new Device(
-        id,
-        DeviceKind.GPU,
-        id,
-        PciAddress.parse(address),
-        0,
-        parent,
-        vendor,
-        0x66a1,
-        null,
-        true,
-        null);
+    return Device.gpu(id)
+        .name(id)
+        .address(PciAddress.parse(address))
+        .numaNode(0)
+        .parentId(parent)
+        .vendorId(vendor)
+        .deviceId(0x66a1)
+        .build();
   }
 
   private static Device hca(String name, String address, String parent) {
-    return new Device(
-        name,
-        DeviceKind.HCA,
-        name,
-        PciAddress.parse(address),
-        0,
-        parent,
-        0x15b3,
-        0x101b,
-        null,
-        true,
-        HcaInfo.named(name));
+    return Device.hca(name, HcaInfo.named(name))
+        .name(name)
+        .address(PciAddress.parse(address))
+        .numaNode(0)
+        .parentId(parent)
+        .vendorId(0x15b3)
+        .deviceId(0x101b)
+        .build();
   }
 
   @Test

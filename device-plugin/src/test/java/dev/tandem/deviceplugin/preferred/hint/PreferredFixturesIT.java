@@ -15,7 +15,7 @@ import dev.tandem.deviceplugin.preferred.PreferredRequest;
 import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -165,7 +165,7 @@ class PreferredFixturesIT {
   @DisplayName(
       "DGX-A100 shape: GPU-2/GPU-3 held → mlx5_2/mlx5_3 under their top switch; plan → its HCAs; none → allocator")
   void dgx() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     ResourceConfig c = ResourceConfig.DEFAULT;
     Plan p = plan(List.of("GPU-6", "GPU-7"), List.of("mlx5_6", "mlx5_7"), "2026-11-22T03:00:00Z");
     assertEquals(
@@ -188,7 +188,7 @@ class PreferredFixturesIT {
   @Test
   @DisplayName("the oldest plan of a matching size wins; pods already holding rdma/hca are skipped")
   void podMatching() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     ResourceConfig c = ResourceConfig.DEFAULT;
     PlannedPod older = pod("older", plan(List.of(), List.of("mlx5_4"), "2026-11-22T02:00:00Z"), 1);
     PlannedPod newer = pod("newer", plan(List.of(), List.of("mlx5_6"), "2026-11-22T03:00:00Z"), 1);
@@ -208,7 +208,7 @@ class PreferredFixturesIT {
       "a hung API server and kubelet do not hang admission: both are asked, neither answers, and the"
           + " answer is the allocator's, as with the lookups off")
   void hungLookup() {
-    Machine m = TestMachines.dgxA100("n1");
+    Machine m = RealMachines.dgxA100("n1");
     ResourceConfig c = ResourceConfig.DEFAULT;
     AtomicInteger asked = new AtomicInteger();
     PendingPlans hung =

@@ -16,7 +16,7 @@ import dev.tandem.deviceplugin.preferred.Side;
 import dev.tandem.deviceplugin.resource.DeviceTable;
 import dev.tandem.deviceplugin.resource.GpuDevices;
 import dev.tandem.deviceplugin.resource.HcaDevices;
-import dev.tandem.fixtures.TestMachines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
     "joint state without sockets: shared slots, single-resource containers, a second side that is not offered")
 class JointPolicyTest {
 
-  final Machine m = TestMachines.dgxA100("n1");
+  final Machine m = RealMachines.dgxA100("n1");
 
   /** What guided each answer, as {@code SIDE outcome}. */
   final List<String> outcomes = new ArrayList<>();

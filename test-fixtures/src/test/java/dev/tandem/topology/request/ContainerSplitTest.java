@@ -2,7 +2,7 @@ package dev.tandem.topology.request;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.topology.fixtures.Machines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.topology.locality.LocalityIndex;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ class ContainerSplitTest {
   private static final String GPU = "nvidia.com/gpu";
   private static final String HCA = "rdma/hca";
   private static final ContainerSplit SPLIT =
-      new ContainerSplit(GPU, HCA, LocalityIndex.of(Machines.xe8640()));
+      new ContainerSplit(GPU, HCA, LocalityIndex.of(RealMachines.xe8640()));
 
   private static ContainerDemand app(String name, long gpus, long hcas) {
     return new ContainerDemand(name, null, Map.of(GPU, gpus, HCA, hcas), false);

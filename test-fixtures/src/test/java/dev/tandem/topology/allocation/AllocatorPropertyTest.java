@@ -3,7 +3,7 @@ package dev.tandem.topology.allocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.topology.fixtures.Sketch;
+import dev.tandem.fixtures.Sketch;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;

@@ -3,7 +3,7 @@ package dev.tandem.topology.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.topology.fixtures.Machines;
+import dev.tandem.fixtures.RealMachines;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ class TopologyMatrixTest {
   @DisplayName(
       "the matrix reads like nvidia-smi topo -m: GPUn and ibverbs names, X on the diagonal, NUMA affinity, legend")
   void rendersLikeNvidiaSmi() {
-    String text = TopologyMatrix.render(Machines.relion());
+    String text = TopologyMatrix.render(RealMachines.relion());
     List<String> lines = text.lines().toList();
     assertEquals(
         List.of("GPU0", "GPU1", "mlx5_0", "NUMA", "Affinity"),
@@ -32,6 +32,6 @@ class TopologyMatrixTest {
   void pairs() {
     assertEquals(
         "GPU0 -> mlx5_0,mlx5_1 (PIX)\nGPU1 -> mlx5_2 (PIX)\nGPU2 -> mlx5_3 (NODE)\nGPU3 -> mlx5_3 (PIX)\n",
-        TopologyMatrix.pairs(Machines.xe8640()));
+        TopologyMatrix.pairs(RealMachines.xe8640()));
   }
 }

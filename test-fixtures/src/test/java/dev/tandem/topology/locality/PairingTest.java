@@ -2,7 +2,7 @@ package dev.tandem.topology.locality;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.topology.fixtures.Sketch;
+import dev.tandem.fixtures.Sketch;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import java.util.List;

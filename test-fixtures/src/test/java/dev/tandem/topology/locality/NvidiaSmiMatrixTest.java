@@ -3,7 +3,7 @@ package dev.tandem.topology.locality;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.topology.fixtures.Machines;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import java.io.IOException;
@@ -26,16 +26,16 @@ class NvidiaSmiMatrixTest {
     return Stream.of(
         Arguments.of(
             "dgx-a100-epyc7742-a100x8.nvidia-smi-topo-m.txt",
-            (Supplier<Machine>) Machines::dgxA100),
+            (Supplier<Machine>) RealMachines::dgxA100),
         Arguments.of(
             "hgx-h100-8gpu-8nic.sglang-30401.nvidia-smi-topo-m.txt",
-            (Supplier<Machine>) Machines::hgxH100EightNic),
+            (Supplier<Machine>) RealMachines::hgxH100EightNic),
         Arguments.of(
             "hgx-h100-8gpu-12nic.mooncake-2039.nvidia-smi-topo-m.txt",
-            (Supplier<Machine>) Machines::hgxH100TwelveNic),
+            (Supplier<Machine>) RealMachines::hgxH100TwelveNic),
         Arguments.of(
             "hgx-h200-8gpu-9nic.weiziyang-blog.nvidia-smi-topo-m.txt",
-            (Supplier<Machine>) Machines::hgxH200));
+            (Supplier<Machine>) RealMachines::hgxH200));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -15,9 +15,10 @@ import java.util.Map;
 record NvidiaSmiMatrix(List<String> columns, Map<String, Map<String, String>> cells) {
 
   static NvidiaSmiMatrix load(String resource) throws IOException {
-    try (InputStream in = NvidiaSmiMatrix.class.getResourceAsStream("/nvidia-smi/" + resource)) {
+    try (InputStream in =
+        NvidiaSmiMatrix.class.getResourceAsStream("/topologies/nvidia-smi/" + resource)) {
       if (in == null) {
-        throw new IOException("missing test resource /nvidia-smi/" + resource);
+        throw new IOException("missing fixture /topologies/nvidia-smi/" + resource);
       }
       return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
