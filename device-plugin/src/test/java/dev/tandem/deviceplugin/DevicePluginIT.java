@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.ResourceConfig;
-import dev.tandem.deviceplugin.grpc.SocketIdentity;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.fixtures.FakeSysfs;
@@ -21,6 +20,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationResponse;
+import dev.tandem.kubelet.serve.SocketIdentity;
 import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

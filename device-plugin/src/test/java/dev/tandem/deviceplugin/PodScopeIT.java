@@ -3,8 +3,8 @@ package dev.tandem.deviceplugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.container.RdmaEnvironment;
 import dev.tandem.api.plan.Plan;
-import dev.tandem.deviceplugin.allocate.RdmaEnvironment;
 import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.PortStates;
 import dev.tandem.deviceplugin.lifecycle.PluginLifecycle;

@@ -1,5 +1,7 @@
 package dev.tandem.deviceplugin.allocate;
 
+import dev.tandem.api.container.RdmaDeviceNodes;
+import dev.tandem.api.container.RdmaEnvironment;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
@@ -23,8 +25,6 @@ import java.util.function.Function;
  */
 public final class RdmaAnswer implements ContainerAnswer {
 
-  public static final String DEV_DIR = "/dev/infiniband/";
-  public static final String RDMA_CM = DEV_DIR + "rdma_cm";
   private static final int LISTED_AT_MOST = 8;
 
   private final Inventory inventory;
@@ -79,7 +79,9 @@ public final class RdmaAnswer implements ContainerAnswer {
     Set<String> paths = new LinkedHashSet<>();
     List<String> missing = new ArrayList<>();
     for (String hca : usable) {
-      uverbs.apply(hca).ifPresentOrElse(u -> paths.add(DEV_DIR + u), () -> missing.add(hca));
+      uverbs
+          .apply(hca)
+          .ifPresentOrElse(u -> paths.add(RdmaDeviceNodes.uverbs(u)), () -> missing.add(hca));
     }
     if (!missing.isEmpty()) {
       throw new AllocationException(
@@ -90,15 +92,24 @@ public final class RdmaAnswer implements ContainerAnswer {
               + " (sysfs has no infiniband_verbs entry; "
               + "is the ib_uverbs module loaded, and does --sysfs-root point at the host's /sys parent?)");
     }
-    paths.add(RDMA_CM);
+    paths.add(RdmaDeviceNodes.RDMA_CM);
     ContainerAllocateResponse.Builder b =
         ContainerAllocateResponse.newBuilder()
             .putAllEnvs(
-                RdmaEnvironment.of(inventory.config().resourceName(), devices, hcas, usable));
+                RdmaEnvironment.of(
+                    inventory.config().resourceName(), granted(devices), hcas, usable));
     for (String p : paths) {
-      b.addDevices(DeviceSpec.newBuilder().setContainerPath(p).setHostPath(p).setPermissions("rw"));
+      b.addDevices(
+          DeviceSpec.newBuilder()
+              .setContainerPath(p)
+              .setHostPath(p)
+              .setPermissions(RdmaDeviceNodes.PERMISSIONS));
     }
     return b.build();
+  }
+
+  private static List<RdmaEnvironment.Granted> granted(List<PluginDevice> devices) {
+    return devices.stream().map(d -> new RdmaEnvironment.Granted(d.id(), d.hca())).toList();
   }
 
   /**

@@ -1,14 +1,10 @@
 package dev.tandem.deviceplugin.cni;
 
+import dev.tandem.kit.files.WholeFile;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -43,8 +39,7 @@ public final class DeviceInfoDirectory {
    */
   public void prepare() {
     try {
-      Files.createDirectories(dir);
-      Files.delete(Files.createTempFile(dir, ".tandem-probe-", ".tmp"));
+      WholeFile.proveWritable(dir);
     } catch (IOException | UnsupportedOperationException e) {
       throw new DeviceInfoException(
           "the device-info directory "
@@ -63,24 +58,9 @@ public final class DeviceInfoDirectory {
     }
   }
 
-  /** Writes a file whole (a temporary file moved over it), readable by all. */
+  /** Writes a file whole (daemon-kit's {@link WholeFile}), readable by all. */
   public void write(DeviceInfo info) throws IOException {
-    Path tmp =
-        Files.createTempFile(
-            dir,
-            "." + info.fileName(),
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
-    try {
-      Files.writeString(tmp, info.json());
-      Files.move(
-          tmp,
-          dir.resolve(info.fileName()),
-          StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    WholeFile.write(dir.resolve(info.fileName()), info.json().getBytes(StandardCharsets.UTF_8));
   }
 
   /** Removes a file; false when it was not there. */
@@ -98,18 +78,6 @@ public final class DeviceInfoDirectory {
   }
 
   private static String why(Exception e) {
-    if (e instanceof FileAlreadyExistsException) {
-      return "it or a directory above it is a file";
-    }
-    if (e instanceof NoSuchFileException) {
-      return "a directory above it does not exist and cannot be created";
-    }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    if (e instanceof FileSystemException f && f.getReason() != null) {
-      return f.getReason();
-    }
-    return e.toString();
+    return WholeFile.why(e);
   }
 }

@@ -5,23 +5,17 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginGrpcService;
 import dev.tandem.kubelet.deviceplugin.v1beta1.DevicePluginOptions;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreStartContainerResponse;
+import dev.tandem.kubelet.serve.UnixSocketServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * stream ends while the server is running, {@code onStreamLost} runs (the kubelet never re-opens
  * it: the plugin must register again).
  *
- * <p>The server owns only the socket file it created: another plugin process serving the same
- * endpoint (the new pod of a rolling update) deletes that file and listens on the same path, and
- * when this server stops afterwards it must leave the other's socket alone, or the kubelet can no
- * longer reach the plugin that stays.
+ * <p>The server owns only the socket file it created ({@link UnixSocketServer}): another plugin
+ * process serving the same endpoint (the new pod of a rolling update) replaces that file, and when
+ * this server stops afterwards it must leave the other's socket alone, or the kubelet can no longer
+ * reach the plugin that stays.
  */
 public final class PluginServer {
 
@@ -45,16 +39,13 @@ public final class PluginServer {
           .setGetPreferredAllocationAvailable(true)
           .build();
 
-  private static final AtomicLong SERVERS = new AtomicLong();
-
   private final Vertx vertx;
   private final Path socket;
   private final ServedResource resource;
   private final Runnable onStreamLost;
   private final Set<GrpcServerResponse<?, ListAndWatchResponse>> streams =
       ConcurrentHashMap.newKeySet();
-  private HttpServer http;
-  private volatile Optional<String> created = Optional.empty();
+  private volatile UnixSocketServer server;
   private Runnable unsubscribe = () -> {};
   private volatile boolean stopping;
 
@@ -103,50 +94,18 @@ public final class PluginServer {
         req ->
             req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
     unsubscribe = resource.onChange(this::broadcast);
-    Path bound = privatePath();
-    return vertx
-        .executeBlocking(() -> Files.deleteIfExists(bound), false)
-        .compose(
-            v ->
-                vertx
-                    .createHttpServer(new HttpServerOptions())
-                    .requestHandler(grpc)
-                    .listen(SocketAddress.domainSocketAddress(bound.toAbsolutePath().toString())))
-        .compose(
-            s -> {
-              http = s;
-              return vertx.executeBlocking(
-                  () -> {
-                    Files.move(bound, socket, StandardCopyOption.ATOMIC_MOVE);
-                    return SocketIdentity.of(socket);
-                  },
-                  false);
-            })
+    return UnixSocketServer.listen(vertx, socket, grpc)
         .map(
-            identity -> {
-              created = identity;
+            s -> {
+              server = s;
               return null;
             });
   }
 
-  /**
-   * Where the server binds before its file is renamed onto the socket's path. Netty deletes the
-   * path it bound when the server closes, whatever file is there by then: bound here, that is never
-   * the socket another plugin process has put on the shared path since.
-   */
-  private Path privatePath() {
-    return socket.resolveSibling(
-        "."
-            + socket.getFileName()
-            + "."
-            + ProcessHandle.current().pid()
-            + "-"
-            + SERVERS.incrementAndGet());
-  }
-
   /** The incarnation of the socket file this server created; empty before it listens. */
   public Optional<String> created() {
-    return created;
+    UnixSocketServer s = server;
+    return s == null ? Optional.empty() : s.created();
   }
 
   /**
@@ -158,25 +117,7 @@ public final class PluginServer {
     unsubscribe.run();
     streams.forEach(PluginServer::endQuietly);
     streams.clear();
-    Future<Void> closed = http == null ? Future.succeededFuture() : http.close();
-    return closed
-        .recover(e -> Future.succeededFuture())
-        .compose(v -> vertx.executeBlocking(this::removeOwnSocket, false))
-        .mapEmpty();
-  }
-
-  private boolean removeOwnSocket() throws IOException {
-    Optional<String> now = SocketIdentity.of(socket);
-    if (now.isEmpty()) {
-      return false;
-    }
-    if (!now.equals(created)) {
-      LOG.info(
-          "leaving {} in place: another plugin process created it after this one (rolling update?)",
-          socket);
-      return false;
-    }
-    return Files.deleteIfExists(socket);
+    return server == null ? Future.succeededFuture() : server.stop();
   }
 
   private void watch(GrpcServerRequest<?, ListAndWatchResponse> req) {

@@ -4,6 +4,10 @@ import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,6 +41,25 @@ import java.util.Optional;
  * current-form MIG id the layout does not know resolves to nothing. Pure and immutable; resolution
  * scans the machine's few devices rather than keeping an index, so that a cluster of many nodes
  * holds no second copy of every tree.
+ *
+ * <p>The DRA driver names the devices it publishes in its ResourceSlices with {@link
+ * #draName(Device)} (a DNS label), and every component reads allocated DRA device names back with
+ * {@link #draDevice(String)}:
+ *
+ * <table>
+ *   <caption>DRA device names</caption>
+ *   <tr><th>kind</th><th>DRA device name</th></tr>
+ *   <tr><td>GPU</td><td>its UUID, normalised: {@code GPU-4cf8…} gives {@code gpu-4cf8…}; a GPU
+ *       known by bus id gets {@code gpu-} before it ({@code gpu-0000-17-00-0})</td></tr>
+ *   <tr><td>whole HCA</td><td>its ibverbs name, normalised: {@code mlx5_0} gives {@code
+ *       mlx5-0}</td></tr>
+ *   <tr><td>HCA without ibverbs name (RDMA driver not loaded)</td><td>{@code hca-} and its PCI
+ *       address (or tree id), normalised: {@code hca-0000-3b-00-0}</td></tr>
+ * </table>
+ *
+ * <p>Normalised: lower case, every character other than a letter or a digit turned into {@code -},
+ * leading and trailing {@code -} dropped. Two devices that normalise to one name cannot both be
+ * published ({@link #draNames}).
  */
 public final class DeviceIds {
 
@@ -45,6 +68,12 @@ public final class DeviceIds {
 
   /** Between a GPU's id and its replica number, as NVIDIA's plugin writes time-sliced replicas. */
   public static final String REPLICA_SEPARATOR = "::";
+
+  /** The longest DRA device name: a DNS label (RFC 1123). */
+  public static final int DRA_NAME_MAX_LENGTH = 63;
+
+  private static final String DRA_GPU_PREFIX = "gpu-";
+  private static final String DRA_UNNAMED_HCA_PREFIX = "hca-";
 
   private final Machine machine;
   private final MigLayout mig;
@@ -106,6 +135,104 @@ public final class DeviceIds {
               + " has no ibverbs name (its RDMA driver is not loaded), so it has no kubelet id");
     }
     return name;
+  }
+
+  // ---- DRA device names
+
+  /**
+   * The name a DRA driver publishes a device under (see the class comment): a DNS label, the same
+   * on every start for the same device.
+   *
+   * @throws IllegalArgumentException when the name would be longer than a DNS label allows
+   */
+  public static String draName(Device device) {
+    String name;
+    if (device.kind() == DeviceKind.GPU) {
+      String n = normalise(device.id());
+      name = n.startsWith(DRA_GPU_PREFIX) ? n : DRA_GPU_PREFIX + n;
+    } else if (device.hca() != null && device.hca().ibDevice() != null) {
+      name = normalise(device.hca().ibDevice());
+    } else {
+      name =
+          DRA_UNNAMED_HCA_PREFIX
+              + normalise(device.address() != null ? device.address().toString() : device.id());
+    }
+    if (name.isEmpty() || name.length() > DRA_NAME_MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "device "
+              + device.id()
+              + " would be published under the DRA device name '"
+              + name
+              + "', which is not a DNS label of 1 to "
+              + DRA_NAME_MAX_LENGTH
+              + " characters; give the device a shorter name (an ibverbs name set by a udev rule)"
+              + " or leave it out of the driver's devices");
+    }
+    return name;
+  }
+
+  /**
+   * The DRA names of devices to publish together, in their order.
+   *
+   * @throws IllegalArgumentException naming both devices when two normalise to one name
+   */
+  public Map<String, Device> draNames(Collection<Device> devices) {
+    Map<String, Device> out = new LinkedHashMap<>();
+    for (Device d : devices) {
+      Device other = out.putIfAbsent(draName(d), d);
+      if (other != null) {
+        throw new IllegalArgumentException(
+            "devices "
+                + other.id()
+                + " and "
+                + d.id()
+                + " of node "
+                + machine.nodeName()
+                + " both normalise to the DRA device name '"
+                + draName(d)
+                + "' (lower case, every character other than a letter or digit as -), and a pool"
+                + " cannot hold one name twice; rename one of them (a udev rule for ibverbs"
+                + " names) or leave one out of the driver's devices");
+      }
+    }
+    return out;
+  }
+
+  /** The device of the tree a DRA device name (as {@link #draName} gives it) stands for. */
+  public Optional<Device> draDevice(String draName) {
+    if (draName == null || draName.isEmpty()) {
+      return Optional.empty();
+    }
+    for (Device d : machine.devices()) {
+      if (draName.equals(draNameOrNull(d))) {
+        return Optional.of(d);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String draNameOrNull(Device d) {
+    try {
+      return draName(d);
+    } catch (IllegalArgumentException tooLong) {
+      return null;
+    }
+  }
+
+  private static String normalise(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    for (char c : text.toLowerCase(Locale.ROOT).toCharArray()) {
+      b.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '-');
+    }
+    int from = 0;
+    int to = b.length();
+    while (from < to && b.charAt(from) == '-') {
+      from++;
+    }
+    while (to > from && b.charAt(to - 1) == '-') {
+      to--;
+    }
+    return b.substring(from, to);
   }
 
   // ---- reading reported ids back

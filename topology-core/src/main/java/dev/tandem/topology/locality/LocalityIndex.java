@@ -8,6 +8,7 @@ import dev.tandem.topology.model.PcieNodeKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Locality between any two devices of a machine, computed from the tree and nothing else.
@@ -29,6 +30,9 @@ import java.util.Map;
  * a group of its own.
  */
 public final class LocalityIndex {
+
+  /** The key prefix of a device that is a group of its own at a level. */
+  private static final String OWN_GROUP = "device:";
 
   /** Levels that group devices, in order; SYS needs no group. */
   public static final List<Locality> GROUPED_LEVELS =
@@ -162,6 +166,17 @@ public final class LocalityIndex {
     return keys(device, nodes)[0];
   }
 
+  /**
+   * The PCIe node that names a device's group at a grouped level ({@code PIX}: its switch or root
+   * port; {@code PXB}: its root port; {@code PHB}: its host bridge; {@code NODE}: its CPU domain);
+   * empty when the device has no such node above it and so is a group of its own at that level.
+   */
+  public static Optional<PcieNode> groupNode(
+      Locality level, Device device, Map<String, PcieNode> nodes) {
+    String key = keys(device, nodes)[levelIndex(level)];
+    return key.startsWith(OWN_GROUP) ? Optional.empty() : Optional.ofNullable(nodes.get(key));
+  }
+
   private static int levelIndex(Locality level) {
     int i = GROUPED_LEVELS.indexOf(level);
     if (i < 0) {
@@ -171,7 +186,7 @@ public final class LocalityIndex {
   }
 
   private static String[] keys(Device device, Map<String, PcieNode> nodes) {
-    String own = "device:" + device.id();
+    String own = OWN_GROUP + device.id();
     String pix = own;
     String pxb = own;
     String phb = own;

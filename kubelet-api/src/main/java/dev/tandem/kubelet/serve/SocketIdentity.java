@@ -1,4 +1,4 @@
-package dev.tandem.deviceplugin.grpc;
+package dev.tandem.kubelet.serve;
 
 import java.io.IOException;
 import java.nio.file.Files;

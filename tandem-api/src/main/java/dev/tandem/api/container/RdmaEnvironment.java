@@ -1,13 +1,14 @@
-package dev.tandem.deviceplugin.allocate;
+package dev.tandem.api.container;
 
-import dev.tandem.deviceplugin.inventory.PluginDevice;
+import dev.tandem.topology.model.Device;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The environment a container gets for its HCAs, listing each HCA once, in the order chosen:
+ * The environment a container gets for its HCAs, listing each HCA once, in the order chosen. The
+ * device plugin's Allocate and the DRA driver's CDI specs give the same variables, from here:
  *
  * <ul>
  *   <li>{@code NCCL_IB_HCA=<ibdev>,<ibdev>} prefixed with {@code =} (NCCL's exact-match form, so
@@ -16,7 +17,8 @@ import java.util.stream.Collectors;
  *   <li>{@code UCX_NET_DEVICES=<ibdev>:1,…} (UCX wants device:port; port 1): the same HCAs;
  *   <li>{@code TANDEM_RDMA_DEVICES=<ibdev>,…} plain ibverbs names of its own HCAs (those chosen for
  *       it, near its GPUs);
- *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the kubelet device ids allocated;
+ *   <li>{@code TANDEM_RDMA_DEVICE_IDS=<id>,…} the ids the devices were granted under (the kubelet
+ *       device ids; the DRA driver's device names);
  *   <li>{@code PCIDEVICE_<RESOURCE>=<pci>,…} the PCI addresses of the devices (the VFs in {@code
  *       sriov} mode, the HCAs otherwise), each once, named and formatted as the SR-IOV network
  *       device plugin names its variable, so that tools written for that plugin find them ({@link
@@ -34,6 +36,18 @@ public final class RdmaEnvironment {
   public static final String PCIDEVICE_PREFIX = "PCIDEVICE_";
 
   private RdmaEnvironment() {}
+
+  /**
+   * One granted device: the id it was granted under (an ibverbs name, a VF's PCI address, a shared
+   * slot) and the HCA (or VF) of the node's tree behind it.
+   */
+  public record Granted(String id, Device hca) {
+
+    /** The ibverbs name of the HCA behind it, e.g. {@code mlx5_0}. */
+    public String ibDevice() {
+      return hca.hca().ibDevice();
+    }
+  }
 
   /**
    * The SR-IOV network device plugin's variable name for a resource: {@code PCIDEVICE_} then the
@@ -55,9 +69,8 @@ public final class RdmaEnvironment {
   /**
    * @param resourceName the resource the devices are of, which names {@code PCIDEVICE_<RESOURCE>}
    */
-  public static Map<String, String> of(String resourceName, List<PluginDevice> devices) {
-    return of(
-        resourceName, devices, devices.stream().map(PluginDevice::ibDevice).distinct().toList());
+  public static Map<String, String> of(String resourceName, List<Granted> devices) {
+    return of(resourceName, devices, devices.stream().map(Granted::ibDevice).distinct().toList());
   }
 
   /**
@@ -65,7 +78,7 @@ public final class RdmaEnvironment {
    * TANDEM_RDMA_DEVICES} naming {@code hcas} (a pod's HCAs, the same in each of its containers).
    */
   public static Map<String, String> of(
-      String resourceName, List<PluginDevice> devices, List<String> hcas) {
+      String resourceName, List<Granted> devices, List<String> hcas) {
     return of(resourceName, devices, hcas, hcas);
   }
 
@@ -74,14 +87,13 @@ public final class RdmaEnvironment {
    * {@code usable} ({@code hcas} first, then the other HCAs handed to the container).
    */
   public static Map<String, String> of(
-      String resourceName, List<PluginDevice> devices, List<String> hcas, List<String> usable) {
+      String resourceName, List<Granted> devices, List<String> hcas, List<String> usable) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put(NCCL_IB_HCA, "=" + String.join(",", usable));
     env.put(UCX_NET_DEVICES, usable.stream().map(h -> h + ":1").collect(Collectors.joining(",")));
     env.put(TANDEM_RDMA_DEVICES, String.join(",", hcas));
     env.put(
-        TANDEM_RDMA_DEVICE_IDS,
-        devices.stream().map(PluginDevice::id).collect(Collectors.joining(",")));
+        TANDEM_RDMA_DEVICE_IDS, devices.stream().map(Granted::id).collect(Collectors.joining(",")));
     List<String> pci =
         devices.stream()
             .filter(d -> d.hca().address() != null)

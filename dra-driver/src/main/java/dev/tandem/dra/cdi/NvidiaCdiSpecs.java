@@ -1,0 +1,105 @@
+package dev.tandem.dra.cdi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.tandem.kit.files.WholeFile;
+import dev.tandem.topology.model.Device;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * The GPUs NVIDIA's container toolkit has written a CDI spec for on this node: the names of the
+ * devices of kind {@code nvidia.com/gpu} in the CDI directories runtimes read ({@code /etc/cdi},
+ * {@code /var/run/cdi}; JSON or YAML files, as the CDI library reads them). In joint mode the
+ * driver hands out {@link NvidiaGpuCdi#id} for a GPU, so it checks at start that each GPU has one.
+ * Blocking file I/O.
+ */
+public final class NvidiaCdiSpecs {
+
+  /** The directories container runtimes read CDI specs from, by default. */
+  public static final List<Path> DIRECTORIES =
+      List.of(Path.of("/etc/cdi"), Path.of("/var/run/cdi"));
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private NvidiaCdiSpecs() {}
+
+  /**
+   * The names of the {@code nvidia.com/gpu} devices in the specs of these directories (a missing
+   * directory has none; a file that is not a spec is skipped, as the runtime skips it).
+   */
+  public static Set<String> gpuNames(List<Path> directories) {
+    Set<String> names = new TreeSet<>();
+    for (Path dir : directories) {
+      for (Path file : specFiles(dir)) {
+        JsonNode spec = read(file);
+        if (spec != null && NvidiaGpuCdi.KIND.equals(spec.path("kind").asText())) {
+          spec.path("devices").forEach(d -> names.add(d.path("name").asText()));
+        }
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Checks that NVIDIA's spec names every GPU by UUID.
+   *
+   * @throws CdiException naming the GPUs it does not name, the directories read and the fix
+   */
+  public static void requireAll(List<Device> gpus, List<Path> directories) {
+    Set<String> names = gpuNames(directories);
+    List<String> missing = new ArrayList<>();
+    for (Device gpu : gpus) {
+      if (!names.contains(gpu.id())) {
+        missing.add(gpu.id());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new CdiException(
+          "no CDI spec of NVIDIA's container toolkit names GPU "
+              + String.join(", ", missing)
+              + " (kind "
+              + NvidiaGpuCdi.KIND
+              + " in "
+              + directories
+              + "), and joint mode hands GPUs out by that name: generate it on the node ("
+              + "nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml, or enable the toolkit's"
+              + " nvidia-cdi-refresh service), or run the driver without GPUs beside NVIDIA's own"
+              + " GPU driver");
+    }
+  }
+
+  private static List<Path> specFiles(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(
+              f -> {
+                String n = f.getFileName().toString();
+                return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");
+              })
+          .sorted()
+          .toList();
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new CdiException(
+          "the CDI directory " + dir + " cannot be read: " + WholeFile.why(e), e);
+    }
+  }
+
+  private static JsonNode read(Path file) {
+    try {
+      return YAML.readTree(file.toFile());
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

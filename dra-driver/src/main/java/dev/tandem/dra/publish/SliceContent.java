@@ -1,0 +1,121 @@
+package dev.tandem.dra.publish;
+
+import dev.tandem.dra.slices.AttributeValue;
+import dev.tandem.dra.slices.NodePool;
+import dev.tandem.dra.slices.PublishedDevice;
+import dev.tandem.dra.slices.Taint;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The pool's slices in fabric8's {@code resource.k8s.io/v1} model: one {@link ResourceSliceSpec}
+ * per slice, and the comparison that says whether what the API server holds already is that.
+ */
+final class SliceContent {
+
+  private SliceContent() {}
+
+  /** The spec of slice {@code index} of {@code pool} at pool generation {@code generation}. */
+  static ResourceSliceSpec spec(NodePool pool, int index, long generation) {
+    List<List<PublishedDevice>> slices = pool.slices();
+    return new ResourceSliceSpecBuilder()
+        .withDriver(pool.driver())
+        .withNodeName(pool.nodeName())
+        .withNewPool()
+        .withName(pool.poolName())
+        .withGeneration(generation)
+        .withResourceSliceCount((long) slices.size())
+        .endPool()
+        .withDevices(slices.get(index).stream().map(SliceContent::device).toList())
+        .build();
+  }
+
+  /**
+   * Whether a spec the API server holds says what {@code wanted} says: the same driver, node, pool
+   * name, slice count and devices. The pool generation is not compared (it is the caller's), nor
+   * the time the API server stamps on a taint.
+   */
+  static boolean same(ResourceSliceSpec held, ResourceSliceSpec wanted) {
+    if (held == null || held.getPool() == null) {
+      return false;
+    }
+    return wanted.getDriver().equals(held.getDriver())
+        && wanted.getNodeName().equals(held.getNodeName())
+        && wanted.getPool().getName().equals(held.getPool().getName())
+        && wanted.getPool().getResourceSliceCount().equals(held.getPool().getResourceSliceCount())
+        && devices(wanted.getDevices()).equals(devices(held.getDevices()));
+  }
+
+  /**
+   * Devices as comparable values: name, attributes as {@code kind:value} by name, taints as {@code
+   * key=value:effect}. fabric8's own equality tells an empty list from an absent one, which the API
+   * server does not.
+   */
+  private static List<List<Object>> devices(List<Device> devices) {
+    List<List<Object>> out = new ArrayList<>();
+    for (Device d : devices == null ? List.<Device>of() : devices) {
+      Map<String, String> attributes = new TreeMap<>();
+      if (d.getAttributes() != null) {
+        d.getAttributes().forEach((name, a) -> attributes.put(name, text(a)));
+      }
+      List<String> taints = new ArrayList<>();
+      if (d.getTaints() != null) {
+        d.getTaints()
+            .forEach(t -> taints.add(t.getKey() + "=" + t.getValue() + ":" + t.getEffect()));
+      }
+      out.add(List.of(d.getName(), attributes, taints));
+    }
+    return out;
+  }
+
+  private static String text(DeviceAttribute a) {
+    if (a.getString() != null) {
+      return "string:" + a.getString();
+    }
+    if (a.getInt() != null) {
+      return "int:" + a.getInt();
+    }
+    if (a.getBool() != null) {
+      return "bool:" + a.getBool();
+    }
+    return "version:" + a.getVersion();
+  }
+
+  private static Device device(PublishedDevice d) {
+    Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
+    d.attributes().forEach((name, value) -> attributes.put(name, attribute(value)));
+    return new DeviceBuilder()
+        .withName(d.name())
+        .withAttributes(attributes)
+        .withTaints(d.taints().stream().map(SliceContent::taint).toList())
+        .build();
+  }
+
+  private static DeviceTaint taint(Taint t) {
+    return new DeviceTaintBuilder()
+        .withKey(t.key())
+        .withValue(t.value())
+        .withEffect(t.effect())
+        .build();
+  }
+
+  private static DeviceAttribute attribute(AttributeValue v) {
+    return new DeviceAttributeBuilder()
+        .withString(v.string())
+        .withInt(v.integer())
+        .withBool(v.bool())
+        .withVersion(v.version())
+        .build();
+  }
+}

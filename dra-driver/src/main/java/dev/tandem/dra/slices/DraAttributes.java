@@ -1,0 +1,76 @@
+package dev.tandem.dra.slices;
+
+/**
+ * The qualified names of the attributes the driver publishes on its devices (docs/dra.md,
+ * "Attributes"). The {@code resource.kubernetes.io} ones are Kubernetes' standard attributes, with
+ * the names and value formats of {@code k8s.io/dynamic-resource-allocation/deviceattribute}; the
+ * {@code tandem.dev} ones are Tandem's.
+ */
+public final class DraAttributes {
+
+  /** Kubernetes' domain for standard device attributes. */
+  public static final String STANDARD_DOMAIN = "resource.kubernetes.io";
+
+  /** Tandem's domain. */
+  public static final String TANDEM_DOMAIN = "tandem.dev";
+
+  /**
+   * The PCIe root complex: {@code pci<domain>:<bus>} as sysfs names it, e.g. {@code pci0000:40}.
+   */
+  public static final String PCIE_ROOT = STANDARD_DOMAIN + "/pcieRoot";
+
+  /** The device's PCI address in extended BDF form, {@code 0000:4e:00.0}. */
+  public static final String PCI_BUS_ID = STANDARD_DOMAIN + "/pciBusID";
+
+  /** The NUMA node from the kernel's {@code numa_node}; left out when the device has none. */
+  public static final String NUMA_NODE = STANDARD_DOMAIN + "/numaNode";
+
+  /** {@code gpu} or {@code hca}. */
+  public static final String KIND = TANDEM_DOMAIN + "/kind";
+
+  /**
+   * The group that Tandem's {@code switch} alignment means (locality {@code PXB} or better): the
+   * PCI address of the root port above the device's PCIe switches. Two devices with one value are
+   * at worst {@code PXB} apart. Left out when no bridge is above the device.
+   */
+  public static final String PCIE_SWITCH = TANDEM_DOMAIN + "/pcieSwitch";
+
+  /**
+   * The {@code PIX} group: the PCI address of the switch the device hangs off (its upstream port),
+   * or of its root port when it sits on one directly. Two devices with one value are at worst
+   * {@code PIX} apart. Left out when no bridge is above the device.
+   */
+  public static final String PIX_GROUP = TANDEM_DOMAIN + "/pixGroup";
+
+  /** A GPU's UUID, {@code GPU-…}. */
+  public static final String UUID = TANDEM_DOMAIN + "/uuid";
+
+  /** A GPU's product name, e.g. {@code NVIDIA H100 80GB HBM3}. */
+  public static final String PRODUCT = TANDEM_DOMAIN + "/product";
+
+  /** An HCA's ibverbs name, {@code mlx5_0}. */
+  public static final String IB_DEVICE = TANDEM_DOMAIN + "/ibDevice";
+
+  /** An HCA's network interfaces, comma-separated, {@code ib0}. */
+  public static final String NETDEV = TANDEM_DOMAIN + "/netdev";
+
+  /** {@code InfiniBand} or {@code Ethernet}. */
+  public static final String LINK_LAYER = TANDEM_DOMAIN + "/linkLayer";
+
+  /** The port state without its number: {@code ACTIVE}, {@code DOWN}. */
+  public static final String PORT_STATE = TANDEM_DOMAIN + "/portState";
+
+  /** The port rate as the HCA reports it, {@code 400 Gb/sec (4X NDR)}. */
+  public static final String RATE = TANDEM_DOMAIN + "/rate";
+
+  /** The port rate in Gb/s, an integer, for CEL selectors ({@code >= 200}). */
+  public static final String RATE_GBPS = TANDEM_DOMAIN + "/rateGbps";
+
+  /** The longest domain of an attribute name. */
+  public static final int MAX_DOMAIN_LENGTH = 63;
+
+  /** The longest identifier of an attribute name (after the domain). */
+  public static final int MAX_ID_LENGTH = 32;
+
+  private DraAttributes() {}
+}
