@@ -6,10 +6,12 @@ package scenarios
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -18,20 +20,29 @@ import (
 	"tandem.dev/e2e/internal/harness"
 )
 
-// fixture is an hwloc export the agent reads, and the device counts the fake node advertises.
-type fixture struct {
-	file       string
-	gpus, hcas int
-}
+// fixture is a machine the agent reads (its hwloc export) and the device counts its fake node advertises.
+type fixture = harness.Machine
 
 var (
-	xe8640 = fixture{"dell-poweredge-xe8640-h100x4.xml", 4, 4}
-	relion = fixture{"penguin-relion-x1904gt-p100x2.xml", 2, 1}
-	lassen = fixture{"ibm-ac922-lassen-v100x4.xml", 4, 4}
-	sl390s = fixture{"hp-proliant-sl390s-g7-m2070x3.xml", 3, 1}
+	xe8640 = harness.XE8640
+	relion = harness.Relion
+	lassen = harness.Lassen
+	sl390s = harness.SL390s
 )
 
-// cluster is the state shared by all scenarios: one control plane, Tandem's components around it.
+// cluster is the one control plane every scenario of this binary runs on, with Tandem installed and
+// its components around it. TestMain sets it up once (set-up takes a minute or more on the shared
+// machine; a control plane per scenario would multiply that), so this is what a scenario may rely
+// on, whatever ran before it (see use):
+//   - Tandem installed (kustomize, or the chart with E2E_INSTALL=chart), its certificates issued;
+//   - one extender replica or more behind the Service, one of them ready (the leader), and
+//     kube-scheduler running with the shipped configuration.
+//
+// Everything else a scenario makes its own: its namespace, its nodes (a node-selector group, named
+// after the scenario), its agents, kubelet device side and plugins. A scenario that stops a shared
+// component (the extender, kube-scheduler, the API server) starts it again before it ends, and use
+// restarts whatever is still missing. Uninstalling Tandem is the one thing no scenario here does: it
+// runs in its own test binary (e2e/uninstall), after this one.
 type cluster struct {
 	env       *harness.Env
 	c         *harness.Clients
@@ -77,6 +88,33 @@ func run(m *testing.M) (int, error) {
 		return 1, err
 	}
 	return m.Run(), nil
+}
+
+// use is the first call of a scenario that schedules: it checks what every scenario relies on (a
+// ready extender replica behind the Service, kube-scheduler running), starts again what an earlier
+// scenario left stopped, and creates the scenario's namespace ns (its nodes' group has the same name).
+func (k *cluster) use(t *testing.T, ns string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if k.service.Ready() == "" && len(k.runningExtenders()) == 0 {
+		t.Logf("no extender replica runs (an earlier scenario stopped them): starting extender-0")
+		if err := k.startExtenders(ctx, "extender-0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := k.waitServiceReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !k.scheduler.Running() {
+		t.Logf("kube-scheduler is not running (it exited after an earlier scenario): starting it again")
+		if err := k.startScheduler(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := k.c.EnsureNamespace(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (k *cluster) setUp(ctx context.Context) error {
@@ -132,7 +170,6 @@ func (k *cluster) stopAll() {
 	k.agents = map[string]*harness.Proc{}
 	if k.service != nil {
 		k.service.Close()
-		k.service = nil // stopAll may run twice: the uninstall scenario stops everything first
 	}
 }
 
@@ -156,7 +193,7 @@ func agentPodName(node string) string { return "tandem-node-topology-agent-" + n
 // authenticates as the DaemonSet's pod would, with a token bound to a pod on its node (the own-node
 // ValidatingAdmissionPolicy refuses any other token of the agent's ServiceAccount).
 func (k *cluster) startAgent(node string, f fixture) error {
-	return k.startAgentOn(node, "--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file)))
+	return k.startAgentOn(node, "--hwloc-xml", k.env.Topology(f.File))
 }
 
 // startAgentOn is startAgent with the agent's discovery flags given (a VM's --nccl-topo and
@@ -254,29 +291,33 @@ func (k *cluster) startExtender(name string) error {
 
 // waitServiceReady waits until one extender replica is ready (informers synced, leader).
 func (k *cluster) waitServiceReady(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	for {
+	err := harness.Eventually(ctx, 200*time.Millisecond, 90*time.Second, func(context.Context) error {
 		if k.service.Ready() != "" {
 			return nil
 		}
-		k.mu.Lock()
-		alive := 0
-		for _, p := range k.extenders {
-			if p.Running() {
-				alive++
-			}
+		if len(k.runningExtenders()) == 0 {
+			return harness.Permanent(fmt.Errorf("every extender replica exited"))
 		}
-		k.mu.Unlock()
-		if alive == 0 {
-			return fmt.Errorf("every extender replica exited; see logs/extender-*.log")
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("no extender replica became ready (GET /readyz) within 90 s; see logs/extender-*.log")
-		case <-time.After(200 * time.Millisecond):
+		return fmt.Errorf("no replica answers GET /readyz with 200")
+	})
+	if err != nil {
+		return fmt.Errorf("no extender replica became ready: %w; see logs/extender-*.log", err)
+	}
+	return nil
+}
+
+// runningExtenders names the extender replicas whose process runs, sorted.
+func (k *cluster) runningExtenders() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var names []string
+	for name, p := range k.extenders {
+		if p.Running() {
+			names = append(names, name)
 		}
 	}
+	sort.Strings(names)
+	return names
 }
 
 // startScheduler runs kube-scheduler with the shipped configuration, its URL pointed at the Service.
@@ -295,14 +336,19 @@ func (k *cluster) startScheduler(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	port := harness.FreePort()
 	p, err := harness.Start(k.env.Logs(), "kube-scheduler", nil,
-		filepath.Join(k.env.Bin, "kube-scheduler"), "--config", cfg, "--secure-port", fmt.Sprint(harness.FreePort()),
+		filepath.Join(k.env.Bin, "kube-scheduler"), "--config", cfg, "--secure-port", fmt.Sprint(port),
 		"--bind-address", "127.0.0.1", "--v", "2")
 	if err != nil {
 		return err
 	}
 	k.scheduler = p
-	return waitHTTP(ctx, "kube-scheduler", p, "", 0)
+	// /readyz (served to anyone: --authorization-always-allow-paths' default) says its informers
+	// have synced; with leader election it schedules once it holds its Lease. Its serving
+	// certificate is self-signed: not checked.
+	insecure := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	return harness.WaitOK(ctx, p, insecure, fmt.Sprintf("https://127.0.0.1:%d/readyz", port), time.Minute)
 }
 
 // schedulerServiceAccount is the ServiceAccount the shipped second-scheduler runs as.
@@ -315,34 +361,13 @@ func schedulerServiceAccount(docs []harness.Doc) string {
 	return "tandem-scheduler"
 }
 
-// waitHTTP waits for url to answer 200 (or, with an empty url, 3 s of the process staying up).
-func waitHTTP(ctx context.Context, what string, p *harness.Proc, url string, _ int) error {
-	deadline := time.Now().Add(60 * time.Second)
-	if url == "" {
-		deadline = time.Now().Add(3 * time.Second)
+// eventually fails t when check has not passed within timeout (polled every 250 ms); what says what
+// was awaited.
+func eventually(t *testing.T, timeout time.Duration, what string, check func(context.Context) error) {
+	t.Helper()
+	if err := harness.Eventually(context.Background(), 250*time.Millisecond, timeout, check); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	for time.Now().Before(deadline) {
-		if !p.Running() {
-			return fmt.Errorf("%s exited during start-up; see %s", what, p.Log)
-		}
-		if url != "" {
-			if resp, err := http.Get(url); err == nil {
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					return nil
-				}
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	if url == "" {
-		return nil
-	}
-	return fmt.Errorf("%s not ready at %s within 60 s; see %s", what, url, p.Log)
 }
 
 // workloadArgs reads the first container's args of a Deployment or Job of what was installed

@@ -4,26 +4,17 @@ package scenarios
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
 
-// docCommand runs, with the real kubectl against the real API server, the command the operator docs
-// show as template (which must appear verbatim in docs/<doc>), with the docs' placeholder names
-// replaced by this cluster's: args is that same command as run here. It returns kubectl's output.
+// docCommand runs a command of docs/<doc> with the real kubectl (harness.Env.DocCommand) and returns
+// its output.
 func (k *cluster) docCommand(t *testing.T, doc, template string, args ...string) string {
 	t.Helper()
-	text, err := os.ReadFile(k.env.Path("docs", doc))
+	out, err := k.env.DocCommand(doc, template, args...)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(text), template) {
-		t.Fatalf("docs/%s no longer shows %q: update this test with the docs", doc, template)
-	}
-	out, err := k.env.Kubectl(nil, args...)
-	if err != nil {
-		t.Fatalf("docs/%s: %s (run as kubectl %s): %v\n%s", doc, template, strings.Join(args, " "), err, out)
+		t.Fatalf("%v\n%s", err, out)
 	}
 	return out
 }
@@ -76,9 +67,4 @@ func testOperatorDocCommands(t *testing.T, node, pod string) {
 	out = cl.docCommand(t, "operations.md", "kubectl label node <node> tandem.dev/rdma-",
 		"label", "node", node, "tandem.dev/rdma-")
 	must(out, "unlabeled", "remove the label")
-}
-
-func readDoc(k *cluster, doc string) (string, error) {
-	b, err := os.ReadFile(k.env.Path("docs", doc))
-	return string(b), err
 }

@@ -13,9 +13,9 @@ import (
 )
 
 // applyManifests proves every API object under manifests/ passes the API server's own validation
-// (kubectl apply --server-side --dry-run=server, file by file), then installs the CRD, the base and the
-// second scheduler's RBAC for real. Deployments and DaemonSets create nothing here: there is no
-// controller manager; the harness runs the programs itself.
+// (kubectl apply --server-side --dry-run=server, file by file), then installs Tandem for real
+// (harness.Env.Install: manifests/ and the second scheduler, or the chart). Deployments and
+// DaemonSets create nothing here: there is no controller manager; the harness runs the programs itself.
 func (k *cluster) applyManifests(ctx context.Context) error {
 	dir := k.env.Path("manifests")
 	docs, err := harness.ReadManifests(dir)
@@ -26,17 +26,10 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 	if len(objs) == 0 {
 		return fmt.Errorf("no API objects under %s", dir)
 	}
-	// Stand-ins for the Prometheus Operator's and cert-manager's CRDs (manifests/monitoring and the
-	// chart's monitoring and cert-manager objects need their API to exist), then namespaces and CRDs, for real: other objects can only be
-	// validated once they exist.
-	for _, f := range []string{"monitoring.coreos.com.yaml", "cert-manager.io.yaml"} {
-		stand, err := os.ReadFile(k.env.Testdata(filepath.Join("crds", f)))
-		if err != nil {
-			return err
-		}
-		if _, err := k.env.Kubectl(stand, "apply", "--server-side", "--field-manager=tandem-e2e", "-f", "-"); err != nil {
-			return err
-		}
+	// The stand-in CRDs, then namespaces and CRDs, for real: other objects can only be validated once
+	// they exist.
+	if err := k.env.ApplyStandInCRDs(); err != nil {
+		return err
 	}
 	var first []harness.Doc
 	for _, d := range objs {
@@ -73,33 +66,13 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 	if len(failures) > 0 {
 		return fmt.Errorf("server-side dry-run rejected manifests:\n%s", strings.Join(failures, "\n"))
 	}
+	// Installed the way docs/install.md leads with (helm install, with E2E_INSTALL=chart) or with
+	// kustomize; the dry-run above created the kustomize CRD for real, which a helm install replaces.
+	if k.installed, err = k.env.Install(); err != nil {
+		return err
+	}
 	if harness.InstallFromChart() {
-		// Installed the way docs/install.md leads with: helm install from charts/tandem, defaults
-		// (the second scheduler). Helm asks this API server which APIs it serves, so the stand-in
-		// monitoring CRDs make it render the ServiceMonitor, PodMonitor and PrometheusRule too.
-		// The dry-run above created the kustomize CRD for real; Helm does not adopt objects it did not
-		// create (install.md, "From kustomize to Helm"), so it goes first.
-		if _, err := k.env.Kubectl(nil, "delete", "crd", "nodetopologies.tandem.dev", "--timeout=60s"); err != nil {
-			return err
-		}
-		if _, err := k.env.Helm("install", "tandem", k.env.Path("charts", "tandem"), "--namespace", "tandem-system", "--create-namespace"); err != nil {
-			return err
-		}
-		out, err := k.env.Helm("get", "manifest", "tandem", "--namespace", "tandem-system")
-		if err != nil {
-			return err
-		}
-		if k.installed, err = harness.ParseStream("helm release tandem", out); err != nil {
-			return err
-		}
 		fmt.Fprintf(os.Stderr, "e2e: installed from charts/tandem with helm install (%d objects)\n", len(k.installed))
-	} else {
-		for _, kdir := range []string{"", "scheduler/second-scheduler"} {
-			if _, err := k.env.Kubectl(nil, "apply", "--server-side", "--field-manager=tandem-e2e", "-k", filepath.Join(dir, kdir)); err != nil {
-				return err
-			}
-		}
-		k.installed = docs
 	}
 	if os.Getenv("E2E_LEASE_PATCH_WORKAROUND") == "1" {
 		// Local debugging only, never in CI: fabric8's leader elector renews the Lease with PATCH,

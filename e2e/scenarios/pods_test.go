@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -47,9 +48,9 @@ func (k *cluster) group(t *testing.T, group string, fixtures ...fixture) []strin
 	errs := make(chan error, len(fixtures))
 	sem := make(chan struct{}, 4) // JVM start-ups at once on a 2-core machine
 	for i, f := range fixtures {
-		name := fmt.Sprintf("%s-%02d-%s", group, i, strings.SplitN(f.file, "-", 3)[1])
+		name := fmt.Sprintf("%s-%02d-%s", group, i, f.Short())
 		names = append(names, name)
-		if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: f.gpus, HCAs: f.hcas,
+		if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: f.GPUs, HCAs: f.HCAs,
 			Labels: map[string]string{groupLabel: group}}); err != nil {
 			t.Fatal(err)
 		}
@@ -93,33 +94,36 @@ func (k *cluster) plainNode(t *testing.T, group, suffix string, gpus, hcas int) 
 	return name
 }
 
-// waitTopology waits until the agent of node has published a NodeTopology with the fixture's counts.
+// waitTopology waits until the agent of node has published a NodeTopology with the fixture's counts,
+// and the extender kube-scheduler calls holds it (its inspection API knows the node): kube-scheduler
+// does not try a pod again when a NodeTopology arrives, so a pod it tried before the extender held
+// the node's would wait for an unrelated event.
 func (k *cluster) waitTopology(ctx context.Context, node string, f fixture) error {
-	var last error
-	for {
+	err := harness.Eventually(ctx, 250*time.Millisecond, 3*time.Minute, func(ctx context.Context) error {
 		topo, err := k.c.GetTopology(ctx, node)
-		if err == nil {
-			s := topo.Spec.Summary
-			if s.GPUs == f.gpus && s.HCAs == f.hcas {
-				return nil
-			}
-			last = fmt.Errorf("NodeTopology %s says %d GPUs and %d HCAs, the fixture %s has %d and %d",
-				node, s.GPUs, s.HCAs, f.file, f.gpus, f.hcas)
-		} else {
-			last = err
+		if err == nil && (topo.Spec.Summary.GPUs != f.GPUs || topo.Spec.Summary.HCAs != f.HCAs) {
+			err = fmt.Errorf("NodeTopology %s says %d GPUs and %d HCAs, the fixture %s has %d and %d",
+				node, topo.Spec.Summary.GPUs, topo.Spec.Summary.HCAs, f.File, f.GPUs, f.HCAs)
 		}
 		k.mu.Lock()
 		p := k.agents[node]
 		k.mu.Unlock()
-		if p != nil && !p.Running() {
-			return fmt.Errorf("the agent of %s exited before publishing its NodeTopology (%v); see %s", node, last, p.Log)
+		if err != nil && p != nil && !p.Running() {
+			return harness.Permanent(fmt.Errorf("the agent exited before publishing its NodeTopology (%v); see %s", err, p.Log))
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("no NodeTopology for %s: %v", node, last)
-		case <-time.After(250 * time.Millisecond):
+		if err != nil {
+			return err
 		}
+		code, body, err := harness.Get(inspectionURL(k.service.Ready()) + "/topology/nodes/" + node)
+		if err == nil && code != http.StatusOK {
+			err = fmt.Errorf("the extender does not hold it yet (GET /topology/nodes/%s: %d %s)", node, code, body)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("no NodeTopology for %s: %w", node, err)
 	}
+	return nil
 }
 
 func (k *cluster) pod(group string, s podSpec) *corev1.Pod {
@@ -171,17 +175,28 @@ func (k *cluster) submit(t *testing.T, group string, specs ...podSpec) {
 // waitBound waits until the pod has a node and returns it.
 func (k *cluster) waitBound(t *testing.T, ns, name string, timeout time.Duration) *corev1.Pod {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		p, err := k.c.Kube.CoreV1().Pods(ns).Get(context.Background(), name, metav1.GetOptions{})
-		if err == nil && p.Spec.NodeName != "" {
-			return p
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pod %s/%s not bound within %s; its events:\n%s", ns, name, timeout, k.events(ns, name))
-		}
-		time.Sleep(200 * time.Millisecond)
+	p, err := k.bound(ns, name, timeout)
+	if err != nil {
+		t.Fatalf("pod %s/%s not bound: %v; its events:\n%s", ns, name, err, k.events(ns, name))
 	}
+	return p
+}
+
+// bound polls the pod until it has a node, for at most timeout.
+func (k *cluster) bound(ns, name string, timeout time.Duration) (*corev1.Pod, error) {
+	var bound *corev1.Pod
+	err := harness.Eventually(context.Background(), 100*time.Millisecond, timeout, func(ctx context.Context) error {
+		p, err := k.c.Kube.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if p.Spec.NodeName == "" {
+			return fmt.Errorf("no node yet")
+		}
+		bound = p
+		return nil
+	})
+	return bound, err
 }
 
 // events lists the pod's events, one line each.
@@ -199,6 +214,27 @@ func (k *cluster) events(ns, name string) string {
 	return b.String()
 }
 
+// waitEvent waits until the pod's events, one line each, pass match, and returns them.
+func (k *cluster) waitEvent(t *testing.T, ns, name string, match func(events string) bool, timeout time.Duration) string {
+	t.Helper()
+	var ev string
+	err := harness.Eventually(context.Background(), 250*time.Millisecond, timeout, func(context.Context) error {
+		if ev = k.events(ns, name); !match(ev) {
+			return fmt.Errorf("no such event yet")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("events of %s/%s: %v; its events:\n%s", ns, name, err, ev)
+	}
+	return ev
+}
+
+// carries matches events of which one contains text.
+func carries(text string) func(string) bool {
+	return func(ev string) bool { return strings.Contains(ev, text) }
+}
+
 // planOf decodes the pod's tandem.dev/plan annotation (nil when absent).
 func planOf(t *testing.T, p *corev1.Pod) *plan {
 	t.Helper()
@@ -209,37 +245,52 @@ func planOf(t *testing.T, p *corev1.Pod) *plan {
 	return pl
 }
 
-// settle waits until the number of bound pods in ns has not changed for quiet, and returns the pods.
-func (k *cluster) settle(t *testing.T, ns string, want int, quiet, timeout time.Duration) []corev1.Pod {
+// waitDecided waits until kube-scheduler has decided about every pod of ns: each is bound or has
+// its PodScheduled condition False with reason Unschedulable (kube-scheduler and the extender found
+// no node for it; an error, such as an unreachable extender, is reason SchedulerError and is retried).
+// That is the positive signal a scenario waits for before it asserts that no more pods bind. It
+// returns the pods as they were then.
+func (k *cluster) waitDecided(t *testing.T, ns string, timeout time.Duration) []corev1.Pod {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last, since := -1, time.Now()
-	for {
-		list, err := k.c.Kube.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
+	var pods []corev1.Pod
+	err := harness.Eventually(context.Background(), 500*time.Millisecond, timeout, func(ctx context.Context) error {
+		list, err := k.c.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		bound := 0
-		for _, p := range list.Items {
-			if p.Spec.NodeName != "" {
-				bound++
+		var open []string
+		for i := range list.Items {
+			if p := &list.Items[i]; p.Spec.NodeName == "" && !unschedulable(p) {
+				open = append(open, p.Name)
 			}
 		}
-		if bound != last {
-			last, since = bound, time.Now()
+		if len(open) > 0 {
+			return fmt.Errorf("%d pods neither bound nor unschedulable (%s)", len(open), strings.Join(first(open, 5), ", "))
 		}
-		if (want > 0 && bound >= want && time.Since(since) > 2*time.Second) || time.Since(since) > quiet || time.Now().After(deadline) {
-			return list.Items
-		}
-		time.Sleep(500 * time.Millisecond)
+		pods = list.Items
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("kube-scheduler has not decided about every pod of %s: %v", ns, err)
 	}
+	return pods
 }
 
-// assertNoDoubleBookingQuiet counts the bound pods of ns without checking them.
-func (k *cluster) assertNoDoubleBookingQuiet(ns string) int {
-	list, err := k.c.Kube.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
+// unschedulable: kube-scheduler found no node for the pod (PodScheduled False, reason Unschedulable).
+func unschedulable(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable
+		}
+	}
+	return false
+}
+
+// boundCount counts the bound pods of ns.
+func (k *cluster) boundCount(ctx context.Context, ns string) (int, error) {
+	list, err := k.c.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
-		return 0
+		return 0, err
 	}
 	n := 0
 	for _, p := range list.Items {
@@ -247,5 +298,27 @@ func (k *cluster) assertNoDoubleBookingQuiet(ns string) int {
 			n++
 		}
 	}
-	return n
+	return n, nil
+}
+
+// waitBoundCount waits until at least n pods of ns are bound.
+func (k *cluster) waitBoundCount(t *testing.T, ns string, n int, timeout time.Duration) {
+	t.Helper()
+	err := harness.Eventually(context.Background(), 100*time.Millisecond, timeout, func(ctx context.Context) error {
+		bound, err := k.boundCount(ctx, ns)
+		if err == nil && bound < n {
+			err = fmt.Errorf("%d bound, want %d", bound, n)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("pods of %s: %v", ns, err)
+	}
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "…")
+	}
+	return s
 }

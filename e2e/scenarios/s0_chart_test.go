@@ -17,8 +17,8 @@ import (
 // Every object the chart renders, for each case of the values matrix (the defaults and
 // charts/tandem/ci/*-values.yaml: each mode, joint mode, each wiring, TLS, NFD, NetworkPolicy,
 // dashboard), with and without the Prometheus Operator's API, passes the API server's own validation
-// (kubectl apply --server-side --dry-run=server). Runs before the other scenarios, on the installed
-// cluster (the stand-in monitoring CRDs are there).
+// (kubectl apply --server-side --dry-run=server), on the installed cluster (the stand-in monitoring
+// CRDs are there). A dry run changes nothing another scenario sees.
 func TestChartRendersPassServerDryRun(t *testing.T) {
 	chart := cl.env.Path("charts", "tandem")
 	files, err := filepath.Glob(filepath.Join(chart, "ci", "*-values.yaml"))

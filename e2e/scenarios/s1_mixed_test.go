@@ -3,12 +3,9 @@
 package scenarios
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // noTopologyReason is the extender's filter reason for a node without a NodeTopology.
@@ -18,6 +15,7 @@ const noTopologyReason = "no NodeTopology for this node, so required GPU+HCA ali
 // Pods that ask for GPUs only or HCAs only, and preferred-alignment pods, land on nodes without a
 // NodeTopology, unplanned; a pod asking for GPUs and HCAs with required alignment never does.
 func TestMixedClusterPodsOfOneKindLandWithoutTheAgent(t *testing.T) {
+	cl.use(t, "mixed")
 	nodes := cl.group(t, "mixed", relion)            // 2 GPUs + 1 HCA under one switch, with the agent
 	rdma := cl.plainNode(t, "mixed", "rdma", 8, 8)   // an RDMA node whose agent is not running
 	gpuNode := cl.plainNode(t, "mixed", "gpu", 8, 0) // a plain GPU node
@@ -26,7 +24,7 @@ func TestMixedClusterPodsOfOneKindLandWithoutTheAgent(t *testing.T) {
 	// Only the RDMA node without the agent has room for 3 GPUs and an HCA: required alignment
 	// cannot be checked there, so the pod stays Pending with the extender's reason.
 	cl.submit(t, "mixed", podSpec{name: "gpu3-hca1-required", gpus: 3, hcas: 1})
-	ev := cl.waitEvent(t, "mixed", "gpu3-hca1-required", noTopologyReason, 60*time.Second)
+	ev := cl.waitEvent(t, "mixed", "gpu3-hca1-required", carries(noTopologyReason), 60*time.Second)
 	t.Logf("required pod pending with:\n%s", ev)
 
 	// The preferred 3 + 1 pod first: only the RDMA node can hold it, and it must not find that node's
@@ -57,29 +55,10 @@ func TestMixedClusterPodsOfOneKindLandWithoutTheAgent(t *testing.T) {
 		t.Fatalf("required pod on %s has plan %+v, want 1 GPU and 1 HCA on that node", withAgent, pl)
 	}
 
-	// Everything else is settled: the required 3 + 1 pod is still Pending, on no node.
-	cl.settle(t, "mixed", 5, 3*time.Second, 30*time.Second)
-	q, err := cl.c.Kube.CoreV1().Pods("mixed").Get(context.Background(), "gpu3-hca1-required", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.Spec.NodeName != "" {
-		t.Fatalf("required 3 GPU + 1 HCA pod bound to %s, a node without a NodeTopology", q.Spec.NodeName)
-	}
-}
-
-// waitEvent waits until one of the pod's events contains want, and returns its events.
-func (k *cluster) waitEvent(t *testing.T, ns, name, want string, timeout time.Duration) string {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		ev := k.events(ns, name)
-		if strings.Contains(ev, want) {
-			return ev
+	// Once kube-scheduler has decided about every pod, the required 3 + 1 pod is still on no node.
+	for _, q := range cl.waitDecided(t, "mixed", 30*time.Second) {
+		if q.Name == "gpu3-hca1-required" && q.Spec.NodeName != "" {
+			t.Fatalf("required 3 GPU + 1 HCA pod bound to %s, a node without a NodeTopology", q.Spec.NodeName)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no event of %s/%s carries %q within %s; its events:\n%s", ns, name, want, timeout, ev)
-		}
-		time.Sleep(250 * time.Millisecond)
 	}
 }

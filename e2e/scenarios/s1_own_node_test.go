@@ -55,7 +55,7 @@ func TestAgentTokenWritesOnlyItsOwnNode(t *testing.T) {
 		}
 	}
 	// the policy is enforced once the API server's admission has loaded it: wait for that, then assert
-	eventually(t, ctx, "the policy refuses node A's token a create of NodeTopology B", func() error {
+	eventually(t, time.Minute, "the policy refuses node A's token a create of NodeTopology B", func(ctx context.Context) error {
 		if err := onA.create(b); !apierrors.IsForbidden(err) {
 			if err == nil {
 				_ = admin.Delete(ctx, b, metav1.DeleteOptions{})
@@ -202,20 +202,4 @@ func (w *topologyWriter) update(name string, status bool) error {
 
 func (w *topologyWriter) delete(name string) error {
 	return w.r.Delete(w.ctx, name, metav1.DeleteOptions{})
-}
-
-// eventually retries check every 250 ms until it passes or ctx ends.
-func eventually(t *testing.T, ctx context.Context, what string, check func() error) {
-	t.Helper()
-	for {
-		err := check()
-		if err == nil {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s: still not so when the time ran out: %v", what, err)
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
 }

@@ -34,6 +34,7 @@ import (
 // preempts nothing.
 func TestPreemptionEvictsOnlyAnAlignedSet(t *testing.T) {
 	const ns = "preempt"
+	cl.use(t, ns)
 	nodes := cl.group(t, ns, xe8640, xe8640)
 	classes := map[string]int32{"low-1": 1, "low-2": 2, "low-3": 3, "low-4": 4, "low-5": 5,
 		"low-6": 6, "low-7": 7, "low-8": 8, "high": 1000}
@@ -68,20 +69,14 @@ func TestPreemptionEvictsOnlyAnAlignedSet(t *testing.T) {
 
 	t.Run("UnalignablePodPreemptsNothing", func(t *testing.T) {
 		cl.submit(t, ns, podSpec{name: "gpu4-hca4", gpus: 4, hcas: 4, priority: "tandem-e2e-high"})
-		// positive signal first: kube-scheduler tried and found no candidate for preemption
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			ev := cl.events(ns, "gpu4-hca4")
-			if strings.Contains(ev, "FailedScheduling") && strings.Contains(ev, "preemption") {
-				t.Logf("pending with events:\n%s", ev)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no FailedScheduling event about preemption within 60 s; events:\n%s", ev)
-			}
-			time.Sleep(500 * time.Millisecond)
-		}
-		time.Sleep(3 * time.Second)
+		t.Cleanup(func() { cl.forceDelete(t, ns, "gpu4-hca4") })
+		// Positive signal first: kube-scheduler's preemption ran and found no candidate (its verdict,
+		// "preemption: …", is in the FailedScheduling event); then the absence: nothing evicted,
+		// nothing nominated.
+		ev := cl.waitEvent(t, ns, "gpu4-hca4", func(ev string) bool {
+			return strings.Contains(ev, "FailedScheduling") && strings.Contains(ev, "preemption: ")
+		}, 60*time.Second)
+		t.Logf("pending with events:\n%s", ev)
 		if gone := cl.terminating(t, ns); len(gone) > 0 {
 			t.Fatalf("pods evicted for a pod no node can align: %v", gone)
 		}
@@ -92,39 +87,50 @@ func TestPreemptionEvictsOnlyAnAlignedSet(t *testing.T) {
 		if p.Spec.NodeName != "" || p.Status.NominatedNodeName != "" {
 			t.Fatalf("unalignable pod bound (%q) or nominated (%q)", p.Spec.NodeName, p.Status.NominatedNodeName)
 		}
-		cl.forceDelete(t, ns, "gpu4-hca4")
 	})
 
 	t.Run("AlignedSetIsEvictedAndUsed", func(t *testing.T) {
 		cl.submit(t, ns, podSpec{name: "gpu2-hca2", gpus: 2, hcas: 2, priority: "tandem-e2e-high"})
-		var victims []string
-		deadline := time.Now().Add(90 * time.Second)
-		for len(victims) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("no pod evicted within 90 s; preemptor events:\n%s", cl.events(ns, "gpu2-hca2"))
+		// kube-scheduler marks each victim (DisruptionTarget) and deletes it; with no kubelet the
+		// deletion waits for a confirmation, given here as the kubelet would once the containers
+		// stopped. The preemptor binds only once every victim is gone: its binding is the positive
+		// signal that the preemption is over and every victim has been seen.
+		evicted := map[string]bool{}
+		var preemptor *corev1.Pod
+		err := harness.Eventually(context.Background(), 200*time.Millisecond, 90*time.Second, func(ctx context.Context) error {
+			for _, name := range cl.terminating(t, ns) {
+				p, err := cl.c.Kube.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+				if err != nil {
+					return err
+				}
+				if !disruptionTarget(p) {
+					t.Errorf("victim %s has no DisruptionTarget condition from kube-scheduler's preemption: %+v", name, p.Status.Conditions)
+				}
+				evicted[name] = true
+				cl.forceDelete(t, ns, name)
 			}
-			time.Sleep(500 * time.Millisecond)
-			victims = cl.terminating(t, ns)
+			p, err := cl.c.Kube.CoreV1().Pods(ns).Get(ctx, "gpu2-hca2", metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if p.Spec.NodeName == "" {
+				return fmt.Errorf("preemptor not bound; %d pods evicted", len(evicted))
+			}
+			preemptor = p
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("preemption: %v; preemptor events:\n%s", err, cl.events(ns, "gpu2-hca2"))
 		}
-		time.Sleep(3 * time.Second) // kube-scheduler deletes the victims of one preemption together
-		victims = cl.terminating(t, ns)
+		var victims []string
+		for name := range evicted {
+			victims = append(victims, name)
+		}
+		sort.Strings(victims)
 		if strings.Join(victims, ",") != "b-sw1,b-sw2" {
 			t.Fatalf("evicted %v; want exactly b-sw1,b-sw2 (the two pods on %s whose devices form an aligned set)", victims, nodes[1])
 		}
-		for _, name := range victims {
-			p, err := cl.c.Kube.CoreV1().Pods(ns).Get(context.Background(), name, metav1.GetOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !disruptionTarget(p) {
-				t.Errorf("victim %s has no DisruptionTarget condition from kube-scheduler's preemption: %+v", name, p.Status.Conditions)
-			}
-		}
-		// no kubelet: confirm the deletions as the kubelet would once the containers stopped
-		for _, name := range victims {
-			cl.forceDelete(t, ns, name)
-		}
-		p := cl.waitBound(t, ns, "gpu2-hca2", 90*time.Second)
+		p := preemptor
 		if p.Spec.NodeName != nodes[1] {
 			t.Fatalf("preemptor bound to %s; its victims were on %s", p.Spec.NodeName, nodes[1])
 		}
@@ -181,10 +187,8 @@ func (k *cluster) terminating(t *testing.T, ns string) []string {
 // forceDelete removes the pod at once (grace period 0), as the kubelet's confirmation would.
 func (k *cluster) forceDelete(t *testing.T, ns, name string) {
 	t.Helper()
-	zero := int64(0)
-	err := k.c.Kube.CoreV1().Pods(ns).Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
-	if err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(fmt.Errorf("delete pod %s/%s: %w", ns, name, err))
+	if err := k.c.DeletePodNow(context.Background(), ns, name); err != nil {
+		t.Fatal(err)
 	}
 }
 

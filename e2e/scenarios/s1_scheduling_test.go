@@ -16,10 +16,11 @@ import (
 	"tandem.dev/e2e/internal/harness"
 )
 
-// The scenarios run in this order on one cluster; each uses its own nodes (a node-selector group), so
-// pods that never end (there is no kubelet) do not take devices from another scenario.
+// Each scenario uses its own nodes (a node-selector group) and namespace, so pods that never end
+// (there is no kubelet) take no devices from another scenario, whatever the order they run in.
 
 func TestAlignedPodLandsWhereItCanBeAligned(t *testing.T) {
+	cl.use(t, "aligned")
 	nodes := cl.group(t, "aligned", lassen, relion, xe8640)
 	cl.submit(t, "aligned", podSpec{name: "gpu2-hca2", gpus: 2, hcas: 2})
 	p := cl.waitBound(t, "aligned", "gpu2-hca2", 60*time.Second)
@@ -42,34 +43,25 @@ func TestAlignedPodLandsWhereItCanBeAligned(t *testing.T) {
 
 func TestUnalignablePodStaysPendingWithTheExtendersReason(t *testing.T) {
 	// Two Lassen nodes refuse for the same reason: kube-scheduler must count them as one line.
+	cl.use(t, "pending")
 	cl.group(t, "pending", lassen, lassen, sl390s)
 	cl.submit(t, "pending", podSpec{name: "gpu2-hca1", gpus: 2, hcas: 1})
-	deadline := time.Now().Add(45 * time.Second)
-	for {
-		p, err := cl.c.Kube.CoreV1().Pods("pending").Get(context.Background(), "gpu2-hca1", metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Spec.NodeName != "" {
-			t.Fatalf("pod bound to %s, where no 2 GPUs share a switch with an HCA; plan %s", p.Spec.NodeName, p.Annotations["tandem.dev/plan"])
-		}
-		ev := cl.events("pending", "gpu2-hca1")
-		if strings.Contains(ev, "FailedScheduling") && extenderReason(ev) {
-			t.Logf("pending with events:\n%s", ev)
-			if !twoLassens.MatchString(ev) {
-				t.Fatalf("the two Lassen nodes' reasons were not counted together (want %q); events:\n%s", twoLassens, ev)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no FailedScheduling event carrying the extender's reason within 45 s; events:\n%s", ev)
-		}
-		time.Sleep(500 * time.Millisecond)
+	// Positive signal first: kube-scheduler tried the pod and recorded the extender's reason
+	// (FailedScheduling); then the absence: the pod is on no node.
+	ev := cl.waitEvent(t, "pending", "gpu2-hca1", func(ev string) bool {
+		return strings.Contains(ev, "FailedScheduling") && extenderReason(ev)
+	}, 45*time.Second)
+	t.Logf("pending with events:\n%s", ev)
+	if !twoLassens.MatchString(ev) {
+		t.Fatalf("the two Lassen nodes' reasons were not counted together (want %q); events:\n%s", twoLassens, ev)
 	}
-	time.Sleep(3 * time.Second)
-	p, _ := cl.c.Kube.CoreV1().Pods("pending").Get(context.Background(), "gpu2-hca1", metav1.GetOptions{})
+	p, err := cl.c.Kube.CoreV1().Pods("pending").Get(context.Background(), "gpu2-hca1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if p.Spec.NodeName != "" || p.Status.Phase != corev1.PodPending {
-		t.Fatalf("pod left Pending: node %q phase %s", p.Spec.NodeName, p.Status.Phase)
+		t.Fatalf("pod bound to %q (phase %s), where no 2 GPUs share a switch with an HCA; plan %s",
+			p.Spec.NodeName, p.Status.Phase, p.Annotations["tandem.dev/plan"])
 	}
 }
 
@@ -89,9 +81,11 @@ func extenderReason(events string) bool {
 }
 
 func TestPreferredPodStillSchedules(t *testing.T) {
-	// Same nodes as the pending scenario: nothing there can be aligned under a switch.
-	cl.submit(t, "pending", podSpec{name: "preferred", gpus: 2, hcas: 1, mode: "preferred"})
-	p := cl.waitBound(t, "pending", "preferred", 60*time.Second)
+	// The pending scenario's machines: nothing there can be aligned under a switch.
+	cl.use(t, "preferred")
+	cl.group(t, "preferred", lassen, lassen, sl390s)
+	cl.submit(t, "preferred", podSpec{name: "preferred", gpus: 2, hcas: 1, mode: "preferred"})
+	p := cl.waitBound(t, "preferred", "preferred", 60*time.Second)
 	pl := planOf(t, p)
 	if pl == nil {
 		t.Fatalf("preferred pod bound to %s without a tandem.dev/plan", p.Spec.NodeName)
@@ -99,10 +93,11 @@ func TestPreferredPodStillSchedules(t *testing.T) {
 	if pl.Node != p.Spec.NodeName || len(pl.GPUs) != 2 || len(pl.HCAs) != 1 {
 		t.Fatalf("plan %+v does not match the binding to %s", pl, p.Spec.NodeName)
 	}
-	cl.assertNoDoubleBooking(t, "pending")
+	cl.assertNoDoubleBooking(t, "preferred")
 }
 
 func TestPodWithoutDevicesIsUntouched(t *testing.T) {
+	cl.use(t, "untouched")
 	cl.group(t, "untouched", relion)
 	cl.submit(t, "untouched", podSpec{name: "cpu-only"})
 	p := cl.waitBound(t, "untouched", "cpu-only", 60*time.Second)
@@ -184,6 +179,7 @@ func TestTwoHundredPodsOnTwentyNodes(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		fx = append(fx, []fixture{xe8640, relion, lassen, xe8640, relion, sl390s, xe8640, relion, lassen, xe8640}[i%10])
 	}
+	cl.use(t, "load")
 	cl.group(t, "load", fx...)
 	var specs []podSpec
 	shapes := []podSpec{
@@ -199,7 +195,7 @@ func TestTwoHundredPodsOnTwentyNodes(t *testing.T) {
 	}
 	start := time.Now()
 	cl.submit(t, "load", specs...)
-	pods := cl.settle(t, "load", 0, 20*time.Second, 4*time.Minute)
+	pods := cl.waitDecided(t, "load", 4*time.Minute)
 	bound := cl.assertNoDoubleBooking(t, "load")
 	checked := 0
 	for i := range pods {

@@ -9,7 +9,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 
 	"tandem.dev/e2e/internal/harness"
 )
@@ -28,13 +28,14 @@ import (
 // twice.
 func TestAPIServerRestartedMidRun(t *testing.T) {
 	const ns = "apirestart"
+	cl.use(t, ns)
 	nodes := cl.group(t, ns, xe8640, xe8640)
 	var specs []podSpec
 	for i := 0; i < 10; i++ {
 		specs = append(specs, podSpec{name: fmt.Sprintf("pair-%02d", i), gpus: 1, hcas: 1})
 	}
 	cl.submit(t, ns, specs[:3]...)
-	cl.settle(t, ns, 3, 2*time.Second, 90*time.Second)
+	cl.waitBoundCount(t, ns, 3, 90*time.Second)
 	replica := cl.service.Ready()
 	if replica == "" {
 		t.Fatal("no extender replica is ready")
@@ -48,22 +49,18 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 	}
 	stopped := time.Since(t0)
 	// Degraded, and still ready, once its informers notice the lost watches.
-	deadline := time.Now().Add(8 * time.Second)
 	var code int
 	var ready map[string]any
-	for {
+	eventually(t, 8*time.Second, "the extender's /readyz says degraded once the API server stopped", func(context.Context) error {
 		var body string
 		code, body, _ = harness.Get(ext + "/readyz")
 		ready = map[string]any{}
 		_ = json.Unmarshal([]byte(body), &ready)
-		if ready["degraded"] == true {
-			break
+		if ready["degraded"] != true {
+			return fmt.Errorf("/readyz answers %d %s", code, body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the extender's /readyz did not say degraded within 8 s of the API server stopping: %d %s", code, body)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 	seen := time.Since(t0)
 	if code != http.StatusOK {
 		t.Errorf("degraded extender answered /readyz %d %v, want 200 (ready, degraded)", code, ready)
@@ -99,21 +96,19 @@ func TestAPIServerRestartedMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := inspectionURL(cl.service.Ready())
-	deadline = time.Now().Add(30 * time.Second)
-	for {
+	eventually(t, 30*time.Second, "the extender no longer degraded once the API server is back", func(context.Context) error {
 		_, body, _ := harness.Get(back + "/readyz")
 		ready = map[string]any{}
 		_ = json.Unmarshal([]byte(body), &ready)
-		if ready["degraded"] == false {
-			break
+		if ready["degraded"] != false {
+			return fmt.Errorf("/readyz says %s", body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the extender still degraded 30 s after the API server came back: %s", body)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 	cl.submit(t, ns, specs[3:]...)
-	cl.settle(t, ns, 6, 30*time.Second, 3*time.Minute)
+	// Positive signal first: kube-scheduler has bound or found no node for every pod; then the count.
+	cl.waitBoundCount(t, ns, 6, 3*time.Minute)
+	cl.waitDecided(t, ns, 3*time.Minute)
 	if bound := cl.assertNoDoubleBooking(t, ns); bound != 6 {
 		t.Fatalf("%d pods bound after the API server restart; 2 XE8640 hold exactly 6 aligned 1+1 pods", bound)
 	}

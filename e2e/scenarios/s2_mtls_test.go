@@ -26,6 +26,7 @@ import (
 // without kube-scheduler's certificate is refused by the extender itself; the inspection port
 // serves its page and probes to anyone and no verb.
 func TestVerbsAnswerOnlyTheSchedulersCertificate(t *testing.T) {
+	cl.use(t, "mtls")
 	cl.group(t, "mtls", xe8640)
 	cl.submit(t, "mtls", podSpec{name: "through-mtls", gpus: 1, hcas: 1})
 	if planOf(t, cl.waitBound(t, "mtls", "through-mtls", 90*time.Second)) == nil {

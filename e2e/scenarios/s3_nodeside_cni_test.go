@@ -3,6 +3,7 @@
 package scenarios
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,16 +45,13 @@ func TestNodeSideHandsVfsToCni(t *testing.T) {
 		t.Fatal(err)
 	}
 	prSock := filepath.Join(cl.env.Dir, "pod-resources-cni", "kubelet.sock")
-	kubelet, err := nodeside.Start(prSock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kubelet.Stop()
 	cfg := filepath.Join(cl.env.Dir, "sriov.json")
 	if err := os.WriteFile(cfg, []byte(`{"mode":"sriov"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := func(logName string) *harness.Proc {
+	// Each subtest has a device manager of its own and starts the plugin itself.
+	start := func(t *testing.T, kubelet *nodeside.Kubelet, logName string) *harness.Proc {
+		t.Helper()
 		argv := append([]string{cl.env.Java}, javaArgs("96m", cl.env.Jar("device-plugin"),
 			"--node-name", "sriov-node",
 			"--sysfs-root", sysfs,
@@ -73,33 +71,35 @@ func TestNodeSideHandsVfsToCni(t *testing.T) {
 		}
 		return p
 	}
-	plugin := start("device-plugin-sriov")
-
-	a := cniPod("cni-a", 2)
-	ids := admitHcas(t, kubelet, a)
-	for _, id := range ids {
-		assertDeviceInfo(t, id, plugin.Log)
-	}
-	env, err := kubelet.Env(a, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Split(env["PCIDEVICE_RDMA_HCA"], ","); !sameSet(got, ids) {
-		t.Errorf("PCIDEVICE_RDMA_HCA=%q, want the VFs the kubelet granted %v (env %v)", env["PCIDEVICE_RDMA_HCA"], ids, env)
-	}
-	t.Logf("pod %s: VFs %v, each with its device-info file as the NAD client reads it; PCIDEVICE_RDMA_HCA=%s", a.Name, ids, env["PCIDEVICE_RDMA_HCA"])
 
 	t.Run("ReleasedWithThePod", func(t *testing.T) {
+		kubelet := startKubelet(t, prSock)
+		plugin := start(t, kubelet, "device-plugin-sriov")
+		a := cniPod("cni-a", 2)
+		ids := admitHcas(t, kubelet, a)
+		for _, id := range ids {
+			assertDeviceInfo(t, id, plugin.Log)
+		}
+		env, err := kubelet.Env(a, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Split(env["PCIDEVICE_RDMA_HCA"], ","); !sameSet(got, ids) {
+			t.Errorf("PCIDEVICE_RDMA_HCA=%q, want the VFs the kubelet granted %v (env %v)", env["PCIDEVICE_RDMA_HCA"], ids, env)
+		}
+		t.Logf("pod %s: VFs %v, each with its device-info file as the NAD client reads it; PCIDEVICE_RDMA_HCA=%s", a.Name, ids, env["PCIDEVICE_RDMA_HCA"])
 		kubelet.Forget(a.UID)
 		waitNoDeviceInfo(t, ids, 30*time.Second, plugin.Log)
 	})
 
 	t.Run("StaleAfterARestart", func(t *testing.T) {
+		kubelet := startKubelet(t, prSock)
+		plugin := start(t, kubelet, "device-plugin-sriov-killed")
 		kept, released := cniPod("cni-b", 1), cniPod("cni-c", 1)
 		keptIDs, releasedIDs := admitHcas(t, kubelet, kept), admitHcas(t, kubelet, released)
 		plugin.Kill()
 		kubelet.Forget(released.UID)
-		plugin = start("device-plugin-sriov-restarted")
+		plugin = start(t, kubelet, "device-plugin-sriov-restarted")
 		waitNoDeviceInfo(t, releasedIDs, 60*time.Second, plugin.Log)
 		for _, id := range keptIDs {
 			assertDeviceInfo(t, id, plugin.Log)
@@ -160,26 +160,25 @@ func assertDeviceInfo(t *testing.T, id, log string) {
 	}
 }
 
-// waitNoDeviceInfo polls until the loader finds none of the devices' files, or fails at the deadline.
+// waitNoDeviceInfo waits until the loader finds none of the devices' files.
 func waitNoDeviceInfo(t *testing.T, ids []string, within time.Duration, log string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
+	err := harness.Eventually(context.Background(), 200*time.Millisecond, within, func(context.Context) error {
 		var left []string
 		for _, id := range ids {
 			if _, err := nadutils.LoadDeviceInfoFromDP("rdma/hca", id); err == nil {
 				left = append(left, id)
 			} else if !os.IsNotExist(err) {
-				t.Fatalf("LoadDeviceInfoFromDP(rdma/hca, %s): %v", id, err)
+				return harness.Permanent(fmt.Errorf("LoadDeviceInfoFromDP(rdma/hca, %s): %w", id, err))
 			}
 		}
-		if len(left) == 0 {
-			return
+		if len(left) > 0 {
+			return fmt.Errorf("device-info files of %v still there", left)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("device-info files of %v still there %s later; see %s", left, within, log)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v; see %s", err, log)
 	}
 }
 

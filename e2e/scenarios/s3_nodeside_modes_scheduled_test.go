@@ -35,16 +35,13 @@ func TestNodeSideModesScheduled(t *testing.T) {
 	}
 	started := time.Now()
 	for _, ns := range []string{"sched-shared", "sched-sriov", "sched-timesliced"} {
-		if err := cl.c.EnsureNamespace(context.Background(), ns); err != nil {
-			t.Fatal(err)
-		}
+		cl.use(t, ns)
 	}
 	// 1+1 with the default switch/required (always alignable on the switch node whenever a GPU is
 	// free: every switch has as many units as GPUs in use could take), and preferred 2+2 and 2+1.
 	switchShapes := []podShape{{1, 1, ""}, {2, 2, "preferred"}, {2, 1, "preferred"}}
 	t.Run("SharedSlots", func(t *testing.T) {
 		const slots = 4
-		freshCheckpoint(t)
 		m := cl.startNodeOfGroup(t, "sched-shared", "sched-shared-0", len(switchGpus), 2*slots,
 			func(sysfs string) error { return gpuSwitchSysfs(sysfs, nil) })
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
@@ -53,7 +50,6 @@ func TestNodeSideModesScheduled(t *testing.T) {
 		m.churn(t, "sched-shared", len(switchGpus), 2*slots, switchShapes, 10)
 	})
 	t.Run("SriovVfs", func(t *testing.T) {
-		freshCheckpoint(t)
 		m := cl.startNodeOfGroup(t, "sched-sriov", "sched-sriov-0", len(switchGpus), len(switchVfs),
 			func(sysfs string) error { return gpuSwitchSysfs(sysfs, switchVfs) })
 		m.startAgent(t, "--sysfs-root", m.sysfs, "--sysfs-only")
@@ -66,38 +62,28 @@ func TestNodeSideModesScheduled(t *testing.T) {
 		// internal/rm); the AC922 export carries real UUIDs. Its GPUs and HCAs meet at NODE at best, so
 		// every pod is preferred.
 		const replicas = 4
-		freshCheckpoint(t)
-		m := cl.startNodeOfGroup(t, "sched-timesliced", "sched-timesliced-0", lassen.gpus*replicas, lassen.hcas, nil)
-		xml := cl.env.Testdata(filepath.Join("topologies", lassen.file))
+		m := cl.startNodeOfGroup(t, "sched-timesliced", "sched-timesliced-0", lassen.GPUs*replicas, lassen.HCAs, nil)
+		xml := cl.env.Topology(lassen.File)
 		m.startAgent(t, "--hwloc-xml", xml)
 		var ids []nodeside.Device
-		for _, d := range m.waitDevices(t, "GPU", lassen.gpus) {
+		for _, d := range m.waitDevices(t, "GPU", lassen.GPUs) {
 			for r := 0; r < replicas; r++ {
 				ids = append(ids, nodeside.Device{ID: fmt.Sprintf("%s::%d", d.ID, r), NUMA: d.NumaNode})
 			}
 		}
 		var hcas []nodeside.Device
-		for _, d := range m.waitDevices(t, "HCA", lassen.hcas) {
+		for _, d := range m.waitDevices(t, "HCA", lassen.HCAs) {
 			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
 		}
 		if err := fakeSysfs(m.sysfs, hcas, nil); err != nil { // port states: the export has none
 			t.Fatal(err)
 		}
-		waitPlugin := m.launchHintPlugin(t, `{"mode":"hca"}`, lassen.hcas, "--hwloc-xml", xml)
+		waitPlugin := m.launchHintPlugin(t, `{"mode":"hca"}`, lassen.HCAs, "--hwloc-xml", xml)
 		m.serveGpus(t, ids)
 		waitPlugin()
-		m.churn(t, "sched-timesliced", len(ids), lassen.hcas, []podShape{{1, 1, "preferred"}, {2, 2, "preferred"}, {3, 1, "preferred"}}, 10)
+		m.churn(t, "sched-timesliced", len(ids), lassen.HCAs, []podShape{{1, 1, "preferred"}, {2, 2, "preferred"}, {3, 1, "preferred"}}, 10)
 	})
 	t.Logf("three modes, 30 pods scheduled, admitted and deleted in %.1f s", time.Since(started).Seconds())
-}
-
-// freshCheckpoint removes the device manager's checkpoint now and once the sub-test's kubelet has
-// stopped, so that no pod of another scenario is read back by a device manager and none of these
-// pods is read back by a later one.
-func freshCheckpoint(t *testing.T) {
-	remove := func() { _ = os.Remove(filepath.Join(nodeside.PluginDir, "kubelet_internal_checkpoint")) }
-	remove()
-	t.Cleanup(remove)
 }
 
 // podShape is what a pod of the scenario asks for: GPUs, HCA units and tandem.dev/alignment-mode.
@@ -337,26 +323,24 @@ func (m *modeNode) topology(t *testing.T) *harness.Topology {
 func (m *modeNode) assertNode(t *testing.T, running []heldPod, when string) {
 	t.Helper()
 	m.assertGrantedOnce(t, running, when)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	err := harness.Eventually(context.Background(), 100*time.Millisecond, 30*time.Second, func(context.Context) error {
 		var problems []string
 		for _, r := range [][2]string{{"rdma/hca", "HCA"}, {"nvidia.com/gpu", "GPU"}} {
 			report, ok, err := m.compare(r[0], r[1])
 			if err != nil {
-				t.Fatalf("%s, %s: %v; see %s", m.name, when, err, m.logs())
+				return harness.Permanent(err)
 			}
 			if !ok {
 				problems = append(problems, fmt.Sprintf("%s units differ (device: extender free/total vs kubelet): %s", r[0], report))
 			}
 		}
-		problems = append(problems, m.auditProblems(t, running)...)
-		if len(problems) == 0 {
-			return
+		if problems = append(problems, m.auditProblems(t, running)...); len(problems) > 0 {
+			return fmt.Errorf("\n  %s", strings.Join(problems, "\n  "))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s, %s, still 30 s later:\n  %s\nsee %s", m.name, when, strings.Join(problems, "\n  "), m.logs())
-		}
-		time.Sleep(100 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s, %s: %v\nsee %s", m.name, when, err, m.logs())
 	}
 }
 

@@ -39,9 +39,7 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
 	}
 	ctx := context.Background()
-	if err := cl.c.EnsureNamespace(ctx, "modes"); err != nil {
-		t.Fatal(err)
-	}
+	cl.use(t, "modes")
 	t.Run("SharedSlots", func(t *testing.T) {
 		m := cl.startModeNode(t, "modes-shared", 0, 6, func(sysfs string) error { return sriovSysfs(sysfs, nil) })
 		// k8s-rdma-shared-dev-plugin's own config file, read as is: shared mode, rdma/hca, 3 slots per HCA.
@@ -85,13 +83,13 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		// exactly those ids: what is under test is the kubelet's bookkeeping of them and Tandem's
 		// reading of it, not a GPU plugin's internals. The AC922 export carries real GPU UUIDs.
 		const replicas = 4
-		m := cl.startModeNode(t, "modes-timesliced", lassen.gpus*replicas, lassen.hcas, nil)
-		m.startAgent(t, "--hwloc-xml", cl.env.Testdata(filepath.Join("topologies", lassen.file)))
-		devs := m.waitDevices(t, "GPU", lassen.gpus)
+		m := cl.startModeNode(t, "modes-timesliced", lassen.GPUs*replicas, lassen.HCAs, nil)
+		m.startAgent(t, "--hwloc-xml", cl.env.Topology(lassen.File))
+		devs := m.waitDevices(t, "GPU", lassen.GPUs)
 		var ids []nodeside.Device
 		for _, d := range devs {
 			if !strings.HasPrefix(d.ID, "GPU-") {
-				t.Fatalf("GPU %s of %s has no UUID id; time-sliced ids need one", d.ID, lassen.file)
+				t.Fatalf("GPU %s of %s has no UUID id; time-sliced ids need one", d.ID, lassen.File)
 			}
 			for r := 0; r < replicas; r++ {
 				ids = append(ids, nodeside.Device{ID: fmt.Sprintf("%s::%d", d.ID, r), NUMA: d.NumaNode})
@@ -114,12 +112,12 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		// e2e/tools/fakenvml, loaded by JNA from --nvml-library) which GPU each belongs to only once
 		// the kubelet reports such ids; its layout file is written after the agent has started.
 		const perGPU = 3
-		m := cl.startModeNode(t, "modes-mig", lassen.gpus*perGPU, lassen.hcas, nil)
+		m := cl.startModeNode(t, "modes-mig", lassen.GPUs*perGPU, lassen.HCAs, nil)
 		layout := filepath.Join(cl.env.Dir, "nvml-"+m.name+".json")
 		m.env = []string{"FAKE_NVML_LAYOUT=" + layout}
-		agent := m.startAgent(t, "--hwloc-xml", cl.env.Testdata(filepath.Join("topologies", lassen.file)),
+		agent := m.startAgent(t, "--hwloc-xml", cl.env.Topology(lassen.File),
 			"--nvml-library", fakeNvml(t))
-		devs := m.waitDevices(t, "GPU", lassen.gpus)
+		devs := m.waitDevices(t, "GPU", lassen.GPUs)
 		m.mig = map[string]string{}
 		var ids []nodeside.Device
 		var gpus []string
@@ -145,7 +143,7 @@ func TestNodeSideModesCountAsTheKubelet(t *testing.T) {
 		if err := m.kubelet.WaitHealthy("nvidia.com/gpu", len(ids), 30*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		waitLog(t, agent.Log, fmt.Sprintf("MIG devices of %d GPU(s) read through NVML", lassen.gpus), 30*time.Second)
+		waitLog(t, agent.Log, fmt.Sprintf("MIG devices of %d GPU(s) read through NVML", lassen.GPUs), 30*time.Second)
 		m.exercise(t, "nvidia.com/gpu", []int64{3, 6, 2}, "GPU", nil)
 	})
 }
@@ -272,17 +270,12 @@ func (m *modeNode) start(t *testing.T, logName string, argv []string) *harness.P
 // waitLog waits until the log file holds text.
 func waitLog(t *testing.T, log, text string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		b, _ := os.ReadFile(log)
-		if strings.Contains(string(b), text) {
-			return
+	eventually(t, within, fmt.Sprintf("%s says %q", log, text), func(context.Context) error {
+		if b, _ := os.ReadFile(log); !strings.Contains(string(b), text) {
+			return fmt.Errorf("not yet")
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s does not say %q within %s", log, text, within)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 func (m *modeNode) logs() string {
@@ -380,25 +373,28 @@ func (m *modeNode) extenderDevices() ([]inspectedDevice, error) {
 	return out.Devices, json.Unmarshal(body, &out)
 }
 
+// waitDevices waits until the extender shows n devices of kind on the node, and returns them.
 func (m *modeNode) waitDevices(t *testing.T, kind string, n int) []inspectedDevice {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		devs, err := m.extenderDevices()
-		var of []inspectedDevice
-		for _, d := range devs {
-			if d.Kind == kind {
-				of = append(of, d)
+	var of []inspectedDevice
+	eventually(t, 90*time.Second, fmt.Sprintf("the extender shows %d %s devices of %s (see %s)", n, kind, m.name, m.logs()),
+		func(context.Context) error {
+			devs, err := m.extenderDevices()
+			if err != nil {
+				return err
 			}
-		}
-		if err == nil && len(of) == n {
-			return of
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the extender shows %d %s devices of %s, want %d (err %v); see %s", len(of), kind, m.name, n, err, m.logs())
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+			of = nil
+			for _, d := range devs {
+				if d.Kind == kind {
+					of = append(of, d)
+				}
+			}
+			if len(of) != n {
+				return fmt.Errorf("it shows %d", len(of))
+			}
+			return nil
+		})
+	return of
 }
 
 // kubeletUnits reads the kubelet's PodResources (GetAllocatableResources and List) for res and counts
@@ -474,22 +470,22 @@ func (m *modeNode) deviceOf(devs []inspectedDevice, id string) string {
 // the kubelet's allocatable minus allocated and allocatable ids of that device.
 func (m *modeNode) assertCountsAgree(t *testing.T, res, kind, when string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		report, ok, err := m.compare(res, kind)
-		if err != nil {
-			t.Fatalf("%s, %s: %v; see %s", m.name, when, err, m.logs())
+	var report string
+	err := harness.Eventually(context.Background(), 250*time.Millisecond, 30*time.Second, func(context.Context) error {
+		var ok bool
+		var err error
+		if report, ok, err = m.compare(res, kind); err != nil {
+			return harness.Permanent(err)
 		}
-		if ok {
-			t.Logf("%s, %s: extender = kubelet per device (free/total): %s", m.name, when, report)
-			return
+		if !ok {
+			return fmt.Errorf("extender and kubelet disagree (device: extender free/total vs kubelet free/total): %s", report)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s, %s: extender and kubelet disagree 30 s later (device: extender free/total vs kubelet free/total): %s; see %s",
-				m.name, when, report, m.logs())
-		}
-		time.Sleep(250 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s, %s: %v; see %s", m.name, when, err, m.logs())
 	}
+	t.Logf("%s, %s: extender = kubelet per device (free/total): %s", m.name, when, report)
 }
 
 func (m *modeNode) compare(res, kind string) (string, bool, error) {

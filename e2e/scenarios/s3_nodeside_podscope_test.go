@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,17 +35,15 @@ func TestNodeSidePodScope(t *testing.T) {
 		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
 	}
 	const ns = "podscope"
+	cl.use(t, ns)
 	shared := cl.unitNode(t, ns, "shared", xe8640, 4)
 	hcaNode := cl.unitNode(t, ns, "hca", xe8640, 1)
-	kubelet, err := nodeside.Start(filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kubelet.Stop()
+	prSock := filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
 	t.Run("SharedModeTwoContainers", func(t *testing.T) {
+		kubelet := startKubelet(t, prSock) // a device side of its own: no pod of another subtest
 		topo, gpus, hcas := cl.devicesOf(t, shared)
 		cfg := filepath.Join(cl.env.Dir, "podscope-shared.json")
 		if err := os.WriteFile(cfg, []byte(`{"mode":"shared","slotsPerHca":4}`), 0o644); err != nil {
@@ -81,11 +80,10 @@ func TestNodeSidePodScope(t *testing.T) {
 			}
 		}
 		t.Logf("shared mode: train %v + GPU %v, loader %v; NCCL_IB_HCA=%s in both", train, got["train"]["nvidia.com/gpu"], loader, a["NCCL_IB_HCA"])
-		cl.deleteNow(t, ns, pod.Name)
-		kubelet.Forget(pod.UID)
 	})
 
 	t.Run("HcaModeTwoContainers", func(t *testing.T) {
+		kubelet := startKubelet(t, prSock) // a device side of its own: no pod of another subtest
 		_, gpus, hcas := cl.devicesOf(t, hcaNode)
 		plugin := cl.startPlugin(t, hcaNode, xe8640, hcas, gpus, "device-plugin-podscope-hca",
 			"--device-info-reconcile-seconds", "1")
@@ -103,11 +101,10 @@ func TestNodeSidePodScope(t *testing.T) {
 		}
 		t.Logf("hca mode: a %v + GPU %v, b %v + GPU %v; plan %v, shares %+v",
 			ha, got["a"]["nvidia.com/gpu"], hb, got["b"]["nvidia.com/gpu"], pl.HCAs, pl.Containers)
-		cl.deleteNow(t, ns, pod.Name)
-		kubelet.Forget(pod.UID)
 	})
 
 	t.Run("InitContainerNothingLeaked", func(t *testing.T) {
+		kubelet := startKubelet(t, prSock) // a device side of its own: no pod of another subtest
 		_, gpus, hcas := cl.devicesOf(t, hcaNode)
 		plugin := cl.startPlugin(t, hcaNode, xe8640, hcas, gpus, "device-plugin-podscope-init",
 			"--device-info-reconcile-seconds", "1")
@@ -157,7 +154,7 @@ func (k *cluster) unitNode(t *testing.T, group, suffix string, f fixture, unitsP
 		t.Fatal(err)
 	}
 	name := group + "-" + suffix
-	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: f.gpus, HCAs: f.hcas * unitsPerHca,
+	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: f.GPUs, HCAs: f.HCAs * unitsPerHca,
 		Labels: map[string]string{groupLabel: group}}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +200,8 @@ func container(name string, gpus, hcas int64) corev1.Container {
 }
 
 // bindPod creates a pod of these containers pinned to node, waits for kube-scheduler and the extender
-// to bind it, and returns it with its plan, which must carry a share per container.
+// to bind it, and returns it with its plan, which must carry a share per container. The pod is
+// deleted when t ends.
 func (k *cluster) bindPod(t *testing.T, ns, name, node, mode string, init, app []corev1.Container) (*corev1.Pod, *plan) {
 	t.Helper()
 	p := k.pod(ns, podSpec{name: name, node: node, mode: mode})
@@ -211,6 +209,7 @@ func (k *cluster) bindPod(t *testing.T, ns, name, node, mode string, init, app [
 	if _, err := k.c.Kube.CoreV1().Pods(ns).Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { k.deleteNow(t, ns, name) }) // its devices are free for the next pod, whatever happens
 	bound := k.waitBound(t, ns, name, 60*time.Second)
 	pl := planOf(t, bound)
 	if pl == nil {
@@ -292,20 +291,15 @@ func (k *cluster) extenderHcas(t *testing.T, node string) (int, int) {
 	return body.HCAs.Free, body.HCAs.Total
 }
 
-// waitExtenderFree polls until the extender counts all of the node's HCA units free.
+// waitExtenderFree waits until the extender counts all of the node's HCA units free.
 func waitExtenderFree(t *testing.T, node string, total int, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		free, _ := cl.extenderHcas(t, node)
-		if free == total {
-			return
+	eventually(t, within, fmt.Sprintf("the extender counts every HCA of %s free after the pod ended", node), func(context.Context) error {
+		if free, _ := cl.extenderHcas(t, node); free != total {
+			return fmt.Errorf("%d of %d free", free, total)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the extender counts %d of %d HCAs of %s free %s after the pod ended", free, total, node, within)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // assertHcaInfo checks, with the loader Multus uses, that the plugin wrote the device-info file of an

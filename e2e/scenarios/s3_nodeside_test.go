@@ -30,6 +30,7 @@ func TestNodeSide(t *testing.T) {
 	if os.Getenv("E2E_NODESIDE") != "1" {
 		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
 	}
+	cl.use(t, "node")
 	nodes := cl.group(t, "node", xe8640)
 	node := nodes[0]
 	topo, gpus, hcas := cl.devicesOf(t, node)
@@ -54,17 +55,16 @@ func TestNodeSide(t *testing.T) {
 	}
 	t.Logf("registration and ListAndWatch: the device manager holds %d rdma/hca and %d nvidia.com/gpu", len(hcas), len(gpus))
 
-	t.Run("KubeletRestart", func(t *testing.T) {
-		if err := kubelet.Restart(); err != nil {
-			t.Fatal(err)
-		}
-		if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 60*time.Second); err != nil {
-			t.Fatalf("after a kubelet restart: %v; see %s", err, plugin.Log)
-		}
-		if err := kubelet.WaitHealthy("nvidia.com/gpu", len(gpus), 60*time.Second); err != nil {
-			t.Fatalf("GPU stand-in after a kubelet restart: %v", err)
-		}
-	})
+	// The pods below are admitted by a restarted device manager: both plugins registered again.
+	if err := kubelet.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if err := kubelet.WaitHealthy("rdma/hca", len(hcas), 60*time.Second); err != nil {
+		t.Fatalf("after a kubelet restart: %v; see %s", err, plugin.Log)
+	}
+	if err := kubelet.WaitHealthy("nvidia.com/gpu", len(gpus), 60*time.Second); err != nil {
+		t.Fatalf("GPU stand-in after a kubelet restart: %v", err)
+	}
 
 	const perSize = 60
 	with := cl.admitMany(t, kubelet, topo, "hint", perSize)
@@ -99,7 +99,7 @@ func TestNodeSide(t *testing.T) {
 	joint.Stop(10 * time.Second)
 
 	report := fmt.Sprintf("Node side on %s (fixture %s), %d pods per size, kubelet device manager %s, random resource order:\n%s%s%s",
-		node, xe8640.file, perSize, "k8s.io/kubernetes "+os.Getenv("E2E_K8S_VERSION"),
+		node, xe8640.File, perSize, "k8s.io/kubernetes "+os.Getenv("E2E_K8S_VERSION"),
 		with.table("with Tandem's hints"), without.table("plain HCA plugin"), together.table("joint mode"))
 	t.Log(report)
 	_ = os.WriteFile(filepath.Join(cl.env.Dir, "node-side-figures.txt"), []byte(report), 0o644)
@@ -203,16 +203,10 @@ func (k *cluster) admitMany(t *testing.T, kubelet *nodeside.Kubelet, topo *harne
 // the pod for minutes): a pod not bound within 15 s is deleted and submitted again, at most 3 times.
 func (k *cluster) bindOne(t *testing.T, ns string, spec podSpec) *corev1.Pod {
 	t.Helper()
-	pods := k.c.Kube.CoreV1().Pods(ns)
 	for attempt := 1; ; attempt++ {
 		k.submit(t, ns, spec)
-		deadline := time.Now().Add(15 * time.Second)
-		for time.Now().Before(deadline) {
-			p, err := pods.Get(context.Background(), spec.name, metav1.GetOptions{})
-			if err == nil && p.Spec.NodeName != "" {
-				return p
-			}
-			time.Sleep(100 * time.Millisecond)
+		if p, err := k.bound(ns, spec.name, 15*time.Second); err == nil {
+			return p
 		}
 		if attempt == 3 {
 			t.Fatalf("pod %s/%s not bound after %d submissions of 15 s; its events:\n%s", ns, spec.name, attempt, k.events(ns, spec.name))
@@ -225,18 +219,13 @@ func (k *cluster) bindOne(t *testing.T, ns string, spec podSpec) *corev1.Pod {
 // deleteNow deletes the pod with no grace period and waits until the API server no longer has it.
 func (k *cluster) deleteNow(t *testing.T, ns, name string) {
 	t.Helper()
-	pods := k.c.Kube.CoreV1().Pods(ns)
-	zero := int64(0)
-	if err := pods.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(err)
-	}
-	for i := 0; i < 100; i++ {
-		if _, err := pods.Get(context.Background(), name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
-			return
+	k.forceDelete(t, ns, name)
+	eventually(t, 10*time.Second, fmt.Sprintf("pod %s/%s gone after its deletion", ns, name), func(ctx context.Context) error {
+		if _, err := k.c.Kube.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("still there (%v)", err)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("pod %s/%s still present 10 s after its deletion", ns, name)
+		return nil
+	})
 }
 
 func sameSet(a, b []string) bool {
@@ -253,6 +242,17 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// startKubelet starts the kubelet's device side of a new node, PodResources on prSock, until t ends.
+func startKubelet(t *testing.T, prSock string) *nodeside.Kubelet {
+	t.Helper()
+	kubelet, err := nodeside.Start(prSock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kubelet.Stop)
+	return kubelet
 }
 
 // pluginProc is a running device plugin process: its ops listener (/healthz, /readyz, /metrics) and the
@@ -282,7 +282,7 @@ func (k *cluster) launchPlugin(node string, f fixture, hcas, gpus []nodeside.Dev
 	if err := fakeSysfs(sysfs, hcas, gpus); err != nil {
 		return nil, err
 	}
-	discovery := []string{"--hwloc-xml", k.env.Testdata(filepath.Join("topologies", f.file))}
+	discovery := []string{"--hwloc-xml", k.env.Topology(f.File)}
 	return k.launchPluginOn(node, sysfs, discovery, logName, extra...)
 }
 

@@ -74,7 +74,7 @@ func TestNodeSideVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	discovery := []string{"--nccl-topo", cl.env.Testdata(filepath.Join("topologies", "aws-p4d.24xlarge.xml")), "--sysfs-root", sysfs}
+	discovery := []string{"--nccl-topo", cl.env.Topology("nccl-topo/aws-p4d.24xlarge.xml"), "--sysfs-root", sysfs}
 	if err := cl.startAgentOn(node, discovery...); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestNodeSideVM(t *testing.T) {
 	}
 
 	var topo *harness.Topology
-	eventually(t, ctx, "the agent publishes NodeTopology "+node+" with its notes", func() error {
+	eventually(t, time.Minute, "the agent publishes NodeTopology "+node+" with its notes", func(ctx context.Context) error {
 		topo, err = cl.c.GetTopology(ctx, node)
 		if err == nil && len(topo.Status.Notes) == 0 {
 			err = fmt.Errorf("no status notes yet")

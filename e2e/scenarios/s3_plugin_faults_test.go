@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,77 +27,52 @@ import (
 //   - PortFlap: an HCA port goes down and up again; the device turns Unhealthy, then Healthy, with no
 //     restart (NVIDIA's plugin never marks a device healthy again).
 //
-// They run in this order on one node: each leaves the plugin registered for the next.
+// The node (its agent and NodeTopology) is the test's; each subtest starts a kubelet device side of its
+// own and its own plugin, and stops them when it ends, so none depends on another having run.
 func TestDevicePluginFaults(t *testing.T) {
 	if os.Getenv("E2E_NODESIDE") != "1" {
 		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
 	}
 	const ns = "faults"
+	cl.use(t, ns)
 	node := cl.group(t, ns, xe8640)[0]
-	topo, err := cl.c.GetTopology(context.Background(), node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hcas []nodeside.Device
-	for _, d := range topo.Spec.Devices {
-		if d.Kind == "HCA" {
-			hcas = append(hcas, nodeside.Device{ID: d.ID, NUMA: d.NumaNode})
-		}
-	}
+	_, _, hcas := cl.devicesOf(t, node)
 	full := len(hcas)
-	// A kubelet of its own: no checkpoint left by an earlier scenario.
-	_ = os.Remove(filepath.Join(nodeside.PluginDir, "kubelet_internal_checkpoint"))
 	prSock := filepath.Join(cl.env.Dir, "pod-resources", "kubelet.sock")
-	kubelet, err := nodeside.Start(prSock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kubelet.Stop()
-	// Port states re-read every second (the default is 10 s), so that a flap is seen quickly.
-	current := cl.startPlugin(t, node, xe8640, hcas, nil, "device-plugin-faults-a", "--health-interval-seconds", "1")
-	if err := kubelet.WaitHealthy("rdma/hca", full, 60*time.Second); err != nil {
-		t.Fatalf("%v; see %s", err, current.Log)
+	// startDeviceSide starts a fresh device manager (no checkpoint) and Tandem's plugin, with port
+	// states re-read every second (the default is 10 s) so that a flap is seen quickly, and waits until
+	// the manager offers every HCA.
+	startDeviceSide := func(t *testing.T, logName string) (*nodeside.Kubelet, *pluginProc) {
+		t.Helper()
+		kubelet := startKubelet(t, prSock)
+		plugin := cl.startPlugin(t, node, xe8640, hcas, nil, logName, "--health-interval-seconds", "1")
+		waitAllocatable(t, kubelet, full, 60*time.Second, plugin.Log)
+		return kubelet, plugin
 	}
 
-	outer := t
 	t.Run("KubeletRestart", func(t *testing.T) {
+		kubelet, plugin := startDeviceSide(t, "device-plugin-faults-restart")
 		pod := cl.bindOne(t, ns, podSpec{name: "running", hcas: 2})
+		t.Cleanup(func() { cl.deleteNow(t, ns, "running") })
 		got, err := kubelet.Admit(pod)
 		if err != nil {
 			t.Fatal(err)
 		}
 		held := sorted(got["main"]["rdma/hca"])
-		registered := registrations(t, current)
+		registered := registrations(t, plugin)
 		samples := kubelet.Sample("rdma/hca", 5*time.Millisecond)
 		t0 := time.Now()
 		if err := kubelet.Restart(); err != nil {
 			t.Fatal(err)
 		}
 		tNew := time.Now() // the new device manager listens on a new kubelet.sock
-		back := waitAllocatable(t, kubelet, full, 10*time.Second, current.Log)
-		time.Sleep(time.Second) // keep sampling: capacity must stay at its full value
-		s := samples.Stop()
+		back := waitAllocatable(t, kubelet, full, 10*time.Second, plugin.Log)
 		reregistered := back.Sub(tNew)
-		zero, _, _ := nodeside.Below(s, full, true)
-		t.Logf("kubelet restart: the old device manager stopped in %s; the plugin registered again %s after the new one "+
-			"started; rdma/hca allocatable below %d for %s in all (%d readings every 5 ms)",
-			tNew.Sub(t0).Round(time.Millisecond), reregistered.Round(time.Millisecond), full, zero.Round(time.Millisecond), len(s))
 		if reregistered > 2*time.Second {
-			t.Errorf("the plugin registered again %s after the kubelet restarted, want at most 2 s; see %s", reregistered, current.Log)
+			t.Errorf("the plugin registered again %s after the kubelet restarted, want at most 2 s; see %s", reregistered, plugin.Log)
 		}
-		for _, r := range s {
-			if r.At.After(back) && (r.Allocatable != full || r.Capacity != full) {
-				t.Errorf("at %s, after the re-registration, rdma/hca capacity %d allocatable %d, want %d",
-					r.At.Sub(tNew).Round(time.Millisecond), r.Capacity, r.Allocatable, full)
-				break
-			}
-		}
-		waitMetric(t, current, "tandem_device_plugin_registrations_total",
+		waitMetric(t, plugin, "tandem_device_plugin_registrations_total",
 			map[string]string{"resource": "rdma/hca", "result": "registered"}, registered+1)
-		// Exactly one re-registration: the new kubelet.sock and the ended stream are one restart.
-		if n := registrations(t, current); n != registered+1 {
-			t.Errorf("%v registrations after the kubelet restart, want one more than the %v before", n, registered)
-		}
 		// The running pod keeps its devices: the checkpoint the new device manager read, as PodResources
 		// reports it to the agent and the plugin.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -108,47 +84,57 @@ func TestDevicePluginFaults(t *testing.T) {
 		if after := devs[ns+"/running/main"]["rdma/hca"]; strings.Join(after, ",") != strings.Join(held, ",") {
 			t.Errorf("pod %s/running held %v before the kubelet restart and %v after it", ns, held, after)
 		}
-		// And a new pod gets the other HCAs.
+		// And a new pod gets the other HCAs: the new device manager allocates through the plugin's new
+		// registration. That round trip is the positive signal the absences below wait for.
 		next := cl.bindOne(t, ns, podSpec{name: "after-restart", hcas: 2})
+		t.Cleanup(func() { cl.deleteNow(t, ns, "after-restart") })
 		got2, err := kubelet.Admit(next)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, id := range got2["main"]["rdma/hca"] {
-			for _, h := range held {
-				if id == h {
-					t.Errorf("%s given to pod after-restart while pod running holds it", id)
-				}
+			if contains(held, id) {
+				t.Errorf("%s given to pod after-restart while pod running holds it", id)
 			}
 		}
-		cl.deleteNow(t, ns, "running")
-		cl.deleteNow(t, ns, "after-restart")
+		s := samples.Stop()
+		zero, _, _ := nodeside.Below(s, full, true)
+		t.Logf("kubelet restart: the old device manager stopped in %s; the plugin registered again %s after the new one "+
+			"started; rdma/hca allocatable below %d for %s in all (%d readings every 5 ms)",
+			tNew.Sub(t0).Round(time.Millisecond), reregistered.Round(time.Millisecond), full, zero.Round(time.Millisecond), len(s))
+		// Capacity stayed at its full value from the re-registration to the new pod's admission, and
+		// that took one registration: the new socket and the ended stream are one restart.
+		for _, r := range s {
+			if r.At.After(back) && (r.Allocatable != full || r.Capacity != full) {
+				t.Errorf("at %s, after the re-registration, rdma/hca capacity %d allocatable %d, want %d",
+					r.At.Sub(tNew).Round(time.Millisecond), r.Capacity, r.Allocatable, full)
+				break
+			}
+		}
+		if n := registrations(t, plugin); n != registered+1 {
+			t.Errorf("%v registrations after the kubelet restart, want one more than the %v before", n, registered)
+		}
 		kubelet.Forget(pod.UID)
 		kubelet.Forget(next.UID)
 	})
 
 	t.Run("RollingUpdate", func(t *testing.T) {
-		old := current
+		kubelet, old := startDeviceSide(t, "device-plugin-faults-rolling-old")
 		samples := kubelet.Sample("rdma/hca", 5*time.Millisecond)
 		// The new pod of a DaemonSet rolling update starts while the old one still runs: same
 		// endpoint, same resource.
-		next, err := cl.launchPlugin(node, xe8640, hcas, nil, "device-plugin-faults-b", "--health-interval-seconds", "1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		outer.Cleanup(func() { next.Stop(10 * time.Second) }) // it serves the next subtest too
+		next := cl.startPlugin(t, node, xe8640, hcas, nil, "device-plugin-faults-rolling-new", "--health-interval-seconds", "1")
 		waitReady(t, next, 60*time.Second)
 		waitAllocatable(t, kubelet, full, 10*time.Second, next.Log)
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			code, body, _ := harness.Get(old.ops + "/readyz")
-			if code == 503 && strings.Contains(body, "another plugin process took over") {
-				break
+		err := harness.Eventually(context.Background(), 50*time.Millisecond, 5*time.Second, func(context.Context) error {
+			code, body, err := harness.Get(old.ops + "/readyz")
+			if code != http.StatusServiceUnavailable || !strings.Contains(body, "another plugin process took over") {
+				return fmt.Errorf("readyz %d %s %v", code, body, err)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the old plugin did not notice the new one on its socket within 5 s (readyz %d %s); see %s", code, body, old.Log)
-			}
-			time.Sleep(50 * time.Millisecond)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("the old plugin did not notice the new one on its socket: %v; see %s", err, old.Log)
 		}
 		tStop := time.Now()
 		old.Stop(10 * time.Second)
@@ -158,7 +144,14 @@ func TestDevicePluginFaults(t *testing.T) {
 		}
 		back := waitAllocatable(t, kubelet, full, 10*time.Second, next.Log)
 		waitReady(t, next, 10*time.Second)
-		time.Sleep(time.Second)
+		// The positive signal the absences below wait for: the device manager allocates a pod's HCAs
+		// through the new plugin.
+		pod := cl.bindOne(t, ns, podSpec{name: "after-rollout", hcas: 2})
+		t.Cleanup(func() { cl.deleteNow(t, ns, "after-rollout") })
+		if _, err := kubelet.Admit(pod); err != nil {
+			t.Fatalf("after the rollout: %v; see %s", err, next.Log)
+		}
+		kubelet.Forget(pod.UID)
 		s := samples.Stop()
 		var during []nodeside.Sample
 		for _, r := range s {
@@ -185,19 +178,19 @@ func TestDevicePluginFaults(t *testing.T) {
 				break
 			}
 		}
-		current = next
 	})
 
 	t.Run("PortFlap", func(t *testing.T) {
+		kubelet, plugin := startDeviceSide(t, "device-plugin-faults-flap")
 		hca := hcas[len(hcas)-1].ID
-		registered := registrations(t, current)
-		state := filepath.Join(current.sysfs, "sys", "class", "infiniband", hca, "ports", "1", "state")
+		registered := registrations(t, plugin)
+		state := filepath.Join(plugin.sysfs, "sys", "class", "infiniband", hca, "ports", "1", "state")
 		t0 := time.Now()
 		if err := os.WriteFile(state, []byte("1: DOWN\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := kubelet.WaitHealthy("rdma/hca", full-1, 10*time.Second); err != nil {
-			t.Fatalf("port of %s down: %v; see %s", hca, err, current.Log)
+			t.Fatalf("port of %s down: %v; see %s", hca, err, plugin.Log)
 		}
 		down := time.Since(t0)
 		if c, a := kubelet.Capacity("rdma/hca"); c != full || a != full-1 {
@@ -208,50 +201,54 @@ func TestDevicePluginFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := kubelet.WaitHealthy("rdma/hca", full, 10*time.Second); err != nil {
-			t.Fatalf("port of %s up again: %v; see %s", hca, err, current.Log)
+			t.Fatalf("port of %s up again: %v; see %s", hca, err, plugin.Log)
 		}
 		up := time.Since(t1)
 		t.Logf("port flap of %s: Unhealthy in the device manager %s after the port went down, Healthy again %s after it came up (health re-read every 1 s)",
 			hca, down.Round(time.Millisecond), up.Round(time.Millisecond))
 		for to, want := range map[string]float64{"unhealthy": 1, "healthy": 1} {
-			waitMetric(t, current, "tandem_device_plugin_health_transitions_total",
+			waitMetric(t, plugin, "tandem_device_plugin_health_transitions_total",
 				map[string]string{"resource": "rdma/hca", "device": hca, "to": to}, want)
 		}
-		if n := registrations(t, current); n != registered || !current.Running() {
-			t.Errorf("the flap restarted the plugin: registrations %v → %v, running %v", registered, n, current.Running())
+		if n := registrations(t, plugin); n != registered || !plugin.Running() {
+			t.Errorf("the flap restarted the plugin: registrations %v → %v, running %v", registered, n, plugin.Running())
 		}
 	})
 }
 
-// waitAllocatable waits until the device manager offers want healthy rdma/hca and returns when.
+// waitAllocatable waits until the device manager offers want healthy rdma/hca and returns when
+// (read every 5 ms: the returned time is a measurement).
 func waitAllocatable(t *testing.T, k *nodeside.Kubelet, want int, timeout time.Duration, log string) time.Time {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if _, a := k.Capacity("rdma/hca"); a == want {
-			return time.Now()
+	var at time.Time
+	err := harness.Eventually(context.Background(), 5*time.Millisecond, timeout, func(context.Context) error {
+		if c, a := k.Capacity("rdma/hca"); a != want {
+			return fmt.Errorf("rdma/hca capacity %d allocatable %d, want %d", c, a, want)
 		}
-		if time.Now().After(deadline) {
-			c, a := k.Capacity("rdma/hca")
-			t.Fatalf("rdma/hca capacity %d allocatable %d after %s, want %d; see %s", c, a, timeout, want, log)
-		}
-		time.Sleep(5 * time.Millisecond)
+		at = time.Now()
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v; see %s", err, log)
 	}
+	return at
 }
 
 // waitReady waits for the plugin's /readyz to answer 200 (every resource registered).
 func waitReady(t *testing.T, p *pluginProc, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	err := harness.Eventually(context.Background(), 50*time.Millisecond, timeout, func(context.Context) error {
 		code, body, err := harness.Get(p.ops + "/readyz")
-		if code == 200 {
-			return
+		switch {
+		case code == http.StatusOK:
+			return nil
+		case !p.Running():
+			return harness.Permanent(fmt.Errorf("the plugin exited"))
 		}
-		if !p.Running() || time.Now().After(deadline) {
-			t.Fatalf("plugin %s not ready within %s (readyz %d %s %v); see %s", p.Name, timeout, code, body, err, p.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return fmt.Errorf("readyz %d %s %v", code, body, err)
+	})
+	if err != nil {
+		t.Fatalf("plugin %s not ready: %v; see %s", p.Name, err, p.Log)
 	}
 }
 
@@ -268,16 +265,15 @@ func registrations(t *testing.T, p *pluginProc) float64 {
 // waitMetric waits until the plugin's series reaches want (counters are scraped, not pushed).
 func waitMetric(t *testing.T, p *pluginProc, name string, labels map[string]string, want float64) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	err := harness.Eventually(context.Background(), 100*time.Millisecond, 5*time.Second, func(context.Context) error {
 		v, err := harness.Metric(p.ops+"/metrics", name, labels)
-		if err == nil && v == want {
-			return
+		if err == nil && v != want {
+			err = fmt.Errorf("%v, want %v", v, want)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s%v = %v (%v), want %v; see %s", name, labels, v, err, want, p.Log)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("%s%v: %v; see %s", name, labels, err, p.Log)
 	}
 }
 

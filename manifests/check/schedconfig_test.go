@@ -19,13 +19,13 @@ import (
 // DNS name against the CA, kube-scheduler's client certificate from dir.
 func wantExtender(urlPrefix, dir string) config.Extender {
 	return config.Extender{
-		URLPrefix:        urlPrefix,
-		FilterVerb:       "filter",
-		PreemptVerb:      "preempt",
-		PrioritizeVerb:   "prioritize",
-		BindVerb:         "bind",
-		Weight:           5,
-		EnableHTTPS:      true,
+		URLPrefix:      urlPrefix,
+		FilterVerb:     "filter",
+		PreemptVerb:    "preempt",
+		PrioritizeVerb: "prioritize",
+		BindVerb:       "bind",
+		Weight:         5,
+		EnableHTTPS:    true,
 		TLSConfig: &config.ExtenderTLSConfig{
 			ServerName: "tandem-scheduler-extender.tandem-system.svc",
 			CertFile:   dir + "/tls.crt",

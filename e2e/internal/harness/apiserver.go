@@ -31,15 +31,17 @@ func (e *Env) StopAPIServer(grace time.Duration) (killed bool, err error) {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		return false, fmt.Errorf("stop kube-apiserver (pid %d): %w", pid, err)
 	}
-	deadline := time.Now().Add(grace)
-	for !gone(pid) {
-		if !killed && time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			killed = true
+	exited := func(context.Context) error {
+		if !gone(pid) {
+			return fmt.Errorf("kube-apiserver (pid %d) still runs", pid)
 		}
-		time.Sleep(20 * time.Millisecond)
+		return nil
 	}
-	return killed, nil
+	if Eventually(context.Background(), 20*time.Millisecond, grace, exited) == nil {
+		return false, nil
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	return true, Eventually(context.Background(), 20*time.Millisecond, time.Minute, exited)
 }
 
 // gone: no such process, or a zombie its supervisor has not reaped yet.
@@ -62,17 +64,20 @@ func (e *Env) StartAPIServer(c *Clients, timeout time.Duration) error {
 	if err := os.Remove(filepath.Join(e.Dir, "kube-apiserver.hold")); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	err := Eventually(context.Background(), 100*time.Millisecond, timeout, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
 		body, err := c.Kube.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
-		cancel()
-		if err == nil && strings.TrimSpace(string(body)) == "ok" {
-			return nil
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("kube-apiserver not ready %s after its restart (%v); see logs/kube-apiserver.log", timeout, err)
+		if strings.TrimSpace(string(body)) != "ok" {
+			return fmt.Errorf("/readyz says %s", body)
 		}
-		time.Sleep(100 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("kube-apiserver not ready after its restart: %w; see logs/kube-apiserver.log", err)
 	}
+	return nil
 }

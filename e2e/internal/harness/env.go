@@ -61,3 +61,9 @@ func (e *Env) Jar(module string) string {
 
 // Testdata is e2e/testdata/<name>.
 func (e *Env) Testdata(name string) string { return e.Path("e2e", "testdata", name) }
+
+// Topology is test-fixtures' topology file name (an hwloc export, or nccl-topo/<file>), read from
+// the repository at run time: the Java tests and this harness share the one copy.
+func (e *Env) Topology(name string) string {
+	return e.Path("test-fixtures", "src", "main", "resources", "topologies", name)
+}

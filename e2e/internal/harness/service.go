@@ -71,6 +71,7 @@ func (s *Service) Close() {
 
 func (s *Service) probe() {
 	client := &http.Client{Timeout: time.Second}
+	// The probe's period, as a readinessProbe's periodSeconds: a pace, not a wait for anything.
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
 	for {

@@ -27,10 +27,15 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+
+	"tandem.dev/e2e/internal/harness"
 )
 
 // PluginDir is where the kubelet's device manager listens and plugins put their sockets.
 const PluginDir = "/var/lib/kubelet/device-plugins"
+
+// checkpointFile is the device manager's checkpoint in PluginDir (devicemanager's kubeletDeviceManagerCheckpoint).
+const checkpointFile = "kubelet_internal_checkpoint"
 
 // Kubelet is the device half of a kubelet: the upstream device manager plus PodResources.
 type Kubelet struct {
@@ -50,6 +55,11 @@ func (allSourcesReady) AllReady() bool   { return true }
 // Start starts the device manager and serves PodResources v1 on podResourcesSocket.
 func Start(podResourcesSocket string) (*Kubelet, error) {
 	k := &Kubelet{active: map[types.UID]*v1.Pod{}, prSock: podResourcesSocket, logger: klog.Background()}
+	// The kubelet of a new node has no checkpoint: every Kubelet of a run shares PluginDir, and the
+	// device manager would read back the pods of an earlier one (Restart keeps it, as a kubelet does).
+	if err := os.Remove(filepath.Join(PluginDir, checkpointFile)); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
 	if err := k.startManager(); err != nil {
 		return nil, err
 	}
@@ -131,13 +141,14 @@ func (k *Kubelet) Healthy(resource string) int {
 
 // WaitHealthy waits until resource has n healthy devices.
 func (k *Kubelet) WaitHealthy(resource string, n int, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for k.Healthy(resource) != n {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: %d healthy devices after %s, want %d (did the plugin register and list its devices?)",
-				resource, k.Healthy(resource), timeout, n)
+	err := harness.Eventually(context.Background(), 100*time.Millisecond, timeout, func(context.Context) error {
+		if got := k.Healthy(resource); got != n {
+			return fmt.Errorf("%d healthy devices, want %d", got, n)
 		}
-		time.Sleep(100 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w (did the plugin register and list its devices?)", resource, err)
 	}
 	return nil
 }

@@ -69,6 +69,7 @@ func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (
 func (s *Stub) reregister(ctx context.Context, resource string) {
 	defer close(s.done)
 	seen, _ := os.Stat(pluginapi.KubeletSocket)
+	// The watch's pace: kubelet.sock is looked at every 200 ms for as long as the stub serves.
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {

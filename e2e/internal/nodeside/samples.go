@@ -47,7 +47,7 @@ func (k *Kubelet) Sample(resource string, interval time.Duration) *Sampler {
 	s := &Sampler{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		t := time.NewTicker(interval)
+		t := time.NewTicker(interval) // the sampling rate the caller chose: a pace, not a wait
 		defer t.Stop()
 		for {
 			c, a := k.Capacity(resource)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -24,11 +23,11 @@ type topology struct {
 	obj        map[string]any
 }
 
-// topologies dumps every hwloc fixture of e2e/testdata/topologies with the agent jar.
+// topologies dumps the hwloc export of each of the harness's machines (test-fixtures) with the agent jar.
 func topologies(env *harness.Env) ([]topology, error) {
-	files, err := filepath.Glob(filepath.Join(env.Testdata("topologies"), "*.xml"))
-	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("no hwloc fixtures in %s (%v)", env.Testdata("topologies"), err)
+	var files []string
+	for _, m := range harness.Machines {
+		files = append(files, env.Topology(m.File))
 	}
 	sort.Strings(files)
 	var out []topology
@@ -63,7 +62,7 @@ func createNodes(ctx context.Context, c *harness.Clients, tops []topology, n int
 		}
 		obj := deepCopy(t.obj)
 		obj["metadata"] = map[string]any{"name": name}
-		if err := retry(ctx, 60*time.Second, func() error {
+		if err := harness.Eventually(ctx, 250*time.Millisecond, 60*time.Second, func(ctx context.Context) error {
 			_, err := c.Dynamic.Resource(harness.NodeTopologies).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
 			return err
 		}); err != nil {
@@ -119,40 +118,6 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 		}
 	}
 	return false
-}
-
-// waitReady waits for url to answer 200 while p runs.
-func waitReady(ctx context.Context, p *harness.Proc, client *http.Client, url string) error {
-	return retry(ctx, 120*time.Second, func() error {
-		if !p.Running() {
-			return fmt.Errorf("the extender exited; see %s", p.Log)
-		}
-		resp, err := client.Get(url)
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET %s: HTTP %d", url, resp.StatusCode)
-		}
-		return nil
-	})
-}
-
-// retry runs f every 250 ms until it succeeds or limit passes.
-func retry(ctx context.Context, limit time.Duration, f func() error) error {
-	deadline := time.Now().Add(limit)
-	for {
-		err := f()
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (last: %v)", ctx.Err(), err)
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
 }
 
 func deepCopy(m map[string]any) map[string]any {

@@ -95,7 +95,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if err := waitReady(ctx, ext, &http.Client{Timeout: 5 * time.Second}, fmt.Sprintf("http://127.0.0.1:%d/readyz", inspection)); err != nil {
+	if err := harness.WaitOK(ctx, ext, &http.Client{Timeout: 5 * time.Second}, fmt.Sprintf("http://127.0.0.1:%d/readyz", inspection), 2*time.Minute); err != nil {
 		return err
 	}
 	jcmd, err := jcmdNextTo(env.Java)

@@ -165,7 +165,7 @@ func (b *bench) startExtender(ctx context.Context) error {
 			return err
 		}
 	}
-	return waitOK(ctx, "extender", b.extender, b.inspectionURL+"/readyz", 2*time.Minute)
+	return harness.WaitOK(ctx, b.extender, insecure, b.inspectionURL+"/readyz", 2*time.Minute)
 }
 
 // startScheduler runs kube-scheduler with the shipped second-scheduler configuration, its extender
@@ -203,7 +203,7 @@ func (b *bench) startScheduler(ctx context.Context, run, target string) (*harnes
 		return nil, "", err
 	}
 	url := fmt.Sprintf("https://127.0.0.1:%d", port)
-	if err := waitOK(ctx, "kube-scheduler", p, url+"/readyz", 2*time.Minute); err != nil {
+	if err := harness.WaitOK(ctx, p, insecure, url+"/readyz", 2*time.Minute); err != nil {
 		p.Stop(5 * time.Second)
 		return nil, "", err
 	}
@@ -305,28 +305,6 @@ func (b *bench) proxyOf(run string) *timingProxy {
 }
 
 var insecure = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-
-// waitOK waits for url to answer 200 while p runs.
-func waitOK(ctx context.Context, what string, p *harness.Proc, url string, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if !p.Running() {
-			return fmt.Errorf("%s exited during start-up; see %s", what, p.Log)
-		}
-		if resp, err := insecure.Get(url); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("%s not ready at %s within %s; see %s", what, url, limit, p.Log)
-}
 
 // tlsArg is an extender flag of the verbs' TLS (left out with -plain-http).
 func tlsArg(a string) bool {

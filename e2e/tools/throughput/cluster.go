@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,24 +13,10 @@ import (
 	"tandem.dev/e2e/internal/harness"
 )
 
-// machine is a real topology (an hwloc export the real agent reads) and the devices its Node offers.
-type machine struct {
-	file       string
-	gpus, hcas int
-}
-
-// The real machines of e2e/testdata/topologies, in the order nodes cycle through them.
-var machines = []machine{
-	{"dell-poweredge-xe8640-h100x4.xml", 4, 4},
-	{"ibm-ac922-lassen-v100x4.xml", 4, 4},
-	{"penguin-relion-x1904gt-p100x2.xml", 2, 1},
-	{"hp-proliant-sl390s-g7-m2070x3.xml", 3, 1},
-}
-
 // template is the NodeTopology the real agent published for one machine, copied onto every fake
 // node of that machine.
 type template struct {
-	machine
+	harness.Machine
 	obj  *unstructured.Unstructured
 	topo *harness.Topology
 }
@@ -40,9 +24,9 @@ type template struct {
 // publishTemplates runs the real agent once per machine on a template node and keeps what it
 // published; the agents stop afterwards (the fake nodes carry copies, as if their agents had run).
 func (b *bench) publishTemplates(ctx context.Context) error {
-	for _, m := range machines {
-		node := "template-" + strings.SplitN(m.file, "-", 3)[1]
-		if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: node, GPUs: m.gpus, HCAs: m.hcas}); err != nil {
+	for _, m := range harness.Machines {
+		node := "template-" + m.Short()
+		if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: node, GPUs: m.GPUs, HCAs: m.HCAs}); err != nil {
 			return err
 		}
 		kc, err := b.agentKubeconfig(ctx, node)
@@ -70,31 +54,38 @@ func (b *bench) agentKubeconfig(ctx context.Context, node string) (string, error
 	return b.c.PodBoundKubeconfig(ctx, b.env, pod)
 }
 
-func (b *bench) runAgent(ctx context.Context, kc, node string, m machine) (*template, error) {
-	xml := b.env.Testdata(filepath.Join("topologies", m.file))
+func (b *bench) runAgent(ctx context.Context, kc, node string, m harness.Machine) (*template, error) {
 	p, err := harness.Start(b.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node},
 		b.env.Java, "-Xmx64m", "-XX:+UseSerialGC", "-jar", b.env.Jar("node-topology-agent"), "run",
-		"--node-name", node, "--hwloc-xml", xml, "--kubeconfig", kc, "--port", fmt.Sprint(harness.FreePort()))
+		"--node-name", node, "--hwloc-xml", b.env.Topology(m.File), "--kubeconfig", kc, "--port", fmt.Sprint(harness.FreePort()))
 	if err != nil {
 		return nil, err
 	}
 	defer p.Stop(5 * time.Second)
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	var tmpl *template
+	err = harness.Eventually(ctx, 250*time.Millisecond, 90*time.Second, func(ctx context.Context) error {
+		if !p.Running() {
+			return harness.Permanent(fmt.Errorf("the agent exited"))
+		}
 		topo, err := b.c.GetTopology(ctx, node)
-		if err == nil && topo.Spec.Summary.GPUs == m.gpus && topo.Spec.Summary.HCAs == m.hcas {
-			obj, err := b.c.Dynamic.Resource(harness.NodeTopologies).Get(ctx, node, metav1.GetOptions{})
-			if err != nil {
-				return nil, err
-			}
-			return &template{machine: m, obj: obj, topo: topo}, nil
+		if err != nil {
+			return err
 		}
-		if !p.Running() || time.Now().After(deadline) {
-			return nil, fmt.Errorf("the agent of %s published no NodeTopology with %d GPUs and %d HCAs (last error %v); see %s",
-				node, m.gpus, m.hcas, err, p.Log)
+		if topo.Spec.Summary.GPUs != m.GPUs || topo.Spec.Summary.HCAs != m.HCAs {
+			return fmt.Errorf("NodeTopology says %d GPUs and %d HCAs", topo.Spec.Summary.GPUs, topo.Spec.Summary.HCAs)
 		}
-		time.Sleep(250 * time.Millisecond)
+		obj, err := b.c.Dynamic.Resource(harness.NodeTopologies).Get(ctx, node, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		tmpl = &template{Machine: m, obj: obj, topo: topo}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the agent of %s published no NodeTopology with %d GPUs and %d HCAs: %w; see %s",
+			node, m.GPUs, m.HCAs, err, p.Log)
 	}
+	return tmpl, nil
 }
 
 // nodeName is the i-th fake node; its machine is templates[i % len].
@@ -135,7 +126,7 @@ func (b *bench) grow(ctx context.Context, n int) error {
 func (b *bench) addNode(ctx context.Context, i int) error {
 	t := b.templates[i%len(b.templates)]
 	name := nodeName(i)
-	if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: t.gpus, HCAs: t.hcas}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: t.GPUs, HCAs: t.HCAs}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
 	}
 	// No owner reference to the Node: nothing here garbage-collects, and the extender does not read it.

@@ -274,25 +274,28 @@ func (b *bench) createAndWait(ctx context.Context, pods []*corev1.Pod, sched *ha
 	if err := b.create(ctx, pods, created, &mu); err != nil {
 		return nil, nil, err
 	}
+	// Every pod bound, or none more for 2 minutes (a stuck run names why), or kube-scheduler gone.
 	last, progress := 0, time.Now()
-	for deadline := time.Now().Add(b.o.timeout); ; {
+	err = harness.Eventually(ctx, 50*time.Millisecond, b.o.timeout, func(ctx context.Context) error {
 		mu.Lock()
 		n := len(bound)
 		mu.Unlock()
 		if n == len(pods) {
-			break
+			return nil
 		}
 		if n != last {
 			last, progress = n, time.Now()
 		}
 		switch {
 		case !sched.Running():
-			return nil, nil, fmt.Errorf("kube-scheduler exited with %d of %d pods bound; see %s", n, len(pods), sched.Log)
-		case time.Since(progress) > 2*time.Minute || time.Now().After(deadline):
-			return nil, nil, fmt.Errorf("%d of %d pods bound, none more for %s (%s); see %s and logs/extender.log", n, len(pods),
-				time.Since(progress).Round(time.Second), b.whyPending(ctx), sched.Log)
+			return harness.Permanent(fmt.Errorf("kube-scheduler exited with %d of %d pods bound", n, len(pods)))
+		case time.Since(progress) > 2*time.Minute:
+			return harness.Permanent(fmt.Errorf("%d of %d pods bound, none more for %s", n, len(pods), time.Since(progress).Round(time.Second)))
 		}
-		time.Sleep(50 * time.Millisecond)
+		return fmt.Errorf("%d of %d pods bound", n, len(pods))
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (%s); see %s and logs/extender.log", err, b.whyPending(ctx), sched.Log)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -359,8 +362,7 @@ func (b *bench) clear(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("delete the previous run's pods: %w", err)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
+	return harness.Eventually(ctx, 200*time.Millisecond, time.Minute, func(ctx context.Context) error {
 		list, err := b.c.Kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return err
@@ -369,39 +371,30 @@ func (b *bench) clear(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		assumed := s.sum("tandem_extender_assumed_allocations")
-		if len(list.Items) == 0 && assumed == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
+		if assumed := s.sum("tandem_extender_assumed_allocations"); len(list.Items) > 0 || assumed > 0 {
 			return fmt.Errorf("after deleting the previous run's pods, %d remain and the extender still assumes %.0f plans",
 				len(list.Items), assumed)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // waitExtenderNodes waits until the extender's informers hold every node with its topology.
 func (b *bench) waitExtenderNodes(ctx context.Context, want int) error {
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
+	return harness.Eventually(ctx, 500*time.Millisecond, 5*time.Minute, func(context.Context) error {
 		s, err := scrape(b.inspectionURL + "/metrics")
 		if err != nil {
 			return err
 		}
 		have := int(s.sum("tandem_extender_nodes"))
-		if have >= want {
-			return nil
-		}
-		if !b.extender.Running() || time.Now().After(deadline) {
+		switch {
+		case !b.extender.Running():
+			return harness.Permanent(fmt.Errorf("the extender exited holding %d of %d nodes; see %s", have, want, b.extender.Log))
+		case have < want:
 			return fmt.Errorf("the extender holds %d of %d nodes; see %s", have, want, b.extender.Log)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
-	}
+		return nil
+	})
 }
 
 // whyPending is kube-scheduler's reason for one pod it has not bound.

@@ -79,8 +79,8 @@ func (b *bench) verify(ctx context.Context, r *result, planned bool) error {
 	}
 	for node, u := range used {
 		t := b.templateOf(node)
-		if t != nil && (u["gpu"] > t.gpus || u["hca"] > t.hcas) {
-			problems = append(problems, fmt.Sprintf("node %s holds %d GPUs and %d HCAs of %d and %d", node, u["gpu"], u["hca"], t.gpus, t.hcas))
+		if t != nil && (u["gpu"] > t.GPUs || u["hca"] > t.HCAs) {
+			problems = append(problems, fmt.Sprintf("node %s holds %d GPUs and %d HCAs of %d and %d", node, u["gpu"], u["hca"], t.GPUs, t.HCAs))
 		}
 	}
 	if len(problems) > 0 {

@@ -32,16 +32,24 @@ class SimulateMainIT {
   private record Run(int code, String out, String err) {}
 
   private Run simulate(String... args) throws IOException, InterruptedException {
+    return simulateIn(Path.of(""), args);
+  }
+
+  /**
+   * Runs the jar with {@code cwd} as the working directory (relative paths in args resolve there).
+   */
+  private Run simulateIn(Path cwd, String... args) throws IOException, InterruptedException {
     assertTrue(Files.isRegularFile(JAR), JAR.toAbsolutePath() + " missing: run mvn package first");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-jar");
-    command.add(JAR.toString());
+    command.add(JAR.toAbsolutePath().toString());
     command.addAll(List.of(args));
     Path out = dir.resolve("stdout");
     Path err = dir.resolve("stderr");
     Process p =
         new ProcessBuilder(command)
+            .directory(cwd.toAbsolutePath().toFile())
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
@@ -66,6 +74,25 @@ class SimulateMainIT {
     assertEquals(6, report.get("results").size());
     assertTrue(report.get("optimum").get("aligned").asInt() > 0, r.out());
     assertTrue(r.err().contains("tandem simulate: finished in"), r.err());
+  }
+
+  @Test
+  @DisplayName("README.md's first simulate example, run as written from the repository root")
+  void readmeExample() throws Exception {
+    Path repo = Path.of("..").toAbsolutePath().normalize();
+    String prefix = "./tandem simulate --cluster test-fixtures/";
+    String line =
+        Files.readAllLines(repo.resolve("README.md")).stream()
+            .filter(l -> l.startsWith(prefix))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("README.md shows no `" + prefix + "…` example"));
+    String[] args = line.substring("./tandem simulate".length()).trim().split("\\s+");
+    Run r = simulateIn(repo, args);
+    assertEquals(0, r.code(), r.err());
+    JsonNode report = new ObjectMapper().readTree(r.out());
+    assertEquals(6, report.get("results").size(), r.out());
+    assertEquals(40, report.get("cluster").get("dell-poweredge-xe8640-h100x4").asInt(), r.out());
+    assertEquals(60, report.get("cluster").get("azure-ndv5-h100").asInt(), r.out());
   }
 
   @Test
