@@ -157,14 +157,24 @@ class PoolBuilderTest {
       assertTrue(attr(gpu, DraAttributes.PCIE_ROOT).matches("\"pci0000:[0-9a-f]{2}\""));
       assertEquals("\"mlx5_" + i + "\"", attr(nic, DraAttributes.IB_DEVICE));
       assertEquals("\"ACTIVE\"", attr(nic, DraAttributes.PORT_STATE));
-      assertEquals("400", attr(nic, DraAttributes.RATE_GBPS));
+      assertNull(attr(nic, DraAttributes.RATE_GBPS), "the model's NICs report no rate");
       assertEquals("\"GPU-" + i + "\"", attr(gpu, DraAttributes.UUID));
-      assertEquals("\"H100\"", attr(gpu, DraAttributes.PRODUCT));
+      assertEquals("\"NVIDIA H100 80GB HBM3\"", attr(gpu, DraAttributes.PRODUCT));
       assertTrue(gpu.taints().isEmpty());
     }
     assertEquals(1, pool.slices().size());
     assertEquals("hgx-h100-8nic-tandem.dev-0", pool.sliceName(0));
     assertEquals("hgx-h100-8nic", pool.poolName());
+  }
+
+  @Test
+  @DisplayName("an HCA's port rate: as reported, and its whole Gb/s for CEL selectors")
+  void rate() {
+    Map<String, PublishedDevice> d =
+        byTreeId(PoolBuilder.build(TestMachines.twoSwitchesAndLoneHca("n1"), PoolSpec.joint()));
+    PublishedDevice nic = d.get("mlx5_1");
+    assertEquals("\"400 Gb/sec (4X NDR)\"", attr(nic, DraAttributes.RATE));
+    assertEquals("400", attr(nic, DraAttributes.RATE_GBPS));
   }
 
   @Test
