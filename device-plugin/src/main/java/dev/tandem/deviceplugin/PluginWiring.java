@@ -4,7 +4,7 @@ import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.HealthProbe;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
-import dev.tandem.discovery.Nvml;
+import dev.tandem.discovery.nvml.Nvml;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Machine;
 import java.nio.file.Path;

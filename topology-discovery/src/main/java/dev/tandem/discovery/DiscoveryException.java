@@ -24,7 +24,7 @@ public class DiscoveryException extends RuntimeException {
    * its rule (a number, a PCI address, an id given twice) becomes a DiscoveryException naming the
    * input, as does a DiscoveryException raised without it.
    */
-  static <T> T naming(String what, Supplier<T> reader) {
+  public static <T> T naming(String what, Supplier<T> reader) {
     try {
       return reader.get();
     } catch (DiscoveryException e) {

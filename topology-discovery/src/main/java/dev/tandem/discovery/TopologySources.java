@@ -1,5 +1,12 @@
 package dev.tandem.discovery;
 
+import dev.tandem.discovery.hwloc.Hwloc;
+import dev.tandem.discovery.hwloc.HwlocXmlSource;
+import dev.tandem.discovery.ibverbs.Ibverbs;
+import dev.tandem.discovery.live.LiveSource;
+import dev.tandem.discovery.nccl.NcclTopoSource;
+import dev.tandem.discovery.sysfs.SysfsSource;
+
 /**
  * The factory of topology sources: one adapter per kind of input, chosen from the options.
  *

@@ -1,8 +1,8 @@
 package dev.tandem.deviceplugin.gpu;
 
-import dev.tandem.discovery.Nvml;
-import dev.tandem.discovery.NvmlException;
-import dev.tandem.discovery.NvmlSession;
+import dev.tandem.discovery.nvml.Nvml;
+import dev.tandem.discovery.nvml.NvmlException;
+import dev.tandem.discovery.nvml.NvmlSession;
 import dev.tandem.topology.model.Device;
 import java.util.Optional;
 

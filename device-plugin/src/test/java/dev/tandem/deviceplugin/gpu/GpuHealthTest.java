@@ -3,7 +3,7 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.discovery.Nvml;
+import dev.tandem.discovery.nvml.Nvml;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;

@@ -3,7 +3,7 @@ package dev.tandem.deviceplugin.gpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tandem.discovery.FakeNvml;
+import dev.tandem.discovery.nvml.FakeNvml;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;

@@ -4,7 +4,7 @@ import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.MigLayout;
 import dev.tandem.discovery.DiscoveryException;
-import dev.tandem.discovery.MigGpu;
+import dev.tandem.discovery.nvml.MigGpu;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.crd.MigEntry;
 import dev.tandem.api.identity.MigLayout;
 import dev.tandem.discovery.DiscoveryException;
-import dev.tandem.discovery.MigGpu;
+import dev.tandem.discovery.nvml.MigGpu;
 import dev.tandem.fixtures.MovableClock;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;

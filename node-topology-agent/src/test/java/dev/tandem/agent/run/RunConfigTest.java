@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.DiscoveryOptions;
-import dev.tandem.discovery.Nvml;
+import dev.tandem.discovery.nvml.Nvml;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.node.NodeSettings;
