@@ -20,6 +20,7 @@ import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -157,9 +158,8 @@ class PoolBuilderTest {
       assertTrue(attr(gpu, DraAttributes.PCIE_ROOT).matches("\"pci0000:[0-9a-f]{2}\""));
       assertEquals("\"mlx5_" + i + "\"", attr(nic, DraAttributes.IB_DEVICE));
       assertEquals("\"ACTIVE\"", attr(nic, DraAttributes.PORT_STATE));
-      assertEquals("400", attr(nic, DraAttributes.RATE_GBPS));
       assertEquals("\"GPU-" + i + "\"", attr(gpu, DraAttributes.UUID));
-      assertEquals("\"H100\"", attr(gpu, DraAttributes.PRODUCT));
+      assertEquals("\"NVIDIA H100 80GB HBM3\"", attr(gpu, DraAttributes.PRODUCT));
       assertTrue(gpu.taints().isEmpty());
     }
     assertEquals(1, pool.slices().size());
@@ -351,5 +351,14 @@ class PoolBuilderTest {
         .deviceId(model.product())
         .model(model.name())
         .build();
+  }
+
+  @Test
+  @DisplayName("rateGbps: the whole Gb/s a port's rate starts with; none for a fraction or no rate")
+  void rateGbps() {
+    assertEquals(Optional.of(400L), DeviceAttributes.gbps("400 Gb/sec (4X NDR)"));
+    assertEquals(Optional.of(100L), DeviceAttributes.gbps("100"));
+    assertEquals(Optional.empty(), DeviceAttributes.gbps("2.5 Gb/sec (1X SDR)"));
+    assertEquals(Optional.empty(), DeviceAttributes.gbps(null));
   }
 }
