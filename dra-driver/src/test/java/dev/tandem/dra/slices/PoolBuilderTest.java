@@ -20,6 +20,7 @@ import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -361,5 +362,14 @@ class PoolBuilderTest {
         .deviceId(model.product())
         .model(model.name())
         .build();
+  }
+
+  @Test
+  @DisplayName("rateGbps: the whole Gb/s a port's rate starts with; none for a fraction or no rate")
+  void rateGbps() {
+    assertEquals(Optional.of(400L), DeviceAttributes.gbps("400 Gb/sec (4X NDR)"));
+    assertEquals(Optional.of(100L), DeviceAttributes.gbps("100"));
+    assertEquals(Optional.empty(), DeviceAttributes.gbps("2.5 Gb/sec (1X SDR)"));
+    assertEquals(Optional.empty(), DeviceAttributes.gbps(null));
   }
 }

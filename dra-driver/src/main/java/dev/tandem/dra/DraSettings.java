@@ -1,0 +1,156 @@
+package dev.tandem.dra;
+
+import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.slices.InvalidPoolException;
+import dev.tandem.dra.slices.PoolSpec;
+import dev.tandem.kit.config.Parsers;
+import dev.tandem.kit.config.Resolved;
+import dev.tandem.kit.config.Rule;
+import dev.tandem.kit.config.Setting;
+import dev.tandem.kit.config.Settings;
+import dev.tandem.kit.node.NodeSettings;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The DRA driver's settings, each declared once (flag, environment variable, parser, default,
+ * help): the node settings every node daemon shares ({@link NodeSettings}, the node name required
+ * here) and the driver's own. {@link DraConfig} is built from them.
+ */
+public final class DraSettings {
+
+  /** The HCA shape built so far: one device per HCA that is not an SR-IOV VF. */
+  public static final String MODE_HCA = "hca";
+
+  /** Required here: the pool, its slices and their owner are named after the node. */
+  public static final Setting<String> NODE_NAME = NodeSettings.NODE_NAME.asRequired();
+
+  public static final Setting<String> DRIVER_NAME =
+      Setting.of("--driver-name", "NAME", DraSettings::driverName)
+          .env("TANDEM_DRA_DRIVER_NAME")
+          .defaultValue(PoolSpec.DEFAULT_DRIVER)
+          .help(
+              "the DRA driver name the slices, the kubelet registration and DeviceClasses use; a"
+                  + " lowercase DNS subdomain of at most 63 characters");
+  public static final Setting<Path> PLUGIN_REGISTRY_DIR =
+      Setting.of("--plugin-registry-dir", "DIR", Parsers.path())
+          .env("TANDEM_DRA_PLUGIN_REGISTRY_DIR")
+          .defaultValue("/var/lib/kubelet/plugins_registry")
+          .help(
+              "the kubelet's plugin watcher directory: the registration socket"
+                  + " `<driver-name>-reg.sock` goes there");
+  public static final Setting<Path> PLUGIN_DIR =
+      Setting.of("--plugin-dir", "DIR", Parsers.path())
+          .env("TANDEM_DRA_PLUGIN_DIR")
+          .defaultText("`/var/lib/kubelet/plugins/<driver-name>`")
+          .help(
+              "the driver's own directory, created if missing: the DRA socket `dra.sock` and the"
+                  + " checkpoint `checkpoint.json`; not inside `--plugin-registry-dir`");
+  public static final Setting<Path> CDI_DIR =
+      Setting.of("--cdi-dir", "DIR", Parsers.path())
+          .env("TANDEM_DRA_CDI_DIR")
+          .defaultValue(CdiDirectory.DEFAULT)
+          .help(
+              "where Prepare writes a claim's CDI spec for its HCAs (a directory the container"
+                  + " runtime reads), created if missing");
+  public static final Setting<String> MODE =
+      Setting.of("--mode", "SHAPE", DraSettings::mode)
+          .env("TANDEM_DRA_MODE")
+          .defaultValue(MODE_HCA)
+          .help(
+              "how HCAs are published: `hca`, one device per HCA (`sriov` and `shared` are"
+                  + " designed, not built: docs/dra.md, Modes)");
+  public static final Setting<Boolean> JOINT =
+      Setting.toggle("--joint", true)
+          .env("TANDEM_DRA_JOINT")
+          .defaultValue("false")
+          .defaultText("off")
+          .help(
+              "joint mode: publish the node's GPUs too, beside its HCAs, so that one claim can"
+                  + " align a GPU and an HCA under one PCIe switch; Tandem must then be the only"
+                  + " publisher of the node's GPUs, and NVIDIA's CDI spec must name every GPU");
+  public static final Setting<Integer> OPS_PORT =
+      Setting.of("--ops-port", "N", Parsers.intRange(0, 65_535))
+          .env("TANDEM_DRA_OPS_PORT")
+          .defaultValue("9403")
+          .help(
+              "port of `/healthz`, `/readyz` (ready once the slices are published and the kubelet"
+                  + " registered the driver) and `/metrics`");
+
+  /** The driver's own directory must not be where the kubelet's plugin watcher looks. */
+  static final Rule PLUGIN_DIR_OUTSIDE_REGISTRY =
+      v -> {
+        Path dir = v.get(PLUGIN_DIR);
+        Path registry = v.get(PLUGIN_REGISTRY_DIR);
+        return dir != null && dir.normalize().startsWith(registry.normalize())
+            ? PLUGIN_DIR.names()
+                + " ("
+                + dir
+                + ") is inside "
+                + PLUGIN_REGISTRY_DIR.names()
+                + " ("
+                + registry
+                + "): the kubelet's plugin watcher would take the DRA socket for a registration"
+                + " socket; put them apart"
+            : null;
+      };
+
+  /** The driver's settings, its discovery sources exclusive. */
+  public static final Settings SETTINGS =
+      Settings.of(
+              """
+              usage: java -jar dra-driver.jar [flags]
+
+              Kubernetes DRA driver (resource.k8s.io/v1): publishes this node's HCAs (and in joint mode
+              its GPUs) in ResourceSlices with the PCIe switch they sit under, registers with the
+              kubelet, prepares claims (CDI specs). Every flag can also be set through the environment
+              variable in brackets; flags win over the environment.
+              """,
+              List.of(
+                  NODE_NAME,
+                  DRIVER_NAME,
+                  PLUGIN_REGISTRY_DIR,
+                  PLUGIN_DIR,
+                  CDI_DIR,
+                  MODE,
+                  JOINT,
+                  NodeSettings.HWLOC_XML,
+                  NodeSettings.NCCL_TOPO,
+                  NodeSettings.SYSFS_ROOT,
+                  NodeSettings.SYSFS_ONLY,
+                  NodeSettings.KUBECONFIG,
+                  OPS_PORT))
+          .rules(NodeSettings.ONE_SOURCE, PLUGIN_DIR_OUTSIDE_REGISTRY);
+
+  private DraSettings() {}
+
+  /** The default {@code --plugin-dir} of a driver. */
+  static Path defaultPluginDir(String driver) {
+    return Path.of("/var/lib/kubelet/plugins", driver);
+  }
+
+  /** {@code --plugin-dir}, else the driver's default. */
+  static Path pluginDir(Resolved v) {
+    return v.get(PLUGIN_DIR, defaultPluginDir(v.get(DRIVER_NAME)));
+  }
+
+  private static String driverName(String text) {
+    try {
+      return new PoolSpec(text, false).driver();
+    } catch (InvalidPoolException e) {
+      throw new IllegalArgumentException(
+          "is not a lowercase DNS subdomain of at most "
+              + PoolSpec.MAX_DRIVER_LENGTH
+              + " characters",
+          e);
+    }
+  }
+
+  private static String mode(String text) {
+    if (text.equals("sriov") || text.equals("shared")) {
+      throw new IllegalArgumentException(
+          "is designed but not built yet; only " + MODE_HCA + " is (docs/dra.md, Modes)");
+    }
+    return Parsers.oneOf(MODE_HCA).parse(text);
+  }
+}
