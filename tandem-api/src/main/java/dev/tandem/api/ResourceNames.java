@@ -15,8 +15,6 @@ import java.util.regex.Pattern;
 public record ResourceNames(String gpu, String hca) {
 
   // before DEFAULT, whose construction checks its names
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
 
   /** The GPU resource's default name. */
@@ -75,7 +73,7 @@ public record ResourceNames(String gpu, String hca) {
           "is prefixed with requests., which resource quotas keep for themselves");
     }
     String domain = "requests." + name.substring(0, slash);
-    if (domain.length() > 253 || !DNS_SUBDOMAIN.matcher(domain).matches()) {
+    if (domain.length() > 253 || !DnsNames.isSubdomain(domain)) {
       throw new IllegalArgumentException(
           "has a domain that is not a lowercase DNS subdomain (e.g. example.com)");
     }

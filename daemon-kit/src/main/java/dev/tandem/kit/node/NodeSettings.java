@@ -25,6 +25,7 @@ public final class NodeSettings {
   public static final String DEFAULT_POD_RESOURCES_SOCKET =
       "/var/lib/kubelet/pod-resources/kubelet.sock";
 
+  // tandem-api's DnsNames holds this rule for the other modules; daemon-kit depends on none of them
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 

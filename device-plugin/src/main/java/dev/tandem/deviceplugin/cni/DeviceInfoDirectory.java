@@ -47,7 +47,7 @@ public final class DeviceInfoDirectory {
               + " of "
               + SETTING
               + " cannot be written: "
-              + why(e)
+              + WholeFile.why(e)
               + ". Mount the host's "
               + dir
               + " read-write into the device plugin (a hostPath volume of type DirectoryOrCreate,"
@@ -75,9 +75,5 @@ public final class DeviceInfoDirectory {
       files.map(p -> p.getFileName().toString()).filter(candidates::contains).forEach(out::add);
     }
     return out;
-  }
-
-  private static String why(Exception e) {
-    return WholeFile.why(e);
   }
 }

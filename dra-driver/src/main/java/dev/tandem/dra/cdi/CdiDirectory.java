@@ -42,7 +42,7 @@ public final class CdiDirectory {
       WholeFile.proveWritable(dir);
     } catch (IOException | UnsupportedOperationException e) {
       throw new CdiException(
-          "the CDI directory " + dir + " cannot be written: " + why(e) + fix(), e);
+          "the CDI directory " + dir + " cannot be written: " + WholeFile.why(e) + fix(), e);
     }
   }
 
@@ -64,7 +64,12 @@ public final class CdiDirectory {
       WholeFile.write(dir.resolve(fileName), bytes);
     } catch (IOException | UnsupportedOperationException e) {
       throw new CdiException(
-          "the CDI spec " + dir.resolve(fileName) + " cannot be written: " + why(e) + fix(), e);
+          "the CDI spec "
+              + dir.resolve(fileName)
+              + " cannot be written: "
+              + WholeFile.why(e)
+              + fix(),
+          e);
     }
   }
 
@@ -81,16 +86,12 @@ public final class CdiDirectory {
       return Files.deleteIfExists(dir.resolve(fileName));
     } catch (IOException e) {
       throw new CdiException(
-          "CDI spec " + dir.resolve(fileName) + " cannot be removed: " + why(e), e);
+          "CDI spec " + dir.resolve(fileName) + " cannot be removed: " + WholeFile.why(e), e);
     }
   }
 
   /** Whether a spec of that name is in the directory. */
   public boolean exists(String fileName) {
     return Files.exists(dir.resolve(fileName));
-  }
-
-  private static String why(Exception e) {
-    return WholeFile.why(e);
   }
 }

@@ -1,6 +1,6 @@
 package dev.tandem.dra.slices;
 
-import java.util.regex.Pattern;
+import dev.tandem.api.DnsNames;
 
 /**
  * What the driver publishes: under which driver name, and whether the node's GPUs go in the pool
@@ -29,13 +29,8 @@ public record PoolSpec(String driver, boolean gpus) {
   /** The longest driver name the API accepts. */
   public static final int MAX_DRIVER_LENGTH = 63;
 
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
   public PoolSpec {
-    if (driver == null
-        || driver.length() > MAX_DRIVER_LENGTH
-        || !DNS_SUBDOMAIN.matcher(driver).matches()) {
+    if (driver == null || driver.length() > MAX_DRIVER_LENGTH || !DnsNames.isSubdomain(driver)) {
       throw new InvalidPoolException(
           "the DRA driver name '"
               + driver

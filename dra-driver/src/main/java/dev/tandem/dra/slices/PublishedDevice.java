@@ -1,5 +1,6 @@
 package dev.tandem.dra.slices;
 
+import dev.tandem.api.DnsNames;
 import dev.tandem.topology.model.Device;
 import java.util.Collections;
 import java.util.List;
@@ -28,8 +29,6 @@ public record PublishedDevice(
   public static final int MAX_TAINTS = 16;
 
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern C_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   public PublishedDevice {
@@ -77,8 +76,7 @@ public record PublishedDevice(
     String id = qualified.substring(slash + 1);
     boolean domainOk =
         slash < 0
-            || (domain.length() <= DraAttributes.MAX_DOMAIN_LENGTH
-                && DNS_SUBDOMAIN.matcher(domain).matches());
+            || (domain.length() <= DraAttributes.MAX_DOMAIN_LENGTH && DnsNames.isSubdomain(domain));
     if (!domainOk
         || id.length() > DraAttributes.MAX_ID_LENGTH
         || !C_IDENTIFIER.matcher(id).matches()) {
