@@ -15,6 +15,7 @@ import dev.tandem.dra.publish.SlicePublisher;
 import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PoolBuilder;
 import dev.tandem.kit.ops.OpsServer;
+import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
@@ -29,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,8 +48,8 @@ public final class DraDriver {
 
   private static final Logger LOG = LoggerFactory.getLogger(DraDriver.class);
 
-  /** Wait before publishing again after a failed publication. */
-  static final long REPUBLISH_DELAY_MS = 5_000;
+  /** Waits between tries while publishing after a registration fails: every 5 s, for ever. */
+  static final Backoff REPUBLISH = new Backoff(Duration.ofSeconds(5), Duration.ofSeconds(5));
 
   private final Vertx vertx;
   private final DraConfig config;
@@ -135,7 +137,7 @@ public final class DraDriver {
                     registered = status.getPluginRegistered();
                     if (registered) {
                       registrations.increment();
-                      republish();
+                      republish(0);
                     }
                   });
             })
@@ -197,8 +199,10 @@ public final class DraDriver {
     }
   }
 
-  /** Publishes again on a worker thread, and again after a delay while it fails. */
-  private void republish() {
+  /**
+   * Publishes again on a worker thread, and again after {@link #REPUBLISH}'s delay while it fails.
+   */
+  private void republish(int failures) {
     vertx
         .executeBlocking(
             () -> {
@@ -208,9 +212,10 @@ public final class DraDriver {
             false)
         .onFailure(
             e -> {
-              LOG.warn("{}; trying again in {} ms", publishError, REPUBLISH_DELAY_MS);
+              Duration delay = REPUBLISH.delay(failures + 1);
+              LOG.warn("{}; trying again in {} ms", publishError, delay.toMillis());
               if (!stopping) {
-                vertx.setTimer(REPUBLISH_DELAY_MS, t -> republish());
+                vertx.setTimer(delay.toMillis(), t -> republish(failures + 1));
               }
             });
   }
