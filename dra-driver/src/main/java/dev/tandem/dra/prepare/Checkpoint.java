@@ -53,6 +53,9 @@ public final class Checkpoint {
     Map<String, PreparedClaim> claims = new LinkedHashMap<>();
     try {
       Contents c = JSON.readValue(Files.readAllBytes(file), Contents.class);
+      if (c == null) {
+        throw new CheckpointException("the checkpoint " + file + " holds no object" + only());
+      }
       if (c.version() != VERSION) {
         throw new CheckpointException(
             "the checkpoint "
@@ -64,7 +67,13 @@ public final class Checkpoint {
                 + only());
       }
       if (c.claims() != null) {
-        c.claims().forEach(p -> claims.put(p.uid(), p));
+        for (PreparedClaim p : c.claims()) {
+          if (p == null || p.uid() == null) {
+            throw new CheckpointException(
+                "the checkpoint " + file + " holds an entry without a claim UID" + only());
+          }
+          claims.put(p.uid(), p);
+        }
       }
     } catch (NoSuchFileException e) {
       // no claim prepared yet
