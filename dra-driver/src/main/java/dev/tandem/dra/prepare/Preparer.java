@@ -65,6 +65,9 @@ public final class Preparer {
   }
 
   public synchronized ClaimOutcome prepare(ClaimRef ref) {
+    if (!ClaimRef.isUid(ref.uid())) {
+      return ClaimOutcome.failed(notUid(ref));
+    }
     Optional<PreparedClaim> done = checkpoint.get(ref.uid());
     if (done.isPresent() && (done.get().cdiSpec() == null || cdi.exists(done.get().cdiSpec()))) {
       return ClaimOutcome.prepared(done.get().devices());
@@ -88,6 +91,9 @@ public final class Preparer {
 
   /** Undoes Prepare; the claim's error, empty when it is undone. */
   public synchronized String unprepare(ClaimRef ref) {
+    if (!ClaimRef.isUid(ref.uid())) {
+      return notUid(ref);
+    }
     try {
       cdi.remove(ClaimSpec.fileName(ref.uid()));
       if (checkpoint.remove(ref.uid())) {
@@ -98,6 +104,15 @@ public final class Preparer {
       LOG.warn("claim {} not unprepared: {}", ref, e.getMessage());
       return "claim " + ref + ": " + e.getMessage();
     }
+  }
+
+  private static String notUid(ClaimRef ref) {
+    return "claim "
+        + ref
+        + ": the kubelet sent UID '"
+        + ref.uid()
+        + "', which is not a Kubernetes UID (letters, digits and '-'): nothing was done; a kubelet"
+        + " of a supported release sends the claim's metadata.uid";
   }
 
   private PreparedClaim prepareAnew(ClaimRef ref) {

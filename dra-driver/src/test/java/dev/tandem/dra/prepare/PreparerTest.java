@@ -155,6 +155,21 @@ class PreparerTest {
   }
 
   @Test
+  @DisplayName("a UID that is not one (a path) is refused before it names any file")
+  void uidNotAUid() throws IOException {
+    Files.createDirectories(dir.resolve("cdi").resolve("tandem.dev-hca_"));
+    Path outside = Files.writeString(dir.resolve("victim.json"), "{}");
+    ClaimRef hostile = new ClaimRef("team", "/../../victim", "train-gpus");
+    String error = preparer().prepare(hostile).error();
+    assertTrue(
+        error.contains("the kubelet sent UID '/../../victim', which is not a Kubernetes UID"),
+        error);
+    assertTrue(preparer().unprepare(hostile).contains("not a Kubernetes UID"));
+    assertTrue(Files.exists(outside));
+    assertFalse(Files.exists(dir.resolve("checkpoint.json")));
+  }
+
+  @Test
   @DisplayName("a claim of another node, an unknown device, a changed UID: errors naming the fix")
   void refusals() {
     claims.put(
