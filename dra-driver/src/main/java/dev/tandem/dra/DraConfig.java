@@ -1,5 +1,6 @@
 package dev.tandem.dra;
 
+import dev.tandem.dra.slices.HcaShape;
 import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.node.LocalNode;
@@ -16,7 +17,9 @@ import java.util.Map;
  * @param pluginRegistryDir the kubelet's plugin watcher directory
  * @param pluginDir the driver's own directory (DRA socket, checkpoint)
  * @param cdiDir where claims' CDI specs are written
- * @param mode the HCA shape ({@code hca})
+ * @param mode the HCA shape
+ * @param sharesPerHca shares of each HCA in the {@code shared} shape
+ * @param deviceInfoDir where Prepare writes granted VFs' Device Information files
  * @param joint whether the node's GPUs are published too
  * @param node this node's name and how its machine is read
  * @param kubeconfig the kubeconfig file, or null (in-cluster, else {@code ~/.kube/config})
@@ -27,7 +30,9 @@ public record DraConfig(
     Path pluginRegistryDir,
     Path pluginDir,
     Path cdiDir,
-    String mode,
+    HcaShape mode,
+    int sharesPerHca,
+    Path deviceInfoDir,
     boolean joint,
     LocalNode node,
     Path kubeconfig,
@@ -51,6 +56,8 @@ public record DraConfig(
         DraSettings.pluginDir(v),
         v.get(DraSettings.CDI_DIR),
         v.get(DraSettings.MODE),
+        v.get(DraSettings.SHARES_PER_HCA),
+        v.get(DraSettings.DEVICE_INFO_DIR),
         v.get(DraSettings.JOINT),
         NodeSettings.localNode(v, env),
         v.get(NodeSettings.KUBECONFIG),
@@ -59,7 +66,7 @@ public record DraConfig(
 
   /** What the driver publishes. */
   public PoolSpec poolSpec() {
-    return new PoolSpec(driver, joint);
+    return new PoolSpec(driver, joint, mode, sharesPerHca);
   }
 
   /** The socket the kubelet's plugin watcher finds: {@code <registry>/<driver>-reg.sock}. */

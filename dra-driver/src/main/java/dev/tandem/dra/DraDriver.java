@@ -7,6 +7,7 @@ import dev.tandem.discovery.TopologySources;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.NvidiaCdiSpecs;
 import dev.tandem.dra.claims.ApiServerClaims;
+import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.dra.kubelet.DraServer;
 import dev.tandem.dra.kubelet.RegistrationServer;
 import dev.tandem.dra.prepare.Checkpoint;
@@ -122,6 +123,7 @@ public final class DraDriver {
             () -> machine,
             new ApiServerClaims(kube),
             new CdiDirectory(config.cdiDir()),
+            new DeviceInfoDirectory(config.deviceInfoDir()),
             Checkpoint.open(config.checkpoint()),
             ResourceNames.HCA);
     return DraServer.start(vertx, config.draSocket(), preparer)

@@ -137,6 +137,8 @@ class DraDriverMockTest {
             hcaOnly.pluginDir(),
             hcaOnly.cdiDir(),
             hcaOnly.mode(),
+            hcaOnly.sharesPerHca(),
+            hcaOnly.deviceInfoDir(),
             true,
             hcaOnly.node(),
             null,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.dra.cdi.ClaimSpec;
 import dev.tandem.kit.files.WholeFile;
 import java.io.IOException;
@@ -100,6 +101,15 @@ public final class Checkpoint {
           + p.cdiSpec()
           + "', where this driver names it "
           + ClaimSpec.fileName(p.uid());
+    }
+    for (String info : p.deviceInfo()) {
+      if (!DeviceInfo.isFileName(info)) {
+        return "claim "
+            + p.uid()
+            + " with Device Information file '"
+            + info
+            + "', which is not a file name this driver writes";
+      }
     }
     for (PreparedDevice d : p.devices()) {
       if (d == null || d.pool() == null || d.device() == null) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.dra.prepare.AllocatedDevice;
 import dev.tandem.dra.prepare.Checkpoint;
 import dev.tandem.dra.prepare.ClaimAllocation;
@@ -74,6 +75,7 @@ class KubeletServersIT {
         () -> machine,
         (ns, name) -> Optional.ofNullable(claims.get(ns + "/" + name)),
         new CdiDirectory(dir.resolve("cdi")),
+        new DeviceInfoDirectory(dir.resolve("devinfo")),
         Checkpoint.open(dir.resolve("checkpoint.json")),
         "rdma/hca");
   }

@@ -29,6 +29,8 @@ class CheckpointTest {
         "{\"version\":1,\"claims\":[{\"uid\":\"../../etc\",\"devices\":[]}]}",
         "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[],"
             + "\"cdiSpec\":\"../../etc/passwd\"}]}",
+        "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[],"
+            + "\"deviceInfo\":[\"../../etc/x-device.json\"]}]}",
         "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[{\"requests\":[],"
             + "\"cdiIds\":[]}]}]}"
       })
