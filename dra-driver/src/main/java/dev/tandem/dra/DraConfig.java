@@ -5,6 +5,7 @@ import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.node.LocalNode;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param cdiDir where claims' CDI specs are written
  * @param mode the HCA shape ({@code hca})
  * @param joint whether the node's GPUs are published too
+ * @param rediscoverInterval time between rediscoveries while running; zero for none
  * @param node this node's name and how its machine is read
  * @param kubeconfig the kubeconfig file, or null (in-cluster, else {@code ~/.kube/config})
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
@@ -29,6 +31,7 @@ public record DraConfig(
     Path cdiDir,
     String mode,
     boolean joint,
+    Duration rediscoverInterval,
     LocalNode node,
     Path kubeconfig,
     int opsPort) {
@@ -52,6 +55,7 @@ public record DraConfig(
         v.get(DraSettings.CDI_DIR),
         v.get(DraSettings.MODE),
         v.get(DraSettings.JOINT),
+        v.get(DraSettings.REDISCOVER_INTERVAL),
         NodeSettings.localNode(v, env),
         v.get(NodeSettings.KUBECONFIG),
         v.get(DraSettings.OPS_PORT));

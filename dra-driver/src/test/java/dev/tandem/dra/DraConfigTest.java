@@ -9,6 +9,7 @@ import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.node.LocalNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,25 @@ class DraConfigTest {
     String other = error(NODE, "--mode", "vf");
     assertTrue(other.contains("--mode") && other.contains("not one of hca"), other);
     assertTrue(error(NODE, "--ops-port", "70000").contains("--ops-port"));
+  }
+
+  @Test
+  @DisplayName("--rediscover-interval: 60 s by default, 0 turns rediscovery off, -1 is refused")
+  void rediscoverInterval() {
+    assertEquals(Duration.ofSeconds(60), DraConfig.parse(new String[0], NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ZERO,
+        DraConfig.parse(new String[] {"--rediscover-interval=0"}, NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ofSeconds(5),
+        DraConfig.parse(
+                new String[0], Map.of("NODE_NAME", "n1", "TANDEM_DRA_REDISCOVER_INTERVAL", "5"))
+            .rediscoverInterval());
+    String negative = error(NODE, "--rediscover-interval", "-1");
+    assertTrue(
+        negative.contains("--rediscover-interval")
+            && negative.contains("TANDEM_DRA_REDISCOVER_INTERVAL"),
+        negative);
   }
 
   @Test
