@@ -6,6 +6,7 @@ import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.node.LocalNode;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,7 @@ import java.util.Map;
  * @param sharesPerHca shares of each HCA in the {@code shared} shape
  * @param deviceInfoDir where Prepare writes granted VFs' Device Information files
  * @param joint whether the node's GPUs are published too
+ * @param rediscoverInterval time between rediscoveries while running; zero for none
  * @param node this node's name and how its machine is read
  * @param kubeconfig the kubeconfig file, or null (in-cluster, else {@code ~/.kube/config})
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
@@ -34,6 +36,7 @@ public record DraConfig(
     int sharesPerHca,
     Path deviceInfoDir,
     boolean joint,
+    Duration rediscoverInterval,
     LocalNode node,
     Path kubeconfig,
     int opsPort) {
@@ -59,6 +62,7 @@ public record DraConfig(
         v.get(DraSettings.SHARES_PER_HCA),
         v.get(DraSettings.DEVICE_INFO_DIR),
         v.get(DraSettings.JOINT),
+        v.get(DraSettings.REDISCOVER_INTERVAL),
         NodeSettings.localNode(v, env),
         v.get(NodeSettings.KUBECONFIG),
         v.get(DraSettings.OPS_PORT));

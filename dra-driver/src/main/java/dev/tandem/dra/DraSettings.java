@@ -12,6 +12,7 @@ import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -85,6 +86,15 @@ public final class DraSettings {
               "joint mode: publish the node's GPUs too, beside its HCAs, so that one claim can"
                   + " align a GPU and an HCA under one PCIe switch; Tandem must then be the only"
                   + " publisher of the node's GPUs, and NVIDIA's CDI spec must name every GPU");
+  public static final Setting<Duration> REDISCOVER_INTERVAL =
+      Setting.of("--rediscover-interval", "SECONDS", Parsers.seconds(0, 86_400))
+          .env("TANDEM_DRA_REDISCOVER_INTERVAL")
+          .defaultValue("60")
+          .help(
+              "seconds between rediscoveries of the node while running (a device gone or come,"
+                  + " a port down, an RDMA driver unloaded): the slices are published again when"
+                  + " the pool changed, and the health stream tells the kubelet; `0`: discover"
+                  + " once, at start");
   public static final Setting<Integer> OPS_PORT =
       Setting.of("--ops-port", "N", Parsers.intRange(0, 65_535))
           .env("TANDEM_DRA_OPS_PORT")
@@ -144,6 +154,7 @@ public final class DraSettings {
                   SHARES_PER_HCA,
                   DEVICE_INFO_DIR,
                   JOINT,
+                  REDISCOVER_INTERVAL,
                   NodeSettings.HWLOC_XML,
                   NodeSettings.NCCL_TOPO,
                   NodeSettings.SYSFS_ROOT,

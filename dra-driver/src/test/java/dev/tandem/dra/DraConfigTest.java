@@ -10,6 +10,7 @@ import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.node.LocalNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,25 @@ class DraConfigTest {
     DraConfig shared = DraConfig.parse(new String[] {"--shares-per-hca=16"}, env);
     assertEquals(HcaShape.SHARED, shared.poolSpec().shape());
     assertEquals(16, shared.poolSpec().sharesPerHca());
+  }
+
+  @Test
+  @DisplayName("--rediscover-interval: 60 s by default, 0 turns rediscovery off, -1 is refused")
+  void rediscoverInterval() {
+    assertEquals(Duration.ofSeconds(60), DraConfig.parse(new String[0], NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ZERO,
+        DraConfig.parse(new String[] {"--rediscover-interval=0"}, NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ofSeconds(5),
+        DraConfig.parse(
+                new String[0], Map.of("NODE_NAME", "n1", "TANDEM_DRA_REDISCOVER_INTERVAL", "5"))
+            .rediscoverInterval());
+    String negative = error(NODE, "--rediscover-interval", "-1");
+    assertTrue(
+        negative.contains("--rediscover-interval")
+            && negative.contains("TANDEM_DRA_REDISCOVER_INTERVAL"),
+        negative);
   }
 
   @Test
