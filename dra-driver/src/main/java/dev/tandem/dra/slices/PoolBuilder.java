@@ -1,5 +1,6 @@
 package dev.tandem.dra.slices;
 
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;

@@ -1,6 +1,7 @@
 package dev.tandem.simulator.dra;
 
 import dev.tandem.api.claims.ClaimGenerator;
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
@@ -57,9 +58,9 @@ public final class PublishedDevices {
 
   private static Map<String, String> attributes(Device d, Map<String, PcieNode> nodes) {
     Map<String, String> out = new HashMap<>();
-    put(out, ClaimGenerator.PCIE_SWITCH, Locality.PXB, d, nodes);
-    put(out, ClaimGenerator.PCIE_ROOT, Locality.PHB, d, nodes);
-    put(out, ClaimGenerator.NUMA_NODE, Locality.NODE, d, nodes);
+    put(out, DraAttributes.PCIE_SWITCH, Locality.PXB, d, nodes);
+    put(out, DraAttributes.PCIE_ROOT, Locality.PHB, d, nodes);
+    put(out, DraAttributes.NUMA_NODE, Locality.NODE, d, nodes);
     return out;
   }
 

@@ -7,6 +7,7 @@ import dev.tandem.api.claims.ClaimGenerator;
 import dev.tandem.api.claims.ClaimRequest;
 import dev.tandem.api.claims.DeviceClaimSpec;
 import dev.tandem.api.claims.MatchConstraint;
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.TestMachines;
@@ -123,7 +124,7 @@ class GeneratedClaimPropertyTest {
             List.of(
                 ClaimRequest.exactly("gpus", ClaimGenerator.GPU_CLASS, 4),
                 ClaimRequest.exactly("hcas", ClaimGenerator.HCA_CLASS, 4)),
-            List.of(new MatchConstraint(ClaimGenerator.PCIE_SWITCH, List.of("gpus", "hcas"))));
+            List.of(new MatchConstraint(DraAttributes.PCIE_SWITCH, List.of("gpus", "hcas"))));
     assertEquals(Optional.empty(), ClaimMatcher.allocate(single, free));
   }
 

@@ -1,5 +1,6 @@
 package dev.tandem.api.claims;
 
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
@@ -33,15 +34,6 @@ public final class ClaimGenerator {
   /** The DeviceClass of Tandem's HCAs. */
   public static final String HCA_CLASS = "tandem-hca";
 
-  /** The published attribute whose equal values mean {@code PXB} or better. */
-  public static final String PCIE_SWITCH = "tandem.dev/pcieSwitch";
-
-  /** The standard attribute of the root complex ({@code PHB}). */
-  public static final String PCIE_ROOT = "resource.kubernetes.io/pcieRoot";
-
-  /** The standard attribute of the NUMA node ({@code NODE}). */
-  public static final String NUMA_NODE = "resource.kubernetes.io/numaNode";
-
   static final String NEW = "new";
   static final String ANY = "any";
 
@@ -53,9 +45,9 @@ public final class ClaimGenerator {
    */
   public static String attribute(Alignment alignment) {
     return switch (alignment) {
-      case SWITCH -> PCIE_SWITCH;
-      case ROOT_COMPLEX -> PCIE_ROOT;
-      case NUMA -> NUMA_NODE;
+      case SWITCH -> DraAttributes.PCIE_SWITCH;
+      case ROOT_COMPLEX -> DraAttributes.PCIE_ROOT;
+      case NUMA -> DraAttributes.NUMA_NODE;
       case NONE -> null;
     };
   }

@@ -1,4 +1,4 @@
-package dev.tandem.dra.slices;
+package dev.tandem.api.dra;
 
 /**
  * The qualified names of the attributes the driver publishes on its devices (docs/dra.md,
