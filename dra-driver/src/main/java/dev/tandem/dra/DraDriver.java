@@ -4,6 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.NvidiaCdiSpecs;
 import dev.tandem.dra.claims.ApiServerClaims;
@@ -72,7 +73,8 @@ public final class DraDriver {
   private DraDriver(Vertx vertx, DraConfig config, Discovery discovery, KubernetesClient kube) {
     this.vertx = vertx;
     this.config = config;
-    this.machine = discovery.machine();
+    // Prepare hands out each HCA's uverbs node: an hwloc export names none, sysfs does.
+    this.machine = new UverbsLocator(config.node().sysfsRoot()).withUverbs(discovery.machine());
     this.pool = PoolBuilder.build(machine, config.poolSpec());
     this.source = discovery.source();
     this.publisher = new SlicePublisher(kube);
