@@ -5,6 +5,7 @@ import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.NvidiaCdiSpecs;
 import dev.tandem.dra.claims.ApiServerClaims;
@@ -70,6 +71,7 @@ public final class DraDriver {
   private final Vertx vertx;
   private final DraConfig config;
   private final TopologySource source;
+  private final UverbsLocator uverbs;
   private final SlicePublisher publisher;
   private final HealthFeed health = new HealthFeed();
   private final WorkerLoop loop;
@@ -92,6 +94,15 @@ public final class DraDriver {
   /** The node as last discovered, and the pool built from it. */
   private record Current(Machine machine, NodePool pool, String source) {}
 
+  /**
+   * The node of a discovery and its pool. Prepare hands out each HCA's uverbs node: an hwloc export
+   * names none, so each HCA without one gets the one sysfs shows.
+   */
+  private Current current(Discovery discovery) {
+    Machine machine = uverbs.withUverbs(discovery.machine());
+    return new Current(machine, PoolBuilder.build(machine, config.poolSpec()), discovery.source());
+  }
+
   private DraDriver(
       Vertx vertx,
       DraConfig config,
@@ -101,9 +112,8 @@ public final class DraDriver {
     this.vertx = vertx;
     this.config = config;
     this.source = source;
-    this.current =
-        new Current(
-            first.machine(), PoolBuilder.build(first.machine(), config.poolSpec()), first.source());
+    this.uverbs = new UverbsLocator(config.node().sysfsRoot());
+    this.current = current(first);
     this.publisher = new SlicePublisher(kube);
     this.loop =
         new WorkerLoop(
@@ -299,10 +309,10 @@ public final class DraDriver {
     Current was = current;
     Instant now = Instant.now();
     try {
-      Discovery d = source.discover();
-      NodePool pool = PoolBuilder.build(d.machine(), config.poolSpec());
+      Current next = current(source.discover());
+      NodePool pool = next.pool();
       String change = PoolChange.describe(was.pool(), pool);
-      current = new Current(d.machine(), pool, d.source());
+      current = next;
       if (rediscoveryError != null) {
         LOG.info("node {}: rediscovery works again", pool.nodeName());
         rediscoveryError = null;
@@ -322,7 +332,7 @@ public final class DraDriver {
               + " failed at "
               + now
               + ": "
-              + e.getMessage()
+              + (e.getMessage() == null ? e.toString() : e.getMessage())
               + "; the pool found before ("
               + was.pool().devices().size()
               + " device(s)) stays published";
