@@ -339,7 +339,10 @@ func (k *cluster) startScheduler(ctx context.Context) error {
 	port := harness.FreePort()
 	p, err := harness.Start(k.env.Logs(), "kube-scheduler", nil,
 		filepath.Join(k.env.Bin, "kube-scheduler"), "--config", cfg, "--secure-port", fmt.Sprint(port),
-		"--bind-address", "127.0.0.1", "--v", "2")
+		"--bind-address", "127.0.0.1", "--v", "2",
+		// the DRA allocator skips devices whose taints a claim does not tolerate only with the gate
+		// (alpha and off in v1.35, on by default from v1.36), as the API server keeps them (control-plane)
+		"--feature-gates", "DRADeviceTaints=true")
 	if err != nil {
 		return err
 	}

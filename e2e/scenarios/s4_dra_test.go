@@ -46,52 +46,27 @@ func TestDRA(t *testing.T) {
 	}
 	const ns = "dra"
 	cl.use(t, ns)
-	node := cl.group(t, ns, xe8640)[0]
-	topo, gpus, hcas := cl.devicesOf(t, node)
-	n := cl.draNode(t, node, gpus, hcas)
 	cl.startClaimController(t)
-
-	kubelet, err := dra.Start(cl.c.Kube, node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kubelet.Stop)
-	n.driver = n.startDriver(t)
-	if err := kubelet.WaitRegistered(draDriver, 90*time.Second); err != nil {
-		t.Fatalf("%v; see %s", err, n.driver.Log)
-	}
-	devs := n.waitSlices(t, len(gpus)+len(hcas))
-	t.Logf("the kube-apiserver accepted %d devices of %s in ResourceSlices; the kubelet's DRA manager registered the driver", len(devs), node)
-	n.checkSwitchKeys(t, devs, topo)
-
 	cl.deviceClasses(t)
 	for _, s := range []int64{1, 2, 4} {
 		cl.claimTemplate(t, ns, s)
 	}
-	// Each pod in turn: it must be bound exactly when a switch still holds s free GPUs and s free
-	// HCAs (the devices the earlier pods' claims hold are taken), and pend with kube-scheduler's
-	// reason otherwise.
-	var bound []*corev1.Pod
-	taken := map[string]bool{}
-	for i, s := range []int64{2, 1, 1, 1, 1, 4} {
-		name := fmt.Sprintf("dra-%d-g%d", i, s)
-		cl.createDraPod(t, ns, name, node, s)
-		if !switchWithFree(devs, taken, int(s)) {
-			cl.waitUnschedulable(t, ns, name)
-			continue
-		}
-		pod := cl.waitBound(t, ns, name, 90*time.Second)
-		for _, d := range n.checkAllocation(t, pod, s, devs, topo) {
-			if taken[d] {
-				t.Errorf("device %s allocated twice (again to pod %s)", d, name)
-			}
-			taken[d] = true
-		}
-		bound = append(bound, pod)
-	}
-	if len(bound) == 0 {
-		t.Fatalf("no pod was bound on %s", node)
-	}
+	// One node at a time: the kubelet's DRA manager and the driver's sockets live in the kubelet's
+	// fixed directories. Each sub-test stops its kubelet and driver when it ends.
+	t.Run("XE8640", func(t *testing.T) { draXE8640(t, ns) })
+	t.Run("HGXH100", func(t *testing.T) { draHGXH100(t, ns) })
+	t.Run("DGXA100StorageHcas", func(t *testing.T) { draDGXA100(t, ns) })
+}
+
+// draXE8640: the XE8640's hwloc export (three GPUs with an HCA under their switch, one without),
+// claims allocated, prepared, the driver and the kubelet restarted with claims prepared.
+func draXE8640(t *testing.T, ns string) {
+	node := cl.group(t, ns, xe8640)[0]
+	topo, gpus, hcas := cl.devicesOf(t, node)
+	n := cl.draNode(t, node, gpus, hcas, xe8640.File)
+	kubelet, devs := n.start(t, topo, len(gpus)+len(hcas))
+
+	bound, _ := n.allocateInTurn(t, ns, "dra", []int64{2, 1, 1, 1, 1, 4}, devs, topo)
 
 	prepared := map[string]*corev1.Pod{}
 	for _, p := range bound {
@@ -121,22 +96,75 @@ func TestDRA(t *testing.T) {
 	}
 }
 
+// allocateInTurn creates a pod per claim size in turn (prefix-<i>-g<s>, a claim made from
+// gpu-hca-<s>): each must be bound exactly when a switch still holds s free GPUs and s free HCAs (the
+// devices the earlier pods' claims hold are taken), and pend with kube-scheduler's reason otherwise.
+// It returns the bound pods and the devices their claims hold; none is allocated twice.
+func (n *draNode) allocateInTurn(t *testing.T, ns, prefix string, sizes []int64, devs map[string]publishedDevice, topo *harness.Topology) ([]*corev1.Pod, map[string]bool) {
+	t.Helper()
+	var bound []*corev1.Pod
+	taken := map[string]bool{}
+	for i, s := range sizes {
+		name := fmt.Sprintf("%s-%d-g%d", prefix, i, s)
+		cl.createDraPod(t, ns, name, n.name, s)
+		if !switchWithFree(devs, taken, int(s)) {
+			cl.waitUnschedulable(t, ns, name)
+			continue
+		}
+		pod := cl.waitBound(t, ns, name, 90*time.Second)
+		for _, d := range n.checkAllocation(t, pod, s, devs, topo) {
+			if taken[d] {
+				t.Errorf("device %s allocated twice (again to pod %s)", d, name)
+			}
+			taken[d] = true
+		}
+		bound = append(bound, pod)
+	}
+	if len(bound) == 0 {
+		t.Fatalf("no pod was bound on %s", n.name)
+	}
+	return bound, taken
+}
+
+// start starts the node's kubelet DRA side and the driver (both stopped when t ends), waits until the
+// kubelet registered the driver and its ResourceSlices hold want devices, and checks their switch
+// keys against the agent's tree.
+func (n *draNode) start(t *testing.T, topo *harness.Topology, want int) (*dra.Kubelet, map[string]publishedDevice) {
+	t.Helper()
+	kubelet, err := dra.Start(cl.c.Kube, n.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kubelet.Stop)
+	n.driver = n.startDriver(t)
+	if err := kubelet.WaitRegistered(draDriver, 90*time.Second); err != nil {
+		t.Fatalf("%v; see %s", err, n.driver.Log)
+	}
+	devs := n.waitSlices(t, want)
+	var tainted []string
+	for _, d := range devs {
+		if d.tainted {
+			tainted = append(tainted, d.name)
+		}
+	}
+	t.Logf("the kube-apiserver accepted %d devices of %s in ResourceSlices (tainted: %v); the kubelet's DRA manager registered the driver", len(devs), n.name, tainted)
+	n.checkSwitchKeys(t, devs, topo)
+	return kubelet, devs
+}
+
 // draNode is one node of the DRA scenario: its fake sysfs and procfs (GPU UUIDs included), its CDI
 // directory holding NVIDIA's spec, and the driver's process.
 type draNode struct {
 	name   string
 	sysfs  string
 	cdiDir string
-	hwloc  string            // the export the driver reads (GPU UUIDs filled in)
+	hwloc  string            // the export the driver reads (GPU UUIDs filled in); "": sysfs only
+	args   []string          // the driver's further flags
 	uuids  map[string]string // GPU PCI address -> UUID
 	uverbs map[string]string // ibverbs name -> /dev/infiniband/uverbsN
 	driver *harness.Proc
 }
 
-// draNode writes the node's host files: fakeSysfs's tree with a UUID per GPU in the NVIDIA driver's
-// information file, a character device per HCA's uverbs node and rdma_cm in the private
-// /dev/infiniband (the CDI library takes a device node's type and numbers from the host file), and
-// NVIDIA's CDI spec naming every GPU.
 // withoutDevicePlugins removes nvidia.com/gpu and rdma/hca from the Node's status, as on a node whose
 // GPUs and HCAs come from a DRA driver (one name is never served by both, KEP-5004): joint mode
 // refuses to start while a device plugin publishes the node's GPUs.
@@ -157,13 +185,24 @@ func (k *cluster) withoutDevicePlugins(t *testing.T, node string) {
 	}
 }
 
-func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Device) *draNode {
+// draNode writes the node's host files: with an hwloc export, fakeSysfs's tree and a copy of the
+// export (GPU UUIDs filled in); without one (hwloc ""), the machine's tree is already at draSysfs
+// (draTreeNode). Then a UUID per GPU in the NVIDIA driver's information file, a character device per
+// HCA's uverbs node and rdma_cm in the private /dev/infiniband (the CDI library takes a device node's
+// type and numbers from the host file), and NVIDIA's CDI spec naming every GPU.
+func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Device, hwloc string) *draNode {
 	t.Helper()
-	n := &draNode{name: node, sysfs: filepath.Join(k.env.Dir, "sysfs-"+node), cdiDir: filepath.Join(k.env.Dir, "cdi-"+node),
+	n := &draNode{name: node, sysfs: draSysfs(node), cdiDir: filepath.Join(k.env.Dir, "cdi-"+node),
 		uuids: map[string]string{}, uverbs: map[string]string{}}
 	k.withoutDevicePlugins(t, node)
-	if err := fakeSysfs(n.sysfs, hcas, gpus); err != nil {
+	// an earlier node's driver checkpoint is not this node's
+	if err := os.RemoveAll(filepath.Join(dra.PluginsDir, draDriver)); err != nil {
 		t.Fatal(err)
+	}
+	if hwloc != "" {
+		if err := fakeSysfs(n.sysfs, hcas, gpus); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var uuids []string
 	for _, g := range gpus {
@@ -176,20 +215,47 @@ func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Devic
 			t.Fatal(err)
 		}
 	}
-	// fakeSysfs names HCA i's uverbs device uverbs<i>; minor numbers as the kernel's ib_uverbs gives them.
+	// fakeSysfs names HCA i's uverbs device uverbs<i>, a machine's tree as the kernel does
+	// (sys/class/infiniband_verbs/uverbsN/ibdev); minor numbers as the kernel's ib_uverbs gives them.
+	inTree := treeUverbs(n.sysfs)
 	for i, h := range hcas {
-		n.uverbs[h.ID] = fmt.Sprintf("%s/uverbs%d", draDevDir, i)
-		mknodChar(t, n.uverbs[h.ID], 231, uint32(192+i))
+		u, ok := inTree[h.ID]
+		if !ok {
+			u = i
+		}
+		n.uverbs[h.ID] = fmt.Sprintf("%s/uverbs%d", draDevDir, u)
+		mknodChar(t, n.uverbs[h.ID], 231, uint32(192+u))
 	}
 	mknodChar(t, draDevDir+"/rdma_cm", 10, 58)
 	if err := dra.WriteNvidiaSpec(n.cdiDir, uuids); err != nil {
 		t.Fatal(err)
 	}
+	if hwloc == "" {
+		return n
+	}
 	n.hwloc = filepath.Join(k.env.Dir, "hwloc-"+node+".xml")
-	if err := withGpuUuids(k.env.Topology(xe8640.File), n.hwloc, n.uuids); err != nil {
+	if err := withGpuUuids(k.env.Topology(hwloc), n.hwloc, n.uuids); err != nil {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// draSysfs is the node's host root (sysfs and procfs).
+func draSysfs(node string) string { return filepath.Join(cl.env.Dir, "sysfs-"+node) }
+
+// treeUverbs reads which uverbsN each ibverbs device has in a tree written as the kernel lays it
+// out (sys/class/infiniband_verbs/uverbsN/ibdev); empty for fakeSysfs's, which has no such links.
+func treeUverbs(root string) map[string]int {
+	out := map[string]int{}
+	dirs, _ := filepath.Glob(filepath.Join(root, "sys", "class", "infiniband_verbs", "uverbs*"))
+	for _, d := range dirs {
+		ib, err := os.ReadFile(filepath.Join(d, "ibdev"))
+		var n int
+		if _, perr := fmt.Sscanf(filepath.Base(d), "uverbs%d", &n); err == nil && perr == nil {
+			out[strings.TrimSpace(string(ib))] = n
+		}
+	}
+	return out
 }
 
 // scrubbedUUID is the GPU UUID every GPU of test-fixtures' hwloc exports carries.
@@ -198,7 +264,9 @@ const scrubbedUUID = "GPU-00000000-0000-0000-0000-000000000000"
 // withGpuUuids copies the hwloc export src to dst with each GPU's scrubbed NVIDIAUUID replaced by
 // uuids[its PCI address], as an export of the node would carry them: the driver names GPUs, and
 // NVIDIA's CDI spec knows them, by UUID. A GPU's NVML object is nested in its PCI device object, before
-// the next pci_busid.
+// the next pci_busid. Every HCA's port 1 is made ACTIVE (Port1State 4), as fakeSysfs shows it: the
+// node is cabled (the XE8640 export was taken with three of its four ports DOWN, which the driver
+// publishes tainted).
 func withGpuUuids(src, dst string, uuids map[string]string) error {
 	raw, err := os.ReadFile(src)
 	if err != nil {
@@ -211,7 +279,7 @@ func withGpuUuids(src, dst string, uuids map[string]string) error {
 			parts[i] = strings.Replace(parts[i], scrubbedUUID, u, 1)
 		}
 	}
-	out := strings.Join(parts, `pci_busid="`)
+	out := portState.ReplaceAllString(strings.Join(parts, `pci_busid="`), `${1}4"`)
 	if strings.Count(out, scrubbedUUID) != 0 {
 		return fmt.Errorf("%s: %d GPUs left with the scrubbed UUID", src, strings.Count(out, scrubbedUUID))
 	}
@@ -226,14 +294,20 @@ func mknodChar(t *testing.T, path string, major, minor uint32) {
 	}
 }
 
-// startDriver runs Tandem's DRA driver jar in joint mode for the node, stopped when t ends.
+// startDriver runs Tandem's DRA driver jar in joint mode for the node (its hwloc export, or its sysfs
+// tree only), stopped when t ends.
 func (n *draNode) startDriver(t *testing.T) *harness.Proc {
 	t.Helper()
 	ops := harness.FreePort()
-	args := []string{"--node-name", n.name, "--kubeconfig", cl.env.Kubeconfig, "--joint",
-		"--hwloc-xml", n.hwloc, "--sysfs-root", n.sysfs,
-		"--plugin-registry-dir", dra.RegistryDir, "--plugin-dir", filepath.Join(dra.PluginsDir, draDriver),
-		"--cdi-dir", n.cdiDir, "--ops-port", fmt.Sprint(ops)}
+	args := []string{"--node-name", n.name, "--kubeconfig", cl.env.Kubeconfig, "--joint", "--sysfs-root", n.sysfs}
+	if n.hwloc != "" {
+		args = append(args, "--hwloc-xml", n.hwloc)
+	} else {
+		args = append(args, "--sysfs-only")
+	}
+	args = append(args, n.args...)
+	args = append(args, "--plugin-registry-dir", dra.RegistryDir, "--plugin-dir", filepath.Join(dra.PluginsDir, draDriver),
+		"--cdi-dir", n.cdiDir, "--ops-port", fmt.Sprint(ops))
 	argv := append([]string{cl.env.Java}, javaArgs("96m", cl.env.Jar("dra-driver"), args...)...)
 	p, err := harness.Start(cl.env.Logs(), "dra-driver-"+n.name, nil, argv...)
 	if err != nil {
@@ -266,6 +340,7 @@ func (k *cluster) startClaimController(t *testing.T) {
 type publishedDevice struct {
 	name, kind, pcieSwitch string
 	uuid, ibDevice, pciBus string
+	tainted                bool // the API server kept a taint on it (DRADeviceTaints)
 }
 
 // waitSlices waits until the driver's ResourceSlices of the node hold want devices (each created
@@ -286,7 +361,8 @@ func (n *draNode) waitSlices(t *testing.T, want int) map[string]publishedDevice 
 			}
 			for _, d := range s.Spec.Devices {
 				devs[d.Name] = publishedDevice{name: d.Name, kind: str(d, "tandem.dev/kind"), pcieSwitch: str(d, string(switchKey)),
-					uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID")}
+					uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID"),
+					tainted: len(d.Taints) > 0}
 			}
 		}
 		if len(devs) != want {
@@ -339,11 +415,12 @@ func (n *draNode) treeID(d publishedDevice) string {
 	return d.pciBus
 }
 
-// switchWithFree says whether a switch key holds s GPUs and s HCAs not taken.
+// switchWithFree says whether a switch key holds s GPUs and s HCAs neither taken nor tainted (the
+// scheduler's allocator skips a device whose taints the claim does not tolerate).
 func switchWithFree(devs map[string]publishedDevice, taken map[string]bool, s int) bool {
 	free := map[string]map[string]int{}
 	for _, d := range devs {
-		if taken[d.name] || d.pcieSwitch == "" {
+		if taken[d.name] || d.tainted || d.pcieSwitch == "" {
 			continue
 		}
 		if free[d.pcieSwitch] == nil {
@@ -404,14 +481,20 @@ func (k *cluster) claimTemplate(t *testing.T, ns string, s int64) {
 func (k *cluster) createDraPod(t *testing.T, ns, name, node string, s int64) {
 	t.Helper()
 	tmpl := fmt.Sprintf("gpu-hca-%d", s)
+	k.createClaimPod(t, ns, name, node, corev1.PodResourceClaim{Name: draPodClaim, ResourceClaimTemplateName: &tmpl})
+}
+
+// createClaimPod creates a pod on node whose one container uses the claim; it is deleted when t ends.
+func (k *cluster) createClaimPod(t *testing.T, ns, name, node string, claim corev1.PodResourceClaim) {
+	t.Helper()
 	p := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: corev1.PodSpec{
 			SchedulerName:  k.schedName,
 			NodeSelector:   map[string]string{"kubernetes.io/hostname": node},
-			ResourceClaims: []corev1.PodResourceClaim{{Name: draPodClaim, ResourceClaimTemplateName: &tmpl}},
+			ResourceClaims: []corev1.PodResourceClaim{claim},
 			Containers: []corev1.Container{{Name: draContainer, Image: "registry.invalid/tandem-e2e:none",
-				Resources: corev1.ResourceRequirements{Claims: []corev1.ResourceClaim{{Name: draPodClaim}}}}},
+				Resources: corev1.ResourceRequirements{Claims: []corev1.ResourceClaim{{Name: claim.Name}}}}},
 		},
 	}
 	if _, err := k.c.Kube.CoreV1().Pods(ns).Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
@@ -483,8 +566,8 @@ func (n *draNode) checkAllocation(t *testing.T, pod *corev1.Pod, s int64, devs m
 			continue
 		}
 		d, ok := devs[r.Device]
-		if !ok || d.kind != r.Request {
-			t.Errorf("claim %s: request %s got device %s (published: %v, kind %q)", c.Name, r.Request, r.Device, ok, d.kind)
+		if !ok || d.kind != r.Request || d.tainted {
+			t.Errorf("claim %s: request %s got device %s (published: %v, kind %q, tainted %v)", c.Name, r.Request, r.Device, ok, d.kind, d.tainted)
 		}
 		byKind[d.kind] = append(byKind[d.kind], d)
 		names = append(names, r.Device)
@@ -512,6 +595,8 @@ func (n *draNode) checkAllocation(t *testing.T, pod *corev1.Pod, s int64, devs m
 	t.Logf("pod %s: claim %s allocated %v under switch %s", pod.Name, c.Name, names, byKind["gpu"][0].pcieSwitch)
 	return names
 }
+
+var portState = regexp.MustCompile(`(name="Port1State" value=")[0-9]+"`)
 
 var uverbsPath = regexp.MustCompile(`^/dev/infiniband/(uverbs[0-9]+|rdma_cm)$`)
 
