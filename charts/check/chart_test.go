@@ -167,6 +167,54 @@ func TestMatrixCases(t *testing.T) {
 			t.Errorf("joint mounts %v", mounts)
 		}
 	})
+	t.Run("dra", func(t *testing.T) {
+		for _, name := range []string{"dra", "dra-joint"} {
+			objs := render(t, ci(name))
+			for _, k := range []string{"DaemonSet", "ConfigMap", "ServiceAccount", "ClusterRole", "ClusterRoleBinding"} {
+				if o := Find(objs, k, "tandem-device-plugin"); o != nil || Find(objs, "ConfigMap", "tandem-device-plugin-config") != nil {
+					t.Errorf("%s: the device plugin's %s is rendered beside the DRA driver", name, k)
+				}
+			}
+		}
+		if Find(render(t, nil), "DaemonSet", "tandem-dra-driver") != nil {
+			t.Error("the DRA driver is rendered by default")
+		}
+		objs := render(t, []string{writeValues(t, "draDriver: {enabled: true, joint: true, driverName: dra.example.com, port: 9500, extraArgs: [--mode=hca]}\nnodes: {ncclTopology: /opt/topo.xml}\nnetworkPolicy: {enabled: true}")})
+		ds := Find(objs, "DaemonSet", "tandem-dra-driver")
+		c := container(t, ds)
+		want := []string{"--joint", "--driver-name=dra.example.com", "--ops-port=9500", "--nccl-topo=/etc/tandem/nccl-topo.xml", "--mode=hca"}
+		if !reflect.DeepEqual(strs(c["args"]), want) {
+			t.Errorf("DRA driver args %v, want %v", c["args"], want)
+		}
+		var plugin, topo string
+		for _, v := range podSpec(ds)["volumes"].([]any) {
+			v := v.(map[string]any)
+			if hp, ok := v["hostPath"].(map[string]any); ok && v["name"] == "plugin" {
+				plugin = hp["path"].(string)
+			} else if ok && v["name"] == "nccl-topology" {
+				topo = hp["path"].(string)
+			}
+		}
+		if plugin != "/var/lib/kubelet/plugins/dra.example.com" || topo != "/opt/topo.xml" {
+			t.Errorf("plugin directory %q (want the driver name's), NCCL topology %q", plugin, topo)
+		}
+		for _, dc := range []string{"tandem-gpu", "tandem-hca"} {
+			o := Find(objs, "DeviceClass", dc)
+			if o == nil {
+				t.Fatalf("no DeviceClass %s", dc)
+			}
+			expr := o["spec"].(map[string]any)["selectors"].([]any)[0].(map[string]any)["cel"].(map[string]any)["expression"].(string)
+			if !strings.HasPrefix(expr, `device.driver == "dra.example.com" && `) {
+				t.Errorf("DeviceClass %s selects %q: want the driver name", dc, expr)
+			}
+		}
+		if Find(objs, "NetworkPolicy", "tandem-dra-driver") == nil || Find(objs, "NetworkPolicy", "tandem-device-plugin") != nil {
+			t.Errorf("NetworkPolicies %v: want tandem-dra-driver's instead of the device plugin's", Keys(objs))
+		}
+		if objs := render(t, []string{writeValues(t, "draDriver: {enabled: true, deviceClasses: {enabled: false}}")}); Find(objs, "DeviceClass", "tandem-hca") != nil {
+			t.Error("draDriver.deviceClasses.enabled=false still renders tandem-hca")
+		}
+	})
 	t.Run("default-scheduler", func(t *testing.T) {
 		objs := render(t, ci("default-scheduler"))
 		if Find(objs, "Deployment", "tandem-scheduler") != nil {
@@ -388,6 +436,10 @@ func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 		{"service address", "scheduler: {wiring: default-scheduler, clusterIP: 300.1.1.1}", "at '/scheduler/clusterIP': '300.1.1.1' is not valid ipv4"},
 		{"misspelt value", "extender: {replica: 3}", "at '/extender': additional properties 'replica' not allowed"},
 		{"cert-manager and your own Secret", "extender: {tls: {secretName: mine, certManager: {enabled: true}}}", "extender.tls.certManager.enabled issues the Secrets itself"},
+		{"device plugin's joint mode under DRA", "draDriver: {enabled: true}\ndevicePlugin: {joint: {enabled: true}}", "draDriver.enabled runs the DRA driver instead of the device plugin, so devicePlugin.joint.enabled does nothing"},
+		{"DRA joint mode without the driver", "draDriver: {joint: true}", "draDriver.joint is set but draDriver.enabled is false"},
+		{"DRA driver name", "draDriver: {enabled: true, driverName: Tandem_Dev}", "at '/draDriver/driverName': 'Tandem_Dev' does not match pattern"},
+		{"DRA device classes as a flag", "draDriver: {deviceClasses: true}", "at '/draDriver/deviceClasses': got boolean, want object"},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {

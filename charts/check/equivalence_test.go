@@ -26,6 +26,8 @@ func TestChartRendersTheKustomizeObjects(t *testing.T) {
 		{"default-scheduler wiring = manifests/ + default-scheduler-patch", ci("default-scheduler"), nil, []string{"", "scheduler/default-scheduler-patch"}},
 		{"joint mode = overlays/joint + second scheduler", ci("joint"), nil, []string{"overlays/joint", "scheduler/second-scheduler"}},
 		{"NCCL topology file = overlays/nccl-topology + second scheduler", ci("nccl-topology"), nil, []string{"overlays/nccl-topology", "scheduler/second-scheduler"}},
+		{"DRA driver = overlays/dra + second scheduler", ci("dra"), nil, []string{"overlays/dra", "scheduler/second-scheduler"}},
+		{"DRA driver, joint mode = overlays/dra-joint + second scheduler", ci("dra-joint"), nil, []string{"overlays/dra-joint", "scheduler/second-scheduler"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

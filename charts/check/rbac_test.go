@@ -8,7 +8,7 @@ import (
 )
 
 // kustomizations lists every manifests/ kustomization an operator may apply.
-var kustomizations = []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch", "overlays/joint", "monitoring"}
+var kustomizations = []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch", "overlays/joint", "overlays/dra", "overlays/dra-joint", "monitoring"}
 
 // The shipped RBAC grants nothing by wildcard: no "*" verb, resource, API group, resource name or
 // non-resource URL, in every kustomization and every case of the chart's values matrix.

@@ -58,7 +58,7 @@ func (k *cluster) applyManifests(ctx context.Context) error {
 			failures = append(failures, fmt.Sprintf("%s: %v", rel, err))
 		}
 	}
-	for _, kdir := range []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch", "overlays/joint", "overlays/nccl-topology", "monitoring"} {
+	for _, kdir := range []string{"", "scheduler/second-scheduler", "scheduler/default-scheduler-patch", "overlays/joint", "overlays/nccl-topology", "overlays/dra", "overlays/dra-joint", "monitoring"} {
 		if _, err := k.env.Kubectl(nil, "apply", "--server-side", "--dry-run=server", "--field-manager=tandem-e2e", "-k", filepath.Join(dir, kdir)); err != nil {
 			failures = append(failures, fmt.Sprintf("kustomization manifests/%s: %v", kdir, err))
 		}

@@ -106,11 +106,30 @@ func TestErdmaOverlaySelectsAlibabaDevices(t *testing.T) {
 	}
 }
 
-// Every container in the install: not privileged, memory limit and requests set, no privilege
-// escalation; the DaemonSets mount exactly the host paths the docs name, read-only where they can.
+// Every container in the install and in the DRA installs: not privileged, memory limit and requests
+// set, no privilege escalation; the DaemonSets mount exactly the host paths the docs name, read-only
+// where they can (the DRA driver's: TestDraDriverPod).
 func TestWorkloadsAreUnprivilegedAndBounded(t *testing.T) {
+	for _, rel := range append([]string{"."}, draOverlays...) {
+		unprivilegedAndBounded(t, rel)
+	}
 	rs := mustRender(t, ".")
-	for _, r := range rs {
+	agent := hostPaths(t, find(t, rs, "DaemonSet", "tandem-node-topology-agent"))
+	want := map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true}
+	if !reflect.DeepEqual(agent, want) {
+		t.Errorf("agent host paths (path -> read-only) = %v, want %v", agent, want)
+	}
+	plugin := hostPaths(t, find(t, rs, "DaemonSet", "tandem-device-plugin"))
+	want = map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true, "/var/lib/kubelet/device-plugins": false,
+		"/var/run/k8s.cni.cncf.io/devinfo/dp": false}
+	if !reflect.DeepEqual(plugin, want) {
+		t.Errorf("device-plugin host paths (path -> read-only) = %v, want %v", plugin, want)
+	}
+}
+
+func unprivilegedAndBounded(t *testing.T, rel string) {
+	t.Helper()
+	for _, r := range mustRender(t, rel) {
 		var spec *corev1.PodSpec
 		switch obj, _ := DecodeStrict(r); o := obj.(type) {
 		case *appsv1.DaemonSet:
@@ -125,23 +144,12 @@ func TestWorkloadsAreUnprivilegedAndBounded(t *testing.T) {
 		for _, c := range spec.Containers {
 			sc := c.SecurityContext
 			if sc == nil || (sc.Privileged != nil && *sc.Privileged) || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
-				t.Errorf("%s/%s: privileged or may escalate", r.GetName(), c.Name)
+				t.Errorf("manifests/%s %s/%s: privileged or may escalate", rel, r.GetName(), c.Name)
 			}
 			if c.Resources.Limits.Memory().IsZero() || c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() {
-				t.Errorf("%s/%s: needs cpu/memory requests and a memory limit", r.GetName(), c.Name)
+				t.Errorf("manifests/%s %s/%s: needs cpu/memory requests and a memory limit", rel, r.GetName(), c.Name)
 			}
 		}
-	}
-	agent := hostPaths(t, find(t, rs, "DaemonSet", "tandem-node-topology-agent"))
-	want := map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true}
-	if !reflect.DeepEqual(agent, want) {
-		t.Errorf("agent host paths (path -> read-only) = %v, want %v", agent, want)
-	}
-	plugin := hostPaths(t, find(t, rs, "DaemonSet", "tandem-device-plugin"))
-	want = map[string]bool{"/sys": true, "/var/lib/kubelet/pod-resources": true, "/var/lib/kubelet/device-plugins": false,
-		"/var/run/k8s.cni.cncf.io/devinfo/dp": false}
-	if !reflect.DeepEqual(plugin, want) {
-		t.Errorf("device-plugin host paths (path -> read-only) = %v, want %v", plugin, want)
 	}
 }
 

@@ -30,7 +30,7 @@ tandem-scheduler-extender.{{ .Release.Namespace }}.svc
 {{ .Values.extender.tls.clientSecretName | default "tandem-scheduler-client-tls" }}
 {{- end }}
 
-{{/* Node placement of both DaemonSets. */}}
+{{/* Node placement of the node DaemonSets (the agent, the device plugin or the DRA driver). */}}
 {{- define "tandem.nodePlacement" -}}
 nodeSelector:
 {{- if .Values.nodes.nfd }}
@@ -99,6 +99,12 @@ imagePullSecrets:
 {{- end -}}
 {{- if eq .Values.resourceNames.gpu .Values.resourceNames.hca -}}
 {{- fail (printf "resourceNames.gpu and resourceNames.hca are both %s: the GPU and HCA resources must differ" .Values.resourceNames.hca) -}}
+{{- end -}}
+{{- if and .Values.draDriver.enabled .Values.devicePlugin.joint.enabled -}}
+{{- fail "draDriver.enabled runs the DRA driver instead of the device plugin, so devicePlugin.joint.enabled does nothing: set draDriver.joint for joint mode under DRA, or leave draDriver.enabled false" -}}
+{{- end -}}
+{{- if and .Values.draDriver.joint (not .Values.draDriver.enabled) -}}
+{{- fail "draDriver.joint is set but draDriver.enabled is false: set draDriver.enabled too (the DRA driver replaces the device plugin), or leave draDriver.joint false" -}}
 {{- end -}}
 {{- if and .Values.extender.tls.certManager.enabled (or .Values.extender.tls.secretName .Values.extender.tls.clientSecretName) -}}
 {{- fail "extender.tls.certManager.enabled issues the Secrets itself: leave extender.tls.secretName and clientSecretName empty" -}}

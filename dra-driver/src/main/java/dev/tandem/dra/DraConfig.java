@@ -1,10 +1,12 @@
 package dev.tandem.dra;
 
+import dev.tandem.dra.slices.HcaShape;
 import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.node.LocalNode;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +18,11 @@ import java.util.Map;
  * @param pluginRegistryDir the kubelet's plugin watcher directory
  * @param pluginDir the driver's own directory (DRA socket, checkpoint)
  * @param cdiDir where claims' CDI specs are written
- * @param mode the HCA shape ({@code hca})
+ * @param mode the HCA shape
+ * @param sharesPerHca shares of each HCA in the {@code shared} shape
+ * @param deviceInfoDir where Prepare writes granted VFs' Device Information files
  * @param joint whether the node's GPUs are published too
+ * @param rediscoverInterval time between rediscoveries while running; zero for none
  * @param node this node's name and how its machine is read
  * @param kubeconfig the kubeconfig file, or null (in-cluster, else {@code ~/.kube/config})
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
@@ -27,8 +32,11 @@ public record DraConfig(
     Path pluginRegistryDir,
     Path pluginDir,
     Path cdiDir,
-    String mode,
+    HcaShape mode,
+    int sharesPerHca,
+    Path deviceInfoDir,
     boolean joint,
+    Duration rediscoverInterval,
     LocalNode node,
     Path kubeconfig,
     int opsPort) {
@@ -51,7 +59,10 @@ public record DraConfig(
         DraSettings.pluginDir(v),
         v.get(DraSettings.CDI_DIR),
         v.get(DraSettings.MODE),
+        v.get(DraSettings.SHARES_PER_HCA),
+        v.get(DraSettings.DEVICE_INFO_DIR),
         v.get(DraSettings.JOINT),
+        v.get(DraSettings.REDISCOVER_INTERVAL),
         NodeSettings.localNode(v, env),
         v.get(NodeSettings.KUBECONFIG),
         v.get(DraSettings.OPS_PORT));
@@ -59,7 +70,7 @@ public record DraConfig(
 
   /** What the driver publishes. */
   public PoolSpec poolSpec() {
-    return new PoolSpec(driver, joint);
+    return new PoolSpec(driver, joint, mode, sharesPerHca);
   }
 
   /** The socket the kubelet's plugin watcher finds: {@code <registry>/<driver>-reg.sock}. */

@@ -3,17 +3,25 @@ package dev.tandem.dra;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryOptions;
+import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.NvidiaCdiSpecs;
 import dev.tandem.dra.claims.ApiServerClaims;
+import dev.tandem.dra.cni.DeviceInfoDirectory;
+import dev.tandem.dra.health.HealthFeed;
+import dev.tandem.dra.health.PoolChange;
+import dev.tandem.dra.health.PoolHealth;
 import dev.tandem.dra.kubelet.DraServer;
 import dev.tandem.dra.kubelet.RegistrationServer;
 import dev.tandem.dra.prepare.Checkpoint;
 import dev.tandem.dra.prepare.Preparer;
+import dev.tandem.dra.publish.GpuPublishers;
 import dev.tandem.dra.publish.SlicePublisher;
 import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PoolBuilder;
+import dev.tandem.kit.loop.WorkerLoop;
 import dev.tandem.kit.ops.OpsServer;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.topology.model.Device;
@@ -31,100 +39,174 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The DRA driver's composition root: discovers the node, builds its pool, publishes its
- * ResourceSlices, serves the DRA and registration sockets, and publishes again each time the
- * kubelet registers the driver (a kubelet deletes its node's slices when it starts: docs/dra.md).
- * Discovery, file I/O and API calls run on worker threads, never on the event loop.
+ * ResourceSlices, serves the DRA and registration sockets, and keeps the pool current: every {@code
+ * --rediscover-interval} it discovers the node again on its own thread ({@link WorkerLoop}),
+ * publishes when the pool changed (the publisher writes nothing otherwise) and tells the kubelet's
+ * health streams; it publishes again each time the kubelet registers the driver (a kubelet deletes
+ * its node's slices when it starts: docs/dra.md). A failed rediscovery keeps the last pool; a
+ * failed publication is retried after {@link #REPUBLISH}. Discovery, file I/O and API calls never
+ * run on the event loop.
  */
 public final class DraDriver {
 
   private static final Logger LOG = LoggerFactory.getLogger(DraDriver.class);
 
-  /** Waits between tries while publishing after a registration fails: every 5 s, for ever. */
+  /** Waits between tries while a publication fails: every 5 s, for ever. */
   static final Backoff REPUBLISH = new Backoff(Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+  /** How many rediscovery intervals the kubelet may trust a health report for. */
+  static final int HEALTH_TRUSTED_ROUNDS = 3;
 
   private final Vertx vertx;
   private final DraConfig config;
-  private final Machine machine;
-  private final NodePool pool;
-  private final String source;
+  private final TopologySource source;
+  private final UverbsLocator uverbs;
   private final SlicePublisher publisher;
+  private final HealthFeed health = new HealthFeed();
+  private final WorkerLoop loop;
   private final PrometheusMeterRegistry metrics =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Counter published;
   private final Counter publishFailures;
   private final Counter registrations;
+  private final Counter poolChanged;
+  private final Counter poolUnchanged;
+  private final Counter rediscoveryFailures;
+  private volatile Current current;
   private volatile String publishError = "ResourceSlices not published yet";
+  private volatile String rediscoveryError;
   private volatile boolean registered;
-  private volatile boolean stopping;
   private DraServer dra;
   private RegistrationServer registration;
   private OpsServer ops;
 
-  private DraDriver(Vertx vertx, DraConfig config, Discovery discovery, KubernetesClient kube) {
+  /** The node as last discovered, and the pool built from it. */
+  private record Current(Machine machine, NodePool pool, String source) {}
+
+  /**
+   * The node of a discovery and its pool. Prepare hands out each HCA's uverbs node: an hwloc export
+   * names none, so each HCA without one gets the one sysfs shows.
+   */
+  private Current current(Discovery discovery) {
+    Machine machine = uverbs.withUverbs(discovery.machine());
+    return new Current(machine, PoolBuilder.build(machine, config.poolSpec()), discovery.source());
+  }
+
+  private DraDriver(
+      Vertx vertx,
+      DraConfig config,
+      TopologySource source,
+      Discovery first,
+      KubernetesClient kube) {
     this.vertx = vertx;
     this.config = config;
-    this.machine = discovery.machine();
-    this.pool = PoolBuilder.build(machine, config.poolSpec());
-    this.source = discovery.source();
+    this.source = source;
+    this.uverbs = new UverbsLocator(config.node().sysfsRoot());
+    this.current = current(first);
     this.publisher = new SlicePublisher(kube);
-    metrics.gauge("tandem_dra_devices", pool.devices().size());
+    this.loop =
+        new WorkerLoop(
+            "dra-pool-" + config.node().nodeName(),
+            this::round,
+            config.rediscoverInterval(),
+            REPUBLISH);
+    metrics.gauge("tandem_dra_devices", this, d -> d.current.pool().devices().size());
+    metrics.gauge("tandem_dra_unhealthy_devices", this, DraDriver::unhealthy);
+    metrics.gauge("tandem_dra_health_streams", health, HealthFeed::subscribers);
     this.published = metrics.counter("tandem_dra_publications_total", "outcome", "ok");
     this.publishFailures = metrics.counter("tandem_dra_publications_total", "outcome", "failed");
     this.registrations = metrics.counter("tandem_dra_kubelet_registrations_total");
+    this.poolChanged = metrics.counter("tandem_dra_rediscoveries_total", "outcome", "changed");
+    this.poolUnchanged = metrics.counter("tandem_dra_rediscoveries_total", "outcome", "unchanged");
+    this.rediscoveryFailures =
+        metrics.counter("tandem_dra_rediscoveries_total", "outcome", "failed");
+    health.publish(PoolHealth.of(current.pool(), Instant.now(), healthTrust()));
   }
 
   /**
-   * Discovers the node, publishes its slices, and serves the DRA and registration sockets (in that
-   * order: the kubelet finds the registration socket only when the DRA socket answers).
+   * Discovers the node, publishes its slices, serves the DRA and registration sockets (in that
+   * order: the kubelet finds the registration socket only when the DRA socket answers), and starts
+   * rediscovering.
    *
-   * @return fails on a discovery, a pool, a CDI, a checkpoint or a publication error, naming it
+   * @return fails on a discovery, a pool, a CDI, a checkpoint or a publication error, or another
+   *     publisher of the node's GPUs in joint mode, naming it
    */
   public static Future<DraDriver> start(Vertx vertx, DraConfig config, KubernetesClient kube) {
-    return vertx
-        .executeBlocking(() -> prepared(vertx, config, kube), false)
-        .compose(d -> d.serve(kube).map(d));
+    return start(
+        vertx,
+        config,
+        kube,
+        () -> TopologySources.create(config.node().into(DiscoveryOptions::fromNodeSettings)));
   }
 
-  /** Everything before the sockets, blocking: discovery, the pool, directories, publication. */
-  private static DraDriver prepared(Vertx vertx, DraConfig config, KubernetesClient kube) {
-    Discovery discovery =
-        TopologySources.discoverOnce(config.node().into(DiscoveryOptions::fromNodeSettings));
-    DraDriver d = new DraDriver(vertx, config, discovery, kube);
+  /** With the topology source a test gives. */
+  static Future<DraDriver> start(
+      Vertx vertx, DraConfig config, KubernetesClient kube, Supplier<TopologySource> source) {
+    return vertx
+        .executeBlocking(() -> prepared(vertx, config, kube, source.get()), false)
+        .compose(d -> d.serve(kube).map(d))
+        .onSuccess(DraDriver::rediscoverFromNowOn);
+  }
+
+  /** Everything before the sockets, blocking: discovery, the pool, checks, publication. */
+  private static DraDriver prepared(
+      Vertx vertx, DraConfig config, KubernetesClient kube, TopologySource source) {
+    DraDriver d = new DraDriver(vertx, config, source, source.discover(), kube);
     LOG.info(
         "node {}: {} device(s) in the pool of driver {} ({}, HCA shape {}; topology from {})",
         config.node().nodeName(),
-        d.pool.devices().size(),
+        d.pool().devices().size(),
         config.driver(),
         config.joint() ? "joint: GPUs and HCAs" : "HCAs only",
         config.mode(),
-        d.source);
+        d.current.source());
     if (config.joint()) {
-      NvidiaCdiSpecs.requireAll(gpus(discovery.machine()), cdiDirectories(config));
+      refuseOtherGpuPublishers(config, kube);
+      NvidiaCdiSpecs.requireAll(gpus(d.current.machine()), cdiDirectories(config));
     }
     createDirectories(config.pluginRegistryDir(), config.pluginDir());
     d.publish();
     return d;
   }
 
+  /** Joint mode publishes the node's GPUs: nobody else may. */
+  private static void refuseOtherGpuPublishers(DraConfig config, KubernetesClient kube) {
+    String node = config.node().nodeName();
+    List<String> others = new GpuPublishers(kube).others(node);
+    if (!others.isEmpty()) {
+      throw new IllegalStateException(
+          "joint mode (--joint) publishes the GPUs of node "
+              + node
+              + ", but "
+              + String.join(" and ", others)
+              + " publishes them already, and one GPU must not be offered twice: run the driver"
+              + " without --joint (HCA-only mode, beside NVIDIA's GPU driver: root-complex and"
+              + " NUMA alignment only), or remove the other publisher from this node");
+    }
+  }
+
   private Future<Void> serve(KubernetesClient kube) {
     Preparer preparer =
         new Preparer(
             config.driver(),
-            () -> machine,
+            () -> current.machine(),
             new ApiServerClaims(kube),
             new CdiDirectory(config.cdiDir()),
+            new DeviceInfoDirectory(config.deviceInfoDir()),
             Checkpoint.open(config.checkpoint()),
             ResourceNames.HCA);
-    return DraServer.start(vertx, config.draSocket(), preparer)
+    return DraServer.start(vertx, config.draSocket(), preparer, health)
         .compose(
             s -> {
               dra = s;
@@ -137,7 +219,7 @@ public final class DraDriver {
                     registered = status.getPluginRegistered();
                     if (registered) {
                       registrations.increment();
-                      republish(0);
+                      loop.runSoon();
                     }
                   });
             })
@@ -152,9 +234,18 @@ public final class DraDriver {
             });
   }
 
+  private void rediscoverFromNowOn() {
+    loop.start();
+    if (config.rediscoverInterval().isZero()) {
+      LOG.info("rediscovery off (--rediscover-interval 0): the pool is the one found at start");
+    } else {
+      LOG.info("rediscovering node {} every {} s", pool().nodeName(), interval());
+    }
+  }
+
   /** Serves {@code /healthz}, {@code /readyz} and {@code /metrics}; completes with the port. */
   public Future<Integer> listenOps(int port) {
-    ops = new OpsServer(vertx, metrics, this::health, this::notReady);
+    ops = new OpsServer(vertx, metrics, this::healthz, this::notReady);
     return ops.listen(port);
   }
 
@@ -169,21 +260,92 @@ public final class DraDriver {
         : Optional.of("the kubelet has not registered driver " + config.driver() + " yet");
   }
 
-  private JsonObject health() {
-    return new JsonObject()
-        .put("node", pool.nodeName())
-        .put("driver", pool.driver())
-        .put("devices", pool.devices().size())
-        .put("registered", registered);
+  private JsonObject healthz() {
+    NodePool pool = pool();
+    JsonObject out =
+        new JsonObject()
+            .put("node", pool.nodeName())
+            .put("driver", pool.driver())
+            .put("devices", pool.devices().size())
+            .put("unhealthyDevices", unhealthy())
+            .put("registered", registered)
+            .put("rediscoverSeconds", interval())
+            .put("healthStreams", health.subscribers());
+    String error = rediscoveryError;
+    return error == null ? out : out.put("rediscoveryError", error);
   }
 
-  /** The pool published. */
+  /** The pool published (or being published): the one last discovered. */
   public NodePool pool() {
-    return pool;
+    return current.pool();
   }
 
-  /** Publishes the pool. Blocking; one publication at a time. */
+  /** The pool's health, as the kubelet's health streams get it. */
+  HealthFeed health() {
+    return health;
+  }
+
+  /** One round of the loop: rediscover when rediscovery is on, then publish. */
+  private void round() {
+    if (!config.rediscoverInterval().isZero()) {
+      rediscover();
+    }
+    try {
+      publish();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "{}; trying again in {} s",
+          publishError,
+          REPUBLISH.delay(loop.consecutiveFailures() + 1).toSeconds());
+      throw e;
+    }
+  }
+
+  /**
+   * Discovers the node again and makes its pool the current one; the health streams hear of it
+   * either way. A failure keeps the last pool, its devices' health unknown.
+   */
+  void rediscover() {
+    Current was = current;
+    Instant now = Instant.now();
+    try {
+      Current next = current(source.discover());
+      NodePool pool = next.pool();
+      String change = PoolChange.describe(was.pool(), pool);
+      current = next;
+      if (rediscoveryError != null) {
+        LOG.info("node {}: rediscovery works again", pool.nodeName());
+        rediscoveryError = null;
+      }
+      if (change.isEmpty()) {
+        poolUnchanged.increment();
+      } else {
+        poolChanged.increment();
+        LOG.info("node {}: the pool changed: {}", pool.nodeName(), change);
+      }
+      health.publish(PoolHealth.of(pool, now, healthTrust()));
+    } catch (RuntimeException e) {
+      rediscoveryFailures.increment();
+      rediscoveryError =
+          "rediscovery of node "
+              + was.pool().nodeName()
+              + " failed at "
+              + now
+              + ": "
+              + (e.getMessage() == null ? e.toString() : e.getMessage())
+              + "; the pool found before ("
+              + was.pool().devices().size()
+              + " device(s)) stays published";
+      LOG.warn("{}", rediscoveryError);
+      health.publish(
+          PoolHealth.unknown(
+              was.pool(), now, healthTrust(), "rediscovery failed: " + e.getMessage()));
+    }
+  }
+
+  /** Publishes the current pool. Blocking; one publication at a time. */
   synchronized void publish() {
+    NodePool pool = pool();
     try {
       SlicePublisher.Outcome o = publisher.publish(pool);
       published.increment();
@@ -199,33 +361,25 @@ public final class DraDriver {
     }
   }
 
-  /**
-   * Publishes again on a worker thread, and again after {@link #REPUBLISH}'s delay while it fails.
-   */
-  private void republish(int failures) {
-    vertx
-        .executeBlocking(
-            () -> {
-              publish();
-              return null;
-            },
-            false)
-        .onFailure(
-            e -> {
-              Duration delay = REPUBLISH.delay(failures + 1);
-              LOG.warn("{}; trying again in {} ms", publishError, delay.toMillis());
-              if (!stopping) {
-                vertx.setTimer(delay.toMillis(), t -> republish(failures + 1));
-              }
-            });
-  }
-
-  /** Stops serving: removes the registration socket first (the kubelet deregisters), then DRA's. */
+  /** Stops rediscovering, then serving: the registration socket first (the kubelet deregisters). */
   public Future<Void> stop() {
-    stopping = true;
+    loop.close();
     Future<Void> reg = registration == null ? Future.succeededFuture() : registration.stop();
     return reg.eventually(() -> dra == null ? Future.succeededFuture() : dra.stop())
         .eventually(() -> ops == null ? Future.succeededFuture() : ops.close());
+  }
+
+  private long interval() {
+    return config.rediscoverInterval().toSeconds();
+  }
+
+  /** A report outlives a few missed rounds; without rediscovery, the kubelet's own default. */
+  private Duration healthTrust() {
+    return config.rediscoverInterval().multipliedBy(HEALTH_TRUSTED_ROUNDS);
+  }
+
+  private double unhealthy() {
+    return pool().devices().stream().filter(d -> !d.taints().isEmpty()).count();
   }
 
   private static List<Device> gpus(Machine m) {

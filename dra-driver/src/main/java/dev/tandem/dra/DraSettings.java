@@ -1,6 +1,8 @@
 package dev.tandem.dra;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.slices.HcaShape;
 import dev.tandem.dra.slices.InvalidPoolException;
 import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.kit.config.Parsers;
@@ -10,6 +12,7 @@ import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
 import dev.tandem.kit.node.NodeSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -18,9 +21,6 @@ import java.util.List;
  * here) and the driver's own. {@link DraConfig} is built from them.
  */
 public final class DraSettings {
-
-  /** The HCA shape built so far: one device per HCA that is not an SR-IOV VF. */
-  public static final String MODE_HCA = "hca";
 
   /** Required here: the pool, its slices and their owner are named after the node. */
   public static final Setting<String> NODE_NAME = NodeSettings.NODE_NAME.asRequired();
@@ -53,13 +53,30 @@ public final class DraSettings {
           .help(
               "where Prepare writes a claim's CDI spec for its HCAs (a directory the container"
                   + " runtime reads), created if missing");
-  public static final Setting<String> MODE =
-      Setting.of("--mode", "SHAPE", DraSettings::mode)
+  public static final Setting<HcaShape> MODE =
+      Setting.of("--mode", "SHAPE", Parsers.enumOf(HcaShape.class))
           .env("TANDEM_DRA_MODE")
-          .defaultValue(MODE_HCA)
+          .defaultValue(HcaShape.HCA.toString())
           .help(
-              "how HCAs are published: `hca`, one device per HCA (`sriov` and `shared` are"
-                  + " designed, not built: docs/dra.md, Modes)");
+              "how HCAs are published (docs/dra.md, Modes): `hca`, one device per HCA; `sriov`,"
+                  + " one device per SR-IOV VF with its PF (an HCA without VFs whole); `shared`,"
+                  + " one device per HCA that many claims share, `--shares-per-hca` shares each");
+  public static final Setting<Integer> SHARES_PER_HCA =
+      Setting.of("--shares-per-hca", "N", Parsers.intRange(1, 1_000_000))
+          .env("TANDEM_DRA_SHARES_PER_HCA")
+          .defaultValue(Integer.toString(PoolSpec.DEFAULT_SHARES_PER_HCA))
+          .help(
+              "`shared` mode: the capacity `tandem.dev/shares` of each HCA, how many claims may"
+                  + " hold it at once (each takes one unless it asks for more); the device"
+                  + " plugin's `slotsPerHca` default. Only with `--mode shared`");
+  public static final Setting<Path> DEVICE_INFO_DIR =
+      Setting.of("--device-info-dir", "DIR", Parsers.path())
+          .env("TANDEM_DRA_DEVICE_INFO_DIR")
+          .defaultValue(DeviceInfo.SPEC_DIRECTORY)
+          .help(
+              "`sriov` mode: where Prepare writes a Device Information file per granted VF (NPWG"
+                  + " Device Information Specification, as the device plugin does; read by Multus,"
+                  + " SR-IOV CNI and the RDMA CNI), created if missing; removed on Unprepare");
   public static final Setting<Boolean> JOINT =
       Setting.toggle("--joint", true)
           .env("TANDEM_DRA_JOINT")
@@ -69,6 +86,15 @@ public final class DraSettings {
               "joint mode: publish the node's GPUs too, beside its HCAs, so that one claim can"
                   + " align a GPU and an HCA under one PCIe switch; Tandem must then be the only"
                   + " publisher of the node's GPUs, and NVIDIA's CDI spec must name every GPU");
+  public static final Setting<Duration> REDISCOVER_INTERVAL =
+      Setting.of("--rediscover-interval", "SECONDS", Parsers.seconds(0, 86_400))
+          .env("TANDEM_DRA_REDISCOVER_INTERVAL")
+          .defaultValue("60")
+          .help(
+              "seconds between rediscoveries of the node while running (a device gone or come,"
+                  + " a port down, an RDMA driver unloaded): the slices are published again when"
+                  + " the pool changed, and the health stream tells the kubelet; `0`: discover"
+                  + " once, at start");
   public static final Setting<Integer> OPS_PORT =
       Setting.of("--ops-port", "N", Parsers.intRange(0, 65_535))
           .env("TANDEM_DRA_OPS_PORT")
@@ -95,6 +121,18 @@ public final class DraSettings {
             : null;
       };
 
+  /** Shares are a {@code shared} mode setting: given in another mode it would do nothing. */
+  static final Rule SHARES_ONLY_SHARED =
+      v ->
+          v.isGiven(SHARES_PER_HCA) && v.get(MODE) != HcaShape.SHARED
+              ? SHARES_PER_HCA.names()
+                  + " is only meaningful with "
+                  + MODE.names()
+                  + " shared (it is "
+                  + v.get(MODE)
+                  + "); set the mode to shared or leave the shares out"
+              : null;
+
   /** The driver's settings, its discovery sources exclusive. */
   public static final Settings SETTINGS =
       Settings.of(
@@ -113,14 +151,17 @@ public final class DraSettings {
                   PLUGIN_DIR,
                   CDI_DIR,
                   MODE,
+                  SHARES_PER_HCA,
+                  DEVICE_INFO_DIR,
                   JOINT,
+                  REDISCOVER_INTERVAL,
                   NodeSettings.HWLOC_XML,
                   NodeSettings.NCCL_TOPO,
                   NodeSettings.SYSFS_ROOT,
                   NodeSettings.SYSFS_ONLY,
                   NodeSettings.KUBECONFIG,
                   OPS_PORT))
-          .rules(NodeSettings.ONE_SOURCE, PLUGIN_DIR_OUTSIDE_REGISTRY);
+          .rules(NodeSettings.ONE_SOURCE, PLUGIN_DIR_OUTSIDE_REGISTRY, SHARES_ONLY_SHARED);
 
   private DraSettings() {}
 
@@ -144,13 +185,5 @@ public final class DraSettings {
               + " characters",
           e);
     }
-  }
-
-  private static String mode(String text) {
-    if (text.equals("sriov") || text.equals("shared")) {
-      throw new IllegalArgumentException(
-          "is designed but not built yet; only " + MODE_HCA + " is (docs/dra.md, Modes)");
-    }
-    return Parsers.oneOf(MODE_HCA).parse(text);
   }
 }

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.dra.slices.HcaShape;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.node.LocalNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,9 @@ class DraConfigTest {
     assertEquals(Path.of("/var/lib/kubelet/plugins_registry"), c.pluginRegistryDir());
     assertEquals(Path.of("/var/lib/kubelet/plugins/tandem.dev"), c.pluginDir());
     assertEquals(Path.of("/var/run/cdi"), c.cdiDir());
-    assertEquals("hca", c.mode());
+    assertEquals(HcaShape.HCA, c.mode());
+    assertEquals(1000, c.sharesPerHca());
+    assertEquals(Path.of("/var/run/k8s.cni.cncf.io/devinfo/dp"), c.deviceInfoDir());
     assertFalse(c.joint());
     assertFalse(c.poolSpec().gpus());
     assertEquals(9403, c.opsPort());
@@ -85,11 +89,49 @@ class DraConfigTest {
     String driver = error(NODE, "--driver-name", "Tandem_Dev");
     assertTrue(driver.contains("--driver-name") && driver.contains("TANDEM_DRA_DRIVER_NAME"));
     assertTrue(driver.contains("'Tandem_Dev'") && driver.contains("DNS subdomain"), driver);
-    String sriov = error(NODE, "--mode", "sriov");
-    assertTrue(sriov.contains("--mode") && sriov.contains("not built"), sriov);
     String other = error(NODE, "--mode", "vf");
-    assertTrue(other.contains("--mode") && other.contains("not one of hca"), other);
+    assertTrue(other.contains("--mode") && other.contains("not one of hca, sriov, shared"), other);
+    for (String shares : new String[] {"0", "-3"}) {
+      String none = error(NODE, "--mode", "shared", "--shares-per-hca", shares);
+      assertTrue(
+          none.contains("--shares-per-hca")
+              && none.contains("TANDEM_DRA_SHARES_PER_HCA")
+              && none.contains("'" + shares + "'"),
+          none);
+    }
     assertTrue(error(NODE, "--ops-port", "70000").contains("--ops-port"));
+  }
+
+  @Test
+  @DisplayName("--mode sriov and shared are built: the pool's shape, shares and device-info dir")
+  void modes() {
+    DraConfig sriov =
+        DraConfig.parse(new String[] {"--mode", "sriov", "--device-info-dir", "/run/dp"}, NODE);
+    assertEquals(HcaShape.SRIOV, sriov.poolSpec().shape());
+    assertEquals(Path.of("/run/dp"), sriov.deviceInfoDir());
+    Map<String, String> env = Map.of("NODE_NAME", "n1", "TANDEM_DRA_MODE", "shared");
+    DraConfig shared = DraConfig.parse(new String[] {"--shares-per-hca=16"}, env);
+    assertEquals(HcaShape.SHARED, shared.poolSpec().shape());
+    assertEquals(16, shared.poolSpec().sharesPerHca());
+  }
+
+  @Test
+  @DisplayName("--rediscover-interval: 60 s by default, 0 turns rediscovery off, -1 is refused")
+  void rediscoverInterval() {
+    assertEquals(Duration.ofSeconds(60), DraConfig.parse(new String[0], NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ZERO,
+        DraConfig.parse(new String[] {"--rediscover-interval=0"}, NODE).rediscoverInterval());
+    assertEquals(
+        Duration.ofSeconds(5),
+        DraConfig.parse(
+                new String[0], Map.of("NODE_NAME", "n1", "TANDEM_DRA_REDISCOVER_INTERVAL", "5"))
+            .rediscoverInterval());
+    String negative = error(NODE, "--rediscover-interval", "-1");
+    assertTrue(
+        negative.contains("--rediscover-interval")
+            && negative.contains("TANDEM_DRA_REDISCOVER_INTERVAL"),
+        negative);
   }
 
   @Test
@@ -104,6 +146,12 @@ class DraConfigTest {
     Path xml = Files.writeString(dir.resolve("x.xml"), "<topology/>");
     String sources = error(NODE, "--hwloc-xml", xml.toString(), "--sysfs-only");
     assertTrue(sources.contains("--hwloc-xml and --sysfs-only"), sources);
+    String shares = error(NODE, "--shares-per-hca", "8");
+    assertTrue(
+        shares.contains("--shares-per-hca")
+            && shares.contains("--mode")
+            && shares.contains("only meaningful with"),
+        shares);
   }
 
   @Test

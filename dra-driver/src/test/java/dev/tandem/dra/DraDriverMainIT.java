@@ -45,9 +45,12 @@ class DraDriverMainIT {
   @Test
   @DisplayName("a bad setting exits 2 naming it; so does a missing node name")
   void badSettings() throws Exception {
-    Exit mode = run("--node-name=n1", "--mode=shared");
+    Exit mode = run("--node-name=n1", "--mode=vf");
     assertEquals(2, mode.code(), mode.output());
     assertTrue(mode.output().contains("dra-driver: --mode"), mode.output());
+    Exit shares = run("--node-name=n1", "--mode=shared", "--shares-per-hca=0");
+    assertEquals(2, shares.code(), shares.output());
+    assertTrue(shares.output().contains("dra-driver: --shares-per-hca"), shares.output());
     Exit node = run();
     assertEquals(2, node.code(), node.output());
     assertTrue(node.output().contains("--node-name"), node.output());

@@ -12,7 +12,10 @@ import dev.tandem.kubelet.pluginregistration.v1.InfoRequest;
 import dev.tandem.kubelet.pluginregistration.v1.PluginInfo;
 import dev.tandem.kubelet.pluginregistration.v1.RegistrationGrpcClient;
 import dev.tandem.kubelet.pluginregistration.v1.RegistrationStatus;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -21,6 +24,7 @@ import io.vertx.core.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -52,6 +56,9 @@ class DraDriverMockTest {
         .nodes()
         .resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build())
         .createOr(existing -> existing.update());
+    Node node = client.nodes().withName("n1").get();
+    node.setStatus(null);
+    client.nodes().resource(node).updateStatus();
   }
 
   @AfterEach
@@ -63,19 +70,34 @@ class DraDriverMockTest {
     return client.dynamicResourceAllocation().v1().resourcesSlices().list().getItems();
   }
 
-  DraConfig config() throws Exception {
+  DraConfig config(String... extra) throws Exception {
     Path root = FakeSysfs.write(dir.resolve("root"), TestMachines.twoSwitchesAndLoneHca("n1"));
-    return DraConfig.parse(
-        new String[] {
-          "--node-name=n1",
-          "--sysfs-only",
-          "--sysfs-root=" + root,
-          "--plugin-registry-dir=" + dir.resolve("registry"),
-          "--plugin-dir=" + dir.resolve("plugin"),
-          "--cdi-dir=" + dir.resolve("cdi"),
-          "--ops-port=0"
-        },
-        Map.of());
+    return DraConfig.parse(args(dir, root, extra), Map.of());
+  }
+
+  /** The flags of a driver on the sysfs tree {@code root}, its directories under {@code dir}. */
+  static String[] args(Path dir, Path root, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--node-name=n1",
+                "--sysfs-only",
+                "--sysfs-root=" + root,
+                "--plugin-registry-dir=" + dir.resolve("registry"),
+                "--plugin-dir=" + dir.resolve("plugin"),
+                "--cdi-dir=" + dir.resolve("cdi"),
+                "--ops-port=0"));
+    args.addAll(List.of(extra));
+    return args.toArray(String[]::new);
+  }
+
+  /** Why the start failed; null when it did not. */
+  Throwable startError(DraConfig config) throws Exception {
+    return DraDriver.start(vertx, config, client)
+        .toCompletionStage()
+        .toCompletableFuture()
+        .handle((d, t) -> t)
+        .get();
   }
 
   RegistrationGrpcClient kubelet(Path socket) {
@@ -109,7 +131,7 @@ class DraDriverMockTest {
     assertEquals("DRAPlugin", info.getType());
     assertEquals("tandem.dev", info.getName());
     assertEquals(dir.resolve("plugin/dra.sock").toAbsolutePath().toString(), info.getEndpoint());
-    assertEquals(List.of("v1.DRAPlugin"), info.getSupportedVersionsList());
+    assertEquals(List.of("v1.DRAPlugin", "v1.DRAResourceHealth"), info.getSupportedVersionsList());
     assertTrue(Files.exists(config.draSocket()));
     assertTrue(driver.notReady().orElseThrow().contains("has not registered"));
 
@@ -129,25 +151,28 @@ class DraDriverMockTest {
   @Test
   @DisplayName("joint mode without NVIDIA's CDI spec naming the GPUs: the start fails naming them")
   void jointNeedsNvidiaSpec() throws Exception {
-    DraConfig hcaOnly = config();
-    DraConfig joint =
-        new DraConfig(
-            hcaOnly.driver(),
-            hcaOnly.pluginRegistryDir(),
-            hcaOnly.pluginDir(),
-            hcaOnly.cdiDir(),
-            hcaOnly.mode(),
-            true,
-            hcaOnly.node(),
-            null,
-            0);
-    Throwable e =
-        DraDriver.start(vertx, joint, client)
-            .toCompletionStage()
-            .toCompletableFuture()
-            .handle((d, t) -> t)
-            .get();
+    DraConfig joint = config("--joint");
+    Throwable e = startError(joint);
     assertTrue(e != null && e.getMessage().contains("GPU"), String.valueOf(e));
     assertFalse(Files.exists(joint.registrationSocket()), "nothing served");
+  }
+
+  @Test
+  @DisplayName(
+      "joint mode on a node whose GPUs a device plugin publishes: the start fails naming it and"
+          + " the fix, nothing served")
+  void jointRefusedBesideAnotherPublisher() throws Exception {
+    Node node = client.nodes().withName("n1").get();
+    node.setStatus(
+        new NodeStatusBuilder().addToCapacity("nvidia.com/gpu", new Quantity("8")).build());
+    client.nodes().resource(node).updateStatus();
+    DraConfig joint = config("--joint");
+    Throwable e = startError(joint);
+    String message = String.valueOf(e == null ? null : e.getMessage());
+    assertTrue(message.contains("a device plugin (nvidia.com/gpu"), message);
+    assertTrue(message.contains("without --joint (HCA-only mode"), message);
+    assertTrue(message.contains("remove the other publisher"), message);
+    assertFalse(Files.exists(joint.registrationSocket()), "nothing served");
+    assertTrue(slices().isEmpty(), "nothing published");
   }
 }

@@ -11,11 +11,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * {@code tandem simulate}: exit 0 when the report is written (also after {@code --max-seconds}
- * stopped the run: the report says it is partial), 1 when the trace or a cluster file is refused, 2
- * for a bad command line.
+ * {@code tandem simulate}, and {@code tandem claim} when the first argument is {@code claim}
+ * ({@link ClaimMain}): exit 0 when the report is written (also after {@code --max-seconds} stopped
+ * the run: the report says it is partial), 1 when the trace or a cluster file is refused, 2 for a
+ * bad command line.
  */
 public final class SimulateMain {
 
@@ -29,6 +31,9 @@ public final class SimulateMain {
 
   /** Runs the command; returns the exit code. */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 0 && args[0].equals("claim")) {
+      return ClaimMain.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+    }
     for (String a : args) {
       if (a.equals("--help") || a.equals("-h")) {
         out.print(SimulateOptions.USAGE);

@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.cli;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
@@ -87,7 +88,7 @@ public final class PluginSettings {
   public static final Setting<Path> DEVICE_INFO_DIR =
       Setting.of("--device-info-dir", "DIR", PluginSettings::pathOrOff)
           .env("TANDEM_PLUGIN_DEVICE_INFO_DIR")
-          .defaultValue("/var/run/k8s.cni.cncf.io/devinfo/dp")
+          .defaultValue(DeviceInfo.SPEC_DIRECTORY)
           .help(
               "where Allocate writes a Device Information file per device granted (NPWG Device"
                   + " Information Specification; read by Multus, SR-IOV CNI and the RDMA CNI),"

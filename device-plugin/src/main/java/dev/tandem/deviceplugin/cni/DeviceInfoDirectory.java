@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.cni;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.kit.files.WholeFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +12,10 @@ import java.util.stream.Stream;
 
 /**
  * The directory Device Information files go to ({@code --device-info-dir}, by default the
- * specification's {@code /var/run/k8s.cni.cncf.io/devinfo/dp}). Blocking file I/O: call it on a
- * worker thread, or at start before the plugin serves.
+ * specification's {@link DeviceInfo#SPEC_DIRECTORY}). Blocking file I/O: call it on a worker
+ * thread, or at start before the plugin serves.
  */
 public final class DeviceInfoDirectory {
-
-  /** The directory the specification names for device plugins' files. */
-  public static final String SPEC_DIRECTORY = "/var/run/k8s.cni.cncf.io/devinfo/dp";
 
   private static final String SETTING = "--device-info-dir (TANDEM_PLUGIN_DEVICE_INFO_DIR)";
 

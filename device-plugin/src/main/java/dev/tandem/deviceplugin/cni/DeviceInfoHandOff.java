@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.cni;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.deviceplugin.allocate.DeviceHandOff;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
@@ -71,7 +72,7 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
     this.podResources = podResources;
     this.clock = clock;
     for (PluginDevice d : inventory.devices()) {
-      DeviceInfo.of(resourceName, d)
+      DeviceInfo.of(resourceName, d.id(), d.hca())
           .ifPresent(
               info -> {
                 byId.put(d.id(), info);

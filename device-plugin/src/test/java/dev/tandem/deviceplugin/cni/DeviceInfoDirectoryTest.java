@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.topology.model.PciAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import io.vertx.core.json.JsonObject;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +34,9 @@ class DeviceInfoTest {
     Inventory inv =
         Inventory.of(
             TestMachines.vmWithVf("n1"), ResourceConfig.parse("{\"mode\":\"sriov\"}", "t"));
-    DeviceInfo info =
-        DeviceInfo.of("rdma/hca", inv.device("0000:0b:00.2").orElseThrow()).orElseThrow();
+    DeviceInfo info = info(inv, "0000:0b:00.2").orElseThrow();
     JsonObject json = new JsonObject(info.json());
+    assertEquals(json.encodePrettily() + "\n", info.json(), "the text Vert.x wrote before");
     assertEquals("rdma-hca-0000:0b:00.2-device.json", info.fileName());
     assertEquals("pci", json.getString("type"));
     assertEquals("1.1.0", json.getString("version"));
@@ -49,10 +51,7 @@ class DeviceInfoTest {
   @DisplayName("hca and shared: the HCA's own address, no pf-pci-address; one file per slot id")
   void physicalFunction() {
     Inventory hca = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
-    JsonObject pci =
-        new JsonObject(
-                DeviceInfo.of("rdma/hca", hca.device("mlx5_1").orElseThrow()).orElseThrow().json())
-            .getJsonObject("pci");
+    JsonObject pci = new JsonObject(info(hca, "mlx5_1").orElseThrow().json()).getJsonObject("pci");
     assertEquals(
         hca.device("mlx5_1").orElseThrow().hca().address().toString(),
         pci.getString("pci-address"));
@@ -63,12 +62,16 @@ class DeviceInfoTest {
         Inventory.of(
             TestMachines.twoSockets("n1"),
             ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":2}", "t"));
-    DeviceInfo slot0 =
-        DeviceInfo.of("rdma/hca", shared.device("mlx5_0-slot-0").orElseThrow()).orElseThrow();
-    DeviceInfo slot1 =
-        DeviceInfo.of("rdma/hca", shared.device("mlx5_0-slot-1").orElseThrow()).orElseThrow();
+    DeviceInfo slot0 = info(shared, "mlx5_0-slot-0").orElseThrow();
+    DeviceInfo slot1 = info(shared, "mlx5_0-slot-1").orElseThrow();
     assertEquals("rdma-hca-mlx5_0-slot-1-device.json", slot1.fileName());
     assertEquals(slot0.pciAddress(), slot1.pciAddress());
+  }
+
+  /** The file of device {@code id} of the plugin's inventory, as the hand-off makes it. */
+  static Optional<DeviceInfo> info(Inventory inventory, String id) {
+    PluginDevice d = inventory.device(id).orElseThrow();
+    return DeviceInfo.of("rdma/hca", d.id(), d.hca());
   }
 
   @Test
@@ -77,6 +80,6 @@ class DeviceInfoTest {
     Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
     Device h = inv.device("mlx5_0").orElseThrow().hca();
     Device hidden = h.toBuilder().address(null).build();
-    assertTrue(DeviceInfo.of("rdma/hca", new PluginDevice("mlx5_0", hidden)).isEmpty());
+    assertTrue(DeviceInfo.of("rdma/hca", "mlx5_0", hidden).isEmpty());
   }
 }

@@ -10,6 +10,7 @@ import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.deviceplugin.resource.HcaDevices;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;

@@ -10,6 +10,7 @@ import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.deviceplugin.config.ResourceConfig;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.fixtures.NcclVm;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;

@@ -58,14 +58,19 @@ public record ClaimSpec(String fileName, CdiSpec spec, Map<String, String> cdiId
     for (GrantedHca h : hcas) {
       String uverbs = h.hca().hca().uverbs();
       if (uverbs == null) {
+        boolean vf = h.hca().hca().virtualFunction();
         throw new CdiException(
-            "no uverbs character device known for HCA "
+            "no uverbs character device known for "
+                + (vf ? "SR-IOV VF " : "HCA ")
                 + h.hca().id()
                 + " ("
                 + h.draName()
                 + ") on node "
                 + nodeName
-                + " (sysfs has no infiniband_verbs entry: is the ib_uverbs module loaded?)");
+                + " (sysfs has no infiniband_verbs entry: is the ib_uverbs module loaded"
+                + (vf
+                    ? ", and the VF bound to its RDMA driver (mlx5_core, not vfio-pci)?)"
+                    : "?)"));
       }
       String name = claimUid + "-" + h.draName();
       String path = RdmaDeviceNodes.uverbs(uverbs);

@@ -1,5 +1,6 @@
 package dev.tandem.dra.cdi;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -10,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -37,16 +40,37 @@ public final class NvidiaCdiSpecs {
    * directory has none; a file that is not a spec is skipped, as the runtime skips it).
    */
   public static Set<String> gpuNames(List<Path> directories) {
+    return scan(directories).names();
+  }
+
+  /** What the directories hold: the GPU names, and each spec file that could not be read. */
+  private record Scan(Set<String> names, Map<Path, String> unreadable) {}
+
+  private static Scan scan(List<Path> directories) {
     Set<String> names = new TreeSet<>();
+    Map<Path, String> unreadable = new LinkedHashMap<>();
     for (Path dir : directories) {
       for (Path file : specFiles(dir)) {
-        JsonNode spec = read(file);
-        if (spec != null && NvidiaGpuCdi.KIND.equals(spec.path("kind").asText())) {
-          spec.path("devices").forEach(d -> names.add(d.path("name").asText()));
+        try {
+          JsonNode spec = YAML.readTree(file.toFile());
+          if (spec != null && NvidiaGpuCdi.KIND.equals(spec.path("kind").asText())) {
+            spec.path("devices").forEach(d -> addName(d, names));
+          }
+        } catch (IOException e) {
+          unreadable.put(
+              file,
+              e instanceof JsonProcessingException j ? j.getOriginalMessage() : WholeFile.why(e));
         }
       }
     }
-    return names;
+    return new Scan(names, unreadable);
+  }
+
+  private static void addName(JsonNode device, Set<String> names) {
+    JsonNode name = device.path("name");
+    if (name.isTextual() && !name.asText().isBlank()) {
+      names.add(name.asText());
+    }
   }
 
   /**
@@ -55,10 +79,10 @@ public final class NvidiaCdiSpecs {
    * @throws CdiException naming the GPUs it does not name, the directories read and the fix
    */
   public static void requireAll(List<Device> gpus, List<Path> directories) {
-    Set<String> names = gpuNames(directories);
+    Scan scan = scan(directories);
     List<String> missing = new ArrayList<>();
     for (Device gpu : gpus) {
-      if (!names.contains(gpu.id())) {
+      if (!scan.names().contains(gpu.id())) {
         missing.add(gpu.id());
       }
     }
@@ -73,8 +97,19 @@ public final class NvidiaCdiSpecs {
               + "), and joint mode hands GPUs out by that name: generate it on the node ("
               + "nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml, or enable the toolkit's"
               + " nvidia-cdi-refresh service), or run the driver without GPUs beside NVIDIA's own"
-              + " GPU driver");
+              + " GPU driver"
+              + unreadable(scan.unreadable()));
     }
+  }
+
+  /** Files the runtime skips too, named so that a broken NVIDIA spec is not a mystery. */
+  private static String unreadable(Map<Path, String> files) {
+    if (files.isEmpty()) {
+      return "";
+    }
+    List<String> each = new ArrayList<>();
+    files.forEach((file, why) -> each.add(file + " (" + why + ")"));
+    return "; these spec files could not be read and were skipped: " + String.join(", ", each);
   }
 
   private static List<Path> specFiles(Path dir) {
@@ -92,14 +127,6 @@ public final class NvidiaCdiSpecs {
     } catch (IOException e) {
       throw new CdiException(
           "the CDI directory " + dir + " cannot be read: " + WholeFile.why(e), e);
-    }
-  }
-
-  private static JsonNode read(Path file) {
-    try {
-      return YAML.readTree(file.toFile());
-    } catch (IOException e) {
-      return null;
     }
   }
 }

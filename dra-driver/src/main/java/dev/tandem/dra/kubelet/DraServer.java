@@ -1,5 +1,6 @@
 package dev.tandem.dra.kubelet;
 
+import dev.tandem.dra.health.HealthFeed;
 import dev.tandem.dra.prepare.ClaimOutcome;
 import dev.tandem.dra.prepare.ClaimRef;
 import dev.tandem.dra.prepare.PreparedDevice;
@@ -24,7 +25,8 @@ import java.nio.file.Path;
  * The DRA service v1 ({@code k8s.io.kubelet.pkg.apis.dra.v1.DRAPlugin}) on the driver's DRA socket:
  * each claim of a call goes to the {@link Preparer} on a worker thread, one call after another, and
  * comes back as that claim's entry, its error in the entry's {@code error}. A call itself fails
- * only when the driver cannot answer at all.
+ * only when the driver cannot answer at all. The same socket serves the health stream ({@code
+ * v1.DRAResourceHealth}, {@link HealthStreams}): the kubelet calls it on the DRA endpoint.
  */
 public final class DraServer {
 
@@ -34,8 +36,15 @@ public final class DraServer {
     this.server = server;
   }
 
-  public static Future<DraServer> start(Vertx vertx, Path socket, Preparer preparer) {
+  /**
+   * Serves DRAPlugin v1 and the health stream on {@code socket}.
+   *
+   * @param health the pool's health, streamed to each kubelet that watches it
+   */
+  public static Future<DraServer> start(
+      Vertx vertx, Path socket, Preparer preparer, HealthFeed health) {
     GrpcServer grpc = GrpcServer.server(vertx);
+    HealthStreams.bind(grpc, health);
     grpc.addService(
         DRAPluginGrpcService.of(
             new DRAPluginService() {

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The plugin registration service ({@code pluginregistration.Registration}) the kubelet's plugin
  * watcher finds in its {@code plugins_registry} directory: it says this is a DRA plugin named after
- * the driver, serving {@code v1.DRAPlugin} at the DRA socket, and hears the kubelet's verdict.
+ * the driver, serving {@code v1.DRAPlugin} and {@code v1.DRAResourceHealth} at the DRA socket, and
+ * hears the kubelet's verdict.
  */
 public final class RegistrationServer {
 
@@ -29,10 +30,12 @@ public final class RegistrationServer {
   public static final String TYPE = "DRAPlugin";
 
   /**
-   * The gRPC services the driver serves, preferred first: the kubelet takes the first it knows.
-   * Every supported kubelet (1.34-1.37) knows v1 (docs/dra.md, "Wire").
+   * The gRPC services the driver serves, preferred first: the kubelet takes the first DRAPlugin it
+   * knows (every supported kubelet, 1.34-1.37, knows v1), and from 1.37 watches device health only
+   * from a plugin that lists {@code v1.DRAResourceHealth} (docs/dra.md, "Wire"). Kubelets that do
+   * not know an entry pass over it.
    */
-  public static final List<String> SERVICES = List.of("v1.DRAPlugin");
+  public static final List<String> SERVICES = List.of("v1.DRAPlugin", "v1.DRAResourceHealth");
 
   private final UnixSocketServer server;
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tandem.api.container.DeviceInfo;
+import dev.tandem.dra.cdi.ClaimSpec;
 import dev.tandem.kit.files.WholeFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,9 +70,9 @@ public final class Checkpoint {
       }
       if (c.claims() != null) {
         for (PreparedClaim p : c.claims()) {
-          if (p == null || p.uid() == null) {
-            throw new CheckpointException(
-                "the checkpoint " + file + " holds an entry without a claim UID" + only());
+          String bad = invalid(p);
+          if (bad != null) {
+            throw new CheckpointException("the checkpoint " + file + " holds " + bad + only());
           }
           claims.put(p.uid(), p);
         }
@@ -82,6 +84,39 @@ public final class Checkpoint {
           "the checkpoint " + file + " cannot be read: " + WholeFile.why(e) + only(), e);
     }
     return new Checkpoint(file, claims);
+  }
+
+  /** What is wrong with an entry, or null: a restarted driver must be able to act on each. */
+  private static String invalid(PreparedClaim p) {
+    if (p == null || p.uid() == null) {
+      return "an entry without a claim UID";
+    }
+    if (!ClaimRef.isUid(p.uid())) {
+      return "an entry whose claim UID '" + p.uid() + "' is not a Kubernetes UID";
+    }
+    if (p.cdiSpec() != null && !p.cdiSpec().equals(ClaimSpec.fileName(p.uid()))) {
+      return "claim "
+          + p.uid()
+          + " with CDI spec '"
+          + p.cdiSpec()
+          + "', where this driver names it "
+          + ClaimSpec.fileName(p.uid());
+    }
+    for (String info : p.deviceInfo()) {
+      if (!DeviceInfo.isFileName(info)) {
+        return "claim "
+            + p.uid()
+            + " with Device Information file '"
+            + info
+            + "', which is not a file name this driver writes";
+      }
+    }
+    for (PreparedDevice d : p.devices()) {
+      if (d == null || d.pool() == null || d.device() == null) {
+        return "claim " + p.uid() + " with a device without pool or name";
+      }
+    }
+    return null;
   }
 
   private static String only() {

@@ -1,15 +1,20 @@
 package dev.tandem.dra.prepare;
 
+import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.CdiException;
 import dev.tandem.dra.cdi.ClaimSpec;
 import dev.tandem.dra.cdi.NvidiaGpuCdi;
+import dev.tandem.dra.cni.DeviceInfoDirectory;
+import dev.tandem.dra.cni.DeviceInfoException;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -21,16 +26,19 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Prepare</b> reads the claim ({@link ClaimSource}) by namespace and name, checks its UID
  *       and allocation, checks that each of this driver's devices is in this node's pool and is a
- *       device of the node, writes a CDI spec for its HCAs ({@link ClaimSpec}), gives each GPU the
- *       CDI name NVIDIA's toolkit gives it ({@link NvidiaGpuCdi}), and records the claim in the
- *       {@link Checkpoint} before it answers. A claim already prepared is answered from the
- *       checkpoint, without asking the API server (its spec is written again if it is gone).
+ *       device of the node, writes a CDI spec for its HCAs ({@link ClaimSpec}; an HCA shared by
+ *       several of its requests once), a Device Information file for each of its SR-IOV VFs (the
+ *       device plugin's, {@link DeviceInfo}), gives each GPU the CDI name NVIDIA's toolkit gives it
+ *       ({@link NvidiaGpuCdi}), and records the claim in the {@link Checkpoint} before it answers.
+ *       A claim already prepared is answered from the checkpoint, without asking the API server
+ *       (its files are written again if one is gone).
  *   <li><b>Unprepare</b> removes the claim's CDI spec (by its name, whether or not the checkpoint
- *       knows the claim) and forgets the claim. Unpreparing a claim never prepared succeeds.
+ *       knows the claim) and the Device Information files the checkpoint names, and forgets the
+ *       claim. Unpreparing a claim never prepared succeeds.
  * </ul>
  *
  * <p>A failure is the claim's error, naming the claim, the device and what to do; nothing is left
- * half done (a spec written for a claim that could not be recorded is removed). One claim at a time
+ * half done (files written for a claim that could not be recorded are removed). One claim at a time
  * (the methods are synchronized). Blocking: call on a worker thread.
  */
 public final class Preparer {
@@ -41,32 +49,40 @@ public final class Preparer {
   private final Supplier<Machine> machine;
   private final ClaimSource claims;
   private final CdiDirectory cdi;
+  private final DeviceInfoDirectory deviceInfo;
   private final Checkpoint checkpoint;
   private final String hcaResource;
 
   /**
    * @param driver this driver's name: allocation results of other drivers are theirs
    * @param machine the node's tree now (its name is the pool's)
-   * @param hcaResource names the {@code PCIDEVICE_<RESOURCE>} variable ({@code rdma/hca})
+   * @param deviceInfo where granted VFs' Device Information files go
+   * @param hcaResource names the {@code PCIDEVICE_<RESOURCE>} variable and the Device Information
+   *     files ({@code rdma/hca}), as the device plugin names them for its resource
    */
   public Preparer(
       String driver,
       Supplier<Machine> machine,
       ClaimSource claims,
       CdiDirectory cdi,
+      DeviceInfoDirectory deviceInfo,
       Checkpoint checkpoint,
       String hcaResource) {
     this.driver = driver;
     this.machine = machine;
     this.claims = claims;
     this.cdi = cdi;
+    this.deviceInfo = deviceInfo;
     this.checkpoint = checkpoint;
     this.hcaResource = hcaResource;
   }
 
   public synchronized ClaimOutcome prepare(ClaimRef ref) {
+    if (!ClaimRef.isUid(ref.uid())) {
+      return ClaimOutcome.failed(notUid(ref));
+    }
     Optional<PreparedClaim> done = checkpoint.get(ref.uid());
-    if (done.isPresent() && (done.get().cdiSpec() == null || cdi.exists(done.get().cdiSpec()))) {
+    if (done.isPresent() && filesThere(done.get())) {
       return ClaimOutcome.prepared(done.get().devices());
     }
     try {
@@ -76,7 +92,7 @@ public final class Preparer {
     } catch (Refused e) {
       LOG.warn("claim {} not prepared: {}", ref, e.getMessage());
       return ClaimOutcome.failed(e.getMessage());
-    } catch (CdiException | CheckpointException e) {
+    } catch (CdiException | DeviceInfoException | CheckpointException e) {
       LOG.warn("claim {} not prepared: {}", ref, e.getMessage());
       return ClaimOutcome.failed("claim " + ref + ": " + e.getMessage());
     } catch (RuntimeException e) {
@@ -88,16 +104,29 @@ public final class Preparer {
 
   /** Undoes Prepare; the claim's error, empty when it is undone. */
   public synchronized String unprepare(ClaimRef ref) {
+    if (!ClaimRef.isUid(ref.uid())) {
+      return notUid(ref);
+    }
     try {
       cdi.remove(ClaimSpec.fileName(ref.uid()));
+      checkpoint.get(ref.uid()).ifPresent(c -> c.deviceInfo().forEach(deviceInfo::remove));
       if (checkpoint.remove(ref.uid())) {
         LOG.info("unprepared claim {}", ref);
       }
       return "";
-    } catch (CdiException | CheckpointException e) {
+    } catch (CdiException | DeviceInfoException | CheckpointException e) {
       LOG.warn("claim {} not unprepared: {}", ref, e.getMessage());
       return "claim " + ref + ": " + e.getMessage();
     }
+  }
+
+  private static String notUid(ClaimRef ref) {
+    return "claim "
+        + ref
+        + ": the kubelet sent UID '"
+        + ref.uid()
+        + "', which is not a Kubernetes UID (letters, digits and '-'): nothing was done; a kubelet"
+        + " of a supported release sends the claim's metadata.uid";
   }
 
   private PreparedClaim prepareAnew(ClaimRef ref) {
@@ -127,12 +156,19 @@ public final class Preparer {
     }
     Machine node = machine.get();
     List<Granted> granted = granted(ref, claim, node);
-    List<ClaimSpec.GrantedHca> hcas = new ArrayList<>();
+    Map<String, ClaimSpec.GrantedHca> hcas = new LinkedHashMap<>();
     granted.stream()
         .filter(g -> g.device().kind() == DeviceKind.HCA)
-        .forEach(g -> hcas.add(new ClaimSpec.GrantedHca(g.result().device(), g.device())));
+        .forEach(
+            g ->
+                hcas.putIfAbsent(
+                    g.result().device(),
+                    new ClaimSpec.GrantedHca(g.result().device(), g.device())));
     ClaimSpec spec =
-        hcas.isEmpty() ? null : ClaimSpec.of(node.nodeName(), ref.uid(), hcaResource, hcas);
+        hcas.isEmpty()
+            ? null
+            : ClaimSpec.of(node.nodeName(), ref.uid(), hcaResource, List.copyOf(hcas.values()));
+    Map<DeviceInfo, String> vfs = deviceInfos(hcas.values());
     List<PreparedDevice> devices = new ArrayList<>();
     for (Granted g : granted) {
       String cdiId =
@@ -148,19 +184,56 @@ public final class Preparer {
     }
     PreparedClaim prepared =
         new PreparedClaim(
-            ref.uid(), ref.namespace(), ref.name(), devices, spec == null ? null : spec.fileName());
-    if (spec != null) {
-      cdi.write(spec.fileName(), spec.spec());
-    }
+            ref.uid(),
+            ref.namespace(),
+            ref.name(),
+            devices,
+            spec == null ? null : spec.fileName(),
+            vfs.keySet().stream().map(DeviceInfo::fileName).toList());
     try {
-      checkpoint.put(prepared);
-    } catch (CheckpointException e) {
       if (spec != null) {
-        cdi.remove(spec.fileName());
+        cdi.write(spec.fileName(), spec.spec());
       }
+      vfs.forEach(deviceInfo::write);
+      checkpoint.put(prepared);
+    } catch (RuntimeException e) {
+      undo(prepared);
       throw e;
     }
     return prepared;
+  }
+
+  /** The Device Information file of each granted VF with a PCI address, and the VF it is for. */
+  private Map<DeviceInfo, String> deviceInfos(Iterable<ClaimSpec.GrantedHca> hcas) {
+    Map<DeviceInfo, String> out = new LinkedHashMap<>();
+    for (ClaimSpec.GrantedHca h : hcas) {
+      Device d = h.hca();
+      if (d.hca().virtualFunction() && d.address() != null) {
+        DeviceInfo.of(hcaResource, DeviceIds.virtualFunction(d), d)
+            .ifPresent(
+                info -> out.put(info, "SR-IOV VF " + h.draName() + " (" + d.address() + ")"));
+      }
+    }
+    return out;
+  }
+
+  /** Whether every file Prepare wrote for the claim is still there (tmpfs after a reboot). */
+  private boolean filesThere(PreparedClaim c) {
+    return (c.cdiSpec() == null || cdi.exists(c.cdiSpec()))
+        && c.deviceInfo().stream().allMatch(deviceInfo::exists);
+  }
+
+  /** Removes what a Prepare that failed may have written; keeps the first failure's message. */
+  private void undo(PreparedClaim c) {
+    try {
+      if (c.cdiSpec() != null) {
+        cdi.remove(c.cdiSpec());
+      }
+      c.deviceInfo().forEach(deviceInfo::remove);
+    } catch (CdiException | DeviceInfoException e) {
+      LOG.warn(
+          "claim {}/{}: cannot undo a failed Prepare: {}", c.namespace(), c.name(), e.getMessage());
+    }
   }
 
   private record Granted(AllocatedDevice result, Device device) {}

@@ -1,13 +1,17 @@
 package dev.tandem.dra.publish;
 
 import dev.tandem.dra.slices.AttributeValue;
+import dev.tandem.dra.slices.ConsumableCapacity;
 import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PublishedDevice;
 import dev.tandem.dra.slices.Taint;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
@@ -59,8 +63,10 @@ final class SliceContent {
 
   /**
    * Devices as comparable values: name, attributes as {@code kind:value} by name, taints as {@code
-   * key=value:effect}. fabric8's own equality tells an empty list from an absent one, which the API
-   * server does not.
+   * key=value:effect}, whether many claims may hold it, capacities as {@code value/default} by
+   * name. fabric8's own equality tells an empty list from an absent one, which the API server does
+   * not; and the API server writes quantities in its canonical form ({@code 1000} as {@code 1k}),
+   * so they are compared as numbers.
    */
   private static List<List<Object>> devices(List<Device> devices) {
     List<List<Object>> out = new ArrayList<>();
@@ -74,7 +80,12 @@ final class SliceContent {
         d.getTaints()
             .forEach(t -> taints.add(t.getKey() + "=" + t.getValue() + ":" + t.getEffect()));
       }
-      out.add(List.of(d.getName(), attributes, taints));
+      Map<String, String> capacity = new TreeMap<>();
+      if (d.getCapacity() != null) {
+        d.getCapacity().forEach((name, c) -> capacity.put(name, text(c)));
+      }
+      boolean shared = Boolean.TRUE.equals(d.getAllowMultipleAllocations());
+      out.add(List.of(d.getName(), attributes, taints, shared, capacity));
     }
     return out;
   }
@@ -92,13 +103,38 @@ final class SliceContent {
     return "version:" + a.getVersion();
   }
 
+  private static String text(DeviceCapacity c) {
+    String policy =
+        c.getRequestPolicy() == null ? "" : "/" + number(c.getRequestPolicy().getDefault());
+    return number(c.getValue()) + policy;
+  }
+
+  private static String number(Quantity q) {
+    return q == null ? "" : q.getNumericalAmount().stripTrailingZeros().toPlainString();
+  }
+
   private static Device device(PublishedDevice d) {
     Map<String, DeviceAttribute> attributes = new LinkedHashMap<>();
     d.attributes().forEach((name, value) -> attributes.put(name, attribute(value)));
-    return new DeviceBuilder()
-        .withName(d.name())
-        .withAttributes(attributes)
-        .withTaints(d.taints().stream().map(SliceContent::taint).toList())
+    DeviceBuilder b =
+        new DeviceBuilder()
+            .withName(d.name())
+            .withAttributes(attributes)
+            .withTaints(d.taints().stream().map(SliceContent::taint).toList());
+    if (d.allowMultipleAllocations()) {
+      Map<String, DeviceCapacity> capacity = new LinkedHashMap<>();
+      d.capacity().forEach((name, c) -> capacity.put(name, capacity(c)));
+      b.withAllowMultipleAllocations(true).withCapacity(capacity);
+    }
+    return b.build();
+  }
+
+  private static DeviceCapacity capacity(ConsumableCapacity c) {
+    return new DeviceCapacityBuilder()
+        .withValue(new Quantity(Long.toString(c.value())))
+        .withNewRequestPolicy()
+        .withDefault(new Quantity(Long.toString(c.requestDefault())))
+        .endRequestPolicy()
         .build();
   }
 

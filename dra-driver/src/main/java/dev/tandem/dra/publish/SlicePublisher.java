@@ -150,14 +150,7 @@ public final class SlicePublisher {
   }
 
   private OwnerReference owner(String nodeName) {
-    Node node = client.nodes().withName(nodeName).get();
-    if (node == null) {
-      throw new IllegalStateException(
-          "node "
-              + nodeName
-              + " is not in the API server, so its ResourceSlices cannot be owned by it; check that"
-              + " the driver's node name (the pod's spec.nodeName) is the Node's name");
-    }
+    Node node = DriverNode.read(client, nodeName, "so its ResourceSlices cannot be owned by it");
     return new OwnerReferenceBuilder()
         .withApiVersion("v1")
         .withKind("Node")

@@ -1,5 +1,6 @@
 package dev.tandem.dra.slices;
 
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;

@@ -15,19 +15,28 @@ import dev.tandem.api.DnsNames;
  *       standard {@code resource.kubernetes.io/pcieRoot} and {@code numaNode} attributes only.
  * </ul>
  *
- * <p>HCAs are published one device per HCA ({@code hca} shape); the {@code sriov} and {@code
- * shared} shapes are designed in docs/dra.md.
+ * <p>HCAs are published in one of the {@link HcaShape}s: one device per HCA, per SR-IOV VF, or per
+ * HCA shared by many claims through {@code sharesPerHca} shares.
  *
  * @param driver the driver name: a lowercase DNS subdomain of at most 63 characters
  * @param gpus whether GPUs are published (joint mode)
+ * @param shape how HCAs are published
+ * @param sharesPerHca the capacity {@code tandem.dev/shares} of each HCA in the {@code shared}
+ *     shape, at least 1; ignored in the others
  */
-public record PoolSpec(String driver, boolean gpus) {
+public record PoolSpec(String driver, boolean gpus, HcaShape shape, int sharesPerHca) {
 
   /** The driver name Tandem registers by default. */
   public static final String DEFAULT_DRIVER = "tandem.dev";
 
   /** The longest driver name the API accepts. */
   public static final int MAX_DRIVER_LENGTH = 63;
+
+  /**
+   * Shares per HCA in the {@code shared} shape unless set: as many as the device plugin's {@code
+   * shared} mode gives slots by default ({@code slotsPerHca}).
+   */
+  public static final int DEFAULT_SHARES_PER_HCA = 1000;
 
   public PoolSpec {
     if (driver == null || driver.length() > MAX_DRIVER_LENGTH || !DnsNames.isSubdomain(driver)) {
@@ -40,10 +49,34 @@ public record PoolSpec(String driver, boolean gpus) {
               + DEFAULT_DRIVER
               + ")");
     }
+    if (shape == null) {
+      throw new InvalidPoolException("no HCA shape given for driver " + driver);
+    }
+    if (sharesPerHca < 1) {
+      throw new InvalidPoolException(
+          "driver "
+              + driver
+              + ": "
+              + sharesPerHca
+              + " shares per HCA cannot be published; each HCA of the shared shape needs at least 1"
+              + " (the default is "
+              + DEFAULT_SHARES_PER_HCA
+              + ")");
+    }
   }
 
-  /** Joint mode under the default driver name. */
+  /** The {@code hca} shape. */
+  public PoolSpec(String driver, boolean gpus) {
+    this(driver, gpus, HcaShape.HCA, DEFAULT_SHARES_PER_HCA);
+  }
+
+  /** Joint mode under the default driver name, the {@code hca} shape. */
   public static PoolSpec joint() {
     return new PoolSpec(DEFAULT_DRIVER, true);
+  }
+
+  /** The same, in another HCA shape. */
+  public PoolSpec withShape(HcaShape value) {
+    return new PoolSpec(driver, gpus, value, sharesPerHca);
   }
 }

@@ -1,6 +1,7 @@
 package dev.tandem.dra.slices;
 
 import dev.tandem.api.DnsNames;
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.model.Device;
 import java.util.Collections;
 import java.util.List;
@@ -11,16 +12,24 @@ import java.util.regex.Pattern;
 
 /**
  * One device of the node's pool as a ResourceSlice publishes it, checked against the API's limits
- * for a device (a DNS label name, at most 32 attributes and capacities, qualified attribute names,
- * string values of at most 64 characters, at most 16 taints).
+ * for a device (a DNS label name, at most 32 attributes and capacities, qualified attribute and
+ * capacity names, string values of at most 64 characters, at most 16 taints).
  *
  * @param name the DRA device name, unique in the pool
  * @param device the device of the node's tree it stands for
  * @param attributes qualified name to value, sorted by name
  * @param taints empty for a healthy device
+ * @param capacity qualified name to consumable capacity, sorted by name; only on a device with
+ *     {@code allowMultipleAllocations} (a request policy needs it)
+ * @param allowMultipleAllocations whether many claims may be given the device at once (KEP-5075)
  */
 public record PublishedDevice(
-    String name, Device device, SortedMap<String, AttributeValue> attributes, List<Taint> taints) {
+    String name,
+    Device device,
+    SortedMap<String, AttributeValue> attributes,
+    List<Taint> taints,
+    SortedMap<String, ConsumableCapacity> capacity,
+    boolean allowMultipleAllocations) {
 
   /** The most attributes and capacities a device may have together. */
   public static final int MAX_ATTRIBUTES = 32;
@@ -37,16 +46,24 @@ public record PublishedDevice(
     }
     attributes = Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
     taints = List.copyOf(taints);
-    if (attributes.size() > MAX_ATTRIBUTES) {
+    capacity = Collections.unmodifiableSortedMap(new TreeMap<>(capacity));
+    if (attributes.size() + capacity.size() > MAX_ATTRIBUTES) {
       throw invalid(
           name,
           device,
           "it has "
               + attributes.size()
-              + " attributes, more than the "
+              + " attributes and "
+              + capacity.size()
+              + " capacities, more than the "
               + MAX_ATTRIBUTES
-              + " a device may have");
+              + " a device may have together");
     }
+    if (!capacity.isEmpty() && !allowMultipleAllocations) {
+      throw invalid(
+          name, device, "its capacities have a request policy, which needs multiple allocations");
+    }
+    capacity.keySet().forEach(c -> checkName(name, device, c));
     for (Map.Entry<String, AttributeValue> a : attributes.entrySet()) {
       checkName(name, device, a.getKey());
       String text = a.getValue().string() != null ? a.getValue().string() : a.getValue().version();
@@ -70,6 +87,15 @@ public record PublishedDevice(
     }
   }
 
+  /** A device one claim at a time is given, without capacities. */
+  public PublishedDevice(
+      String name,
+      Device device,
+      SortedMap<String, AttributeValue> attributes,
+      List<Taint> taints) {
+    this(name, device, attributes, taints, new TreeMap<>(), false);
+  }
+
   private static void checkName(String device, Device d, String qualified) {
     int slash = qualified.indexOf('/');
     String domain = slash < 0 ? "" : qualified.substring(0, slash);
@@ -83,7 +109,7 @@ public record PublishedDevice(
       throw invalid(
           device,
           d,
-          "its attribute name "
+          "its attribute or capacity name "
               + qualified
               + " is not <DNS subdomain of at most 63>/<C identifier of at most 32>");
     }

@@ -1,6 +1,7 @@
 package dev.tandem.dra.cdi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,19 @@ class NvidiaCdiSpecsTest {
                     + "])"),
         e.getMessage());
     assertTrue(e.getMessage().contains("nvidia-ctk cdi generate"), e.getMessage());
+    assertFalse(e.getMessage().contains("could not be read"), e.getMessage());
+    Files.writeString(run.resolve("nvidia-broken.yaml"), "kind: [nvidia.com/gpu");
+    CdiException broken =
+        assertThrows(
+            CdiException.class, () -> NvidiaCdiSpecs.requireAll(node.gpus(), List.of(run)));
+    assertTrue(
+        broken
+            .getMessage()
+            .contains(
+                "these spec files could not be read and were skipped: "
+                    + run.resolve("nvidia-broken.yaml")
+                    + " ("),
+        broken.getMessage());
     CdiException none =
         assertThrows(
             CdiException.class,

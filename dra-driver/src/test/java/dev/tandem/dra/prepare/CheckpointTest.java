@@ -25,7 +25,14 @@ class CheckpointTest {
         "{\"version\":1,\"claims\":[{\"namespace\":\"team\",\"name\":\"c\",\"devices\":[]}]}",
         "{\"version\":2,\"claims\":[]}",
         "{\"version\":1,\"claims\":[{\"uid\":\"u\",\"devices\":null}]}",
-        "not json"
+        "not json",
+        "{\"version\":1,\"claims\":[{\"uid\":\"../../etc\",\"devices\":[]}]}",
+        "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[],"
+            + "\"cdiSpec\":\"../../etc/passwd\"}]}",
+        "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[],"
+            + "\"deviceInfo\":[\"../../etc/x-device.json\"]}]}",
+        "{\"version\":1,\"claims\":[{\"uid\":\"u1\",\"devices\":[{\"requests\":[],"
+            + "\"cdiIds\":[]}]}]}"
       })
   void refused(String text) throws IOException {
     Path file = Files.writeString(dir.resolve("checkpoint.json"), text);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import java.io.IOException;
@@ -54,6 +55,7 @@ class PreparerTest {
         () -> machine,
         source(),
         new CdiDirectory(cdi),
+        new DeviceInfoDirectory(dir.resolve("devinfo")),
         Checkpoint.open(checkpoint),
         "rdma/hca");
   }
@@ -155,6 +157,21 @@ class PreparerTest {
   }
 
   @Test
+  @DisplayName("a UID that is not one (a path) is refused before it names any file")
+  void uidNotAUid() throws IOException {
+    Files.createDirectories(dir.resolve("cdi").resolve("tandem.dev-hca_"));
+    Path outside = Files.writeString(dir.resolve("victim.json"), "{}");
+    ClaimRef hostile = new ClaimRef("team", "/../../victim", "train-gpus");
+    String error = preparer().prepare(hostile).error();
+    assertTrue(
+        error.contains("the kubelet sent UID '/../../victim', which is not a Kubernetes UID"),
+        error);
+    assertTrue(preparer().unprepare(hostile).contains("not a Kubernetes UID"));
+    assertTrue(Files.exists(outside));
+    assertFalse(Files.exists(dir.resolve("checkpoint.json")));
+  }
+
+  @Test
   @DisplayName("a claim of another node, an unknown device, a changed UID: errors naming the fix")
   void refusals() {
     claims.put(
@@ -194,6 +211,7 @@ class PreparerTest {
             () -> machine,
             broken,
             new CdiDirectory(dir.resolve("cdi")),
+            new DeviceInfoDirectory(dir.resolve("devinfo")),
             Checkpoint.open(dir.resolve("checkpoint.json")),
             "rdma/hca");
     assertEquals(

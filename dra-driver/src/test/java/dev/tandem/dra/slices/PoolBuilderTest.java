@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.fixtures.PciModel;
 import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.TestMachines;

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * one step). It owns only the socket file it created: another process serving the same path (the
  * new pod of a rolling update) replaces that file, and when this server stops afterwards it leaves
  * the other's socket alone.
+ *
+ * <p>A request whose {@code :authority} is a socket path, as the kubelet's plugin watcher sends, is
+ * served as one for {@code localhost} ({@link SocketPathAuthority}).
  */
 public final class UnixSocketServer {
 
@@ -53,6 +56,7 @@ public final class UnixSocketServer {
             v ->
                 vertx
                     .createHttpServer(new HttpServerOptions())
+                    .connectionHandler(SocketPathAuthority::install)
                     .requestHandler(handler)
                     .listen(SocketAddress.domainSocketAddress(bound.toAbsolutePath().toString())))
         .compose(

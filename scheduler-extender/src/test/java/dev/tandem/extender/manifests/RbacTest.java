@@ -48,6 +48,15 @@ class RbacTest {
 
   @Test
   @DisplayName(
+      "the DRA driver gets, creates, updates and deletes ResourceSlices, gets ResourceClaims and its Node")
+  void draDriver() {
+    assertEquals(
+        documented("tandem-dra-driver"),
+        grants("overlays/dra/rbac-dra-driver.yaml", "tandem-dra-driver"));
+  }
+
+  @Test
+  @DisplayName(
       "the extender lists and watches NodeTopology, pods and nodes, gets pods (never patches them: the plan rides on the Binding), creates pods/binding and Events, and patches its one Lease")
   void extender() {
     assertEquals(

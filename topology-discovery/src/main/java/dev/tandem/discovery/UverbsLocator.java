@@ -1,5 +1,6 @@
-package dev.tandem.deviceplugin.inventory;
+package dev.tandem.discovery;
 
+import dev.tandem.topology.model.Machine;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -18,6 +19,31 @@ public final class UverbsLocator {
 
   public UverbsLocator(Path root) {
     this.root = root;
+  }
+
+  /**
+   * The machine with each HCA whose source named no uverbs device (an hwloc export carries none)
+   * given the one sysfs shows; HCAs with none there, or with no RDMA driver (no ibverbs name), stay
+   * without.
+   */
+  public Machine withUverbs(Machine m) {
+    return new Machine(
+        m.nodeName(),
+        m.source(),
+        m.pcie(),
+        m.devices().stream()
+            .map(
+                d ->
+                    d.hca() == null || d.hca().uverbs() != null || d.hca().ibDevice() == null
+                        ? d
+                        : uverbs(d.hca().ibDevice())
+                            .map(
+                                u ->
+                                    d.toBuilder()
+                                        .hca(d.hca().toBuilder().uverbs(u).build())
+                                        .build())
+                            .orElse(d))
+            .toList());
   }
 
   public Optional<String> uverbs(String ibDevice) {

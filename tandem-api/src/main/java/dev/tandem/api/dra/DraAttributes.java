@@ -1,4 +1,4 @@
-package dev.tandem.dra.slices;
+package dev.tandem.api.dra;
 
 /**
  * The qualified names of the attributes the driver publishes on its devices (docs/dra.md,
@@ -65,6 +65,18 @@ public final class DraAttributes {
 
   /** The port rate in Gb/s, an integer, for CEL selectors ({@code >= 200}). */
   public static final String RATE_GBPS = TANDEM_DOMAIN + "/rateGbps";
+
+  /**
+   * An SR-IOV VF's PF, as its PCI address ({@code 0000:3b:00.0}); only VFs ({@code sriov} shape)
+   * have it. Two VFs with one value share a port's bandwidth.
+   */
+  public static final String PF = TANDEM_DOMAIN + "/pf";
+
+  /**
+   * The consumable capacity of an HCA in the {@code shared} shape: how many claims may hold it at
+   * once, each taking one share unless it asks for more. A capacity, not an attribute.
+   */
+  public static final String SHARES = TANDEM_DOMAIN + "/shares";
 
   /** The longest domain of an attribute name. */
   public static final int MAX_DOMAIN_LENGTH = 63;

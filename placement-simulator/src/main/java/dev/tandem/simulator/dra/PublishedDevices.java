@@ -1,0 +1,71 @@
+package dev.tandem.simulator.dra;
+
+import dev.tandem.api.claims.ClaimGenerator;
+import dev.tandem.api.dra.DraAttributes;
+import dev.tandem.api.identity.DeviceIds;
+import dev.tandem.topology.allocation.Availability;
+import dev.tandem.topology.locality.LocalityIndex;
+import dev.tandem.topology.model.Device;
+import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.model.PcieNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The devices of a node that a claim can still be allocated, as Tandem's DRA driver publishes them
+ * in joint mode: every GPU and every HCA that is not a VF, named by {@link DeviceIds#draName}, in
+ * the node's canonical order (the driver's slice order). Their locality attributes are
+ * topology-core's groups, the source the driver's {@code DeviceAttributes} reads too: {@code
+ * tandem.dev/pcieSwitch} the {@code PXB} group, {@code pcieRoot} the {@code PHB} group, {@code
+ * numaNode} the CPU domain; left out where the device is a group of its own. (The driver publishes
+ * the kernel's NUMA node and leaves {@code pcieRoot} out on a VM; docs/dra.md says where these
+ * differ from Tandem's groups.)
+ */
+public final class PublishedDevices {
+
+  private PublishedDevices() {}
+
+  /** Units a published device has: 1 for a GPU or a usable HCA, 0 for a VF or a tainted HCA. */
+  public static int units(Device d) {
+    if (d.kind() == DeviceKind.GPU) {
+      return 1;
+    }
+    boolean tainted = d.hca().ibDevice() == null || !d.hca().portUsable();
+    return d.hca().virtualFunction() || tainted ? 0 : 1;
+  }
+
+  /** The devices with a free unit in {@code free}, with their attributes. */
+  public static List<DraDevice> free(Availability free) {
+    LocalityIndex index = free.index();
+    Map<String, PcieNode> nodes = new HashMap<>();
+    index.machine().pcie().forEach(n -> nodes.put(n.id(), n));
+    List<DraDevice> out = new ArrayList<>();
+    for (int i = 0; i < index.devices().size(); i++) {
+      Device d = index.devices().get(i);
+      if (free.free(i) > 0 && units(d) > 0) {
+        out.add(new DraDevice(DeviceIds.draName(d), deviceClass(d), attributes(d, nodes)));
+      }
+    }
+    return out;
+  }
+
+  private static String deviceClass(Device d) {
+    return d.kind() == DeviceKind.GPU ? ClaimGenerator.GPU_CLASS : ClaimGenerator.HCA_CLASS;
+  }
+
+  private static Map<String, String> attributes(Device d, Map<String, PcieNode> nodes) {
+    Map<String, String> out = new HashMap<>();
+    put(out, DraAttributes.PCIE_SWITCH, Locality.PXB, d, nodes);
+    put(out, DraAttributes.PCIE_ROOT, Locality.PHB, d, nodes);
+    put(out, DraAttributes.NUMA_NODE, Locality.NODE, d, nodes);
+    return out;
+  }
+
+  private static void put(
+      Map<String, String> out, String name, Locality level, Device d, Map<String, PcieNode> nodes) {
+    LocalityIndex.groupNode(level, d, nodes).ifPresent(n -> out.put(name, n.id()));
+  }
+}
