@@ -93,7 +93,14 @@ func TestNodeSidePodScope(t *testing.T) {
 		}
 		pod, pl := cl.bindPod(t, ns, "hca-two", hcaNode, "", nil,
 			[]corev1.Container{container("a", 1, 1), container("b", 1, 1)})
-		got := admitWithGpus(t, ctx, kubelet, pod, pl.GPUs, gpus)
+		// The GPUs as the plan shares them, container by container, as a GPU plugin following the plan
+		// does: the kubelet's own choice among the plan's GPUs is random, and a container's HCA follows
+		// the GPU it holds (PreferredFixturesIT), which may be the other container's planned one.
+		var shares [][]string
+		for _, c := range pl.Containers {
+			shares = append(shares, c.GPUs)
+		}
+		got := admitWithPlannedGpus(t, ctx, kubelet, pod, pl.GPUs, gpus, shares)
 		ha, hb := got["a"]["rdma/hca"], got["b"]["rdma/hca"]
 		if len(ha) != 1 || len(hb) != 1 || !sameSet(append(append([]string{}, ha...), hb...), pl.HCAs) {
 			t.Errorf("containers got HCAs %v and %v, want the plan's %v split between them (shares %+v); see %s",
@@ -228,13 +235,20 @@ func (k *cluster) bindPod(t *testing.T, ns, name, node, mode string, init, app [
 // stops the stub.
 func admitWithGpus(t *testing.T, ctx context.Context, kubelet *nodeside.Kubelet, pod *corev1.Pod, planned []string, gpus []nodeside.Device) map[string]map[string][]string {
 	t.Helper()
+	return admitWithPlannedGpus(t, ctx, kubelet, pod, planned, gpus, nil)
+}
+
+// admitWithPlannedGpus is admitWithGpus with a GPU stub whose n-th preferred allocation is shares[n]
+// (nil: no preferred allocation, the kubelet picks).
+func admitWithPlannedGpus(t *testing.T, ctx context.Context, kubelet *nodeside.Kubelet, pod *corev1.Pod, planned []string, gpus []nodeside.Device, shares [][]string) map[string]map[string][]string {
+	t.Helper()
 	var offered []nodeside.Device
 	for _, g := range gpus {
 		if contains(planned, g.ID) {
 			offered = append(offered, g)
 		}
 	}
-	stub, err := nodeside.StubPlugin(ctx, "nvidia.com/gpu", "gpu-podscope-"+pod.Name+".sock", offered)
+	stub, err := nodeside.StubPluginPreferring(ctx, "nvidia.com/gpu", "gpu-podscope-"+pod.Name+".sock", offered, shares)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,10 +137,31 @@ type draNode struct {
 // information file, a character device per HCA's uverbs node and rdma_cm in the private
 // /dev/infiniband (the CDI library takes a device node's type and numbers from the host file), and
 // NVIDIA's CDI spec naming every GPU.
+// withoutDevicePlugins removes nvidia.com/gpu and rdma/hca from the Node's status, as on a node whose
+// GPUs and HCAs come from a DRA driver (one name is never served by both, KEP-5004): joint mode
+// refuses to start while a device plugin publishes the node's GPUs.
+func (k *cluster) withoutDevicePlugins(t *testing.T, node string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n, err := k.c.Kube.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []corev1.ResourceName{"nvidia.com/gpu", "rdma/hca"} {
+		delete(n.Status.Capacity, r)
+		delete(n.Status.Allocatable, r)
+	}
+	if _, err := k.c.Kube.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("node %s without device-plugin resources: %v", node, err)
+	}
+}
+
 func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Device) *draNode {
 	t.Helper()
 	n := &draNode{name: node, sysfs: filepath.Join(k.env.Dir, "sysfs-"+node), cdiDir: filepath.Join(k.env.Dir, "cdi-"+node),
 		uuids: map[string]string{}, uverbs: map[string]string{}}
+	k.withoutDevicePlugins(t, node)
 	if err := fakeSysfs(n.sysfs, hcas, gpus); err != nil {
 		t.Fatal(err)
 	}

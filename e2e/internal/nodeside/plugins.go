@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,17 @@ type Stub struct {
 // allocation: the kubelet then picks among available devices in its own set order), registers it,
 // and re-registers when the kubelet restarts (a new kubelet.sock appears).
 func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (*Stub, error) {
+	return startStub(ctx, resource, endpoint, devs, nil)
+}
+
+// StubPluginPreferring is StubPlugin with a preferred allocation: its n-th GetPreferredAllocation call
+// answers prefer[n] (the devices of it still available, then the kubelet's order), as a plugin that
+// follows a plan container by container does; after the last list, the kubelet's order.
+func StubPluginPreferring(ctx context.Context, resource, endpoint string, devs []Device, prefer [][]string) (*Stub, error) {
+	return startStub(ctx, resource, endpoint, devs, prefer)
+}
+
+func startStub(ctx context.Context, resource, endpoint string, devs []Device, prefer [][]string) (*Stub, error) {
 	var list []*pluginapi.Device
 	for _, d := range devs {
 		pd := &pluginapi.Device{ID: d.ID, Health: pluginapi.Healthy}
@@ -39,7 +51,26 @@ func StubPlugin(ctx context.Context, resource, endpoint string, devs []Device) (
 		}
 		list = append(list, pd)
 	}
-	stub := plugin.NewDevicePluginStub(klog.Background(), list, filepath.Join(PluginDir, endpoint), resource, false, false)
+	stub := plugin.NewDevicePluginStub(klog.Background(), list, filepath.Join(PluginDir, endpoint), resource, false, prefer != nil)
+	if prefer != nil {
+		var mu sync.Mutex
+		calls := 0
+		stub.SetGetPreferredAllocFunc(func(r *pluginapi.PreferredAllocationRequest, _ map[string]*pluginapi.Device) (*pluginapi.PreferredAllocationResponse, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			resp := &pluginapi.PreferredAllocationResponse{}
+			for _, c := range r.ContainerRequests {
+				var want []string
+				if calls < len(prefer) {
+					want = prefer[calls]
+				}
+				calls++
+				resp.ContainerResponses = append(resp.ContainerResponses,
+					&pluginapi.ContainerPreferredAllocationResponse{DeviceIDs: preferred(c, want)})
+			}
+			return resp, nil
+		})
+	}
 	// One response per container request, naming the devices as NVIDIA's plugin does in its
 	// environment variable (the stub's default answers none, which the kubelet rejects).
 	stub.SetAllocFunc(func(r *pluginapi.AllocateRequest, _ map[string]*pluginapi.Device) (*pluginapi.AllocateResponse, error) {
@@ -103,4 +134,19 @@ func (s *Stub) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stub.Stop(klog.Background())
+}
+
+// preferred is size devices of the request: must-include ones, then want's available ones, then the
+// kubelet's order.
+func preferred(c *pluginapi.ContainerPreferredAllocationRequest, want []string) []string {
+	size := int(c.AllocationSize)
+	out := append([]string{}, c.MustIncludeDeviceIDs...)
+	for _, group := range [][]string{want, c.AvailableDeviceIDs} {
+		for _, id := range group {
+			if len(out) < size && slices.Contains(c.AvailableDeviceIDs, id) && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
