@@ -18,6 +18,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/version"
 
 	"tandem.dev/e2e/internal/dra"
 	"tandem.dev/e2e/internal/harness"
@@ -38,8 +39,9 @@ const (
 // ResourceSlices, kube-controller-manager makes claims from templates, kube-scheduler allocates GPUs
 // and HCAs under one switch; the kubelet's own DRA manager registers the driver over its socket and
 // prepares and unprepares the claims, and the CDI ids it gets back resolve, through the CDI
-// project's library, into the device nodes and environment of exactly the granted devices. The
-// driver and the kubelet are restarted with claims prepared.
+// project's library, into the device nodes and environment of exactly the granted devices. One HCA's
+// port is DOWN: the driver publishes it tainted, and where the API server keeps device taints (1.36
+// on) no claim gets it. The driver and the kubelet are restarted with claims prepared.
 func TestDRA(t *testing.T) {
 	if os.Getenv("E2E_NODESIDE") != "1" || os.Getenv("E2E_DEVNODES") != "1" {
 		t.Fatal("the DRA node side needs a private mount namespace with a tmpfs on /var/lib/kubelet and /dev/infiniband; run it with e2e/run")
@@ -63,14 +65,15 @@ func TestDRA(t *testing.T) {
 	devs := n.waitSlices(t, len(gpus)+len(hcas))
 	t.Logf("the kube-apiserver accepted %d devices of %s in ResourceSlices; the kubelet's DRA manager registered the driver", len(devs), node)
 	n.checkSwitchKeys(t, devs, topo)
+	n.checkTaints(t, devs)
 
 	cl.deviceClasses(t)
 	for _, s := range []int64{1, 2, 4} {
 		cl.claimTemplate(t, ns, s)
 	}
 	// Each pod in turn: it must be bound exactly when a switch still holds s free GPUs and s free
-	// HCAs (the devices the earlier pods' claims hold are taken), and pend with kube-scheduler's
-	// reason otherwise.
+	// HCAs (the devices the earlier pods' claims hold are taken, a tainted device is never free), and
+	// pend with kube-scheduler's reason otherwise.
 	var bound []*corev1.Pod
 	taken := map[string]bool{}
 	for i, s := range []int64{2, 1, 1, 1, 1, 4} {
@@ -130,7 +133,9 @@ type draNode struct {
 	hwloc  string            // the export the driver reads (GPU UUIDs filled in)
 	uuids  map[string]string // GPU PCI address -> UUID
 	uverbs map[string]string // ibverbs name -> /dev/infiniband/uverbsN
-	driver *harness.Proc
+	// downHca is the ibverbs name of the HCA whose port is DOWN (nodeExport): published tainted.
+	downHca string
+	driver  *harness.Proc
 }
 
 // draNode writes the node's host files: fakeSysfs's tree with a UUID per GPU in the NVIDIA driver's
@@ -185,26 +190,58 @@ func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Devic
 	if err := dra.WriteNvidiaSpec(n.cdiDir, uuids); err != nil {
 		t.Fatal(err)
 	}
+	n.downHca = downHca(hcas)
+	state := filepath.Join(n.sysfs, "sys", "class", "infiniband", n.downHca, "ports", "1", "state")
+	if err := os.WriteFile(state, []byte("1: DOWN\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	n.hwloc = filepath.Join(k.env.Dir, "hwloc-"+node+".xml")
-	if err := withGpuUuids(k.env.Topology(xe8640.File), n.hwloc, n.uuids); err != nil {
+	if err := nodeExport(k.env.Topology(xe8640.File), n.hwloc, n.uuids, n.downHca); err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
-// scrubbedUUID is the GPU UUID every GPU of test-fixtures' hwloc exports carries.
-const scrubbedUUID = "GPU-00000000-0000-0000-0000-000000000000"
+// downHca is the HCA whose port the scenario takes down: the first by ibverbs name.
+func downHca(hcas []nodeside.Device) string {
+	down := hcas[0].ID
+	for _, h := range hcas {
+		if h.ID < down {
+			down = h.ID
+		}
+	}
+	return down
+}
 
-// withGpuUuids copies the hwloc export src to dst with each GPU's scrubbed NVIDIAUUID replaced by
-// uuids[its PCI address], as an export of the node would carry them: the driver names GPUs, and
-// NVIDIA's CDI spec knows them, by UUID. A GPU's NVML object is nested in its PCI device object, before
-// the next pci_busid.
-func withGpuUuids(src, dst string, uuids map[string]string) error {
+// nodeExport copies the hwloc export src to dst as the node's export: GPU UUIDs filled in
+// (withGpuUuids), and every HCA's port ACTIVE except down's, DOWN (withPortStates). The fixture's
+// machine had three of its four ports down, which leaves one switch able to serve a pod where device
+// taints are on (the driver taints an HCA whose port is not ACTIVE); one down port keeps the
+// scenario's several bound claims and still exercises the taint.
+func nodeExport(src, dst string, uuids map[string]string, down string) error {
 	raw, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	parts := strings.Split(string(raw), `pci_busid="`)
+	out, err := withGpuUuids(string(raw), uuids)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	if out, err = withPortStates(out, down); err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	return os.WriteFile(dst, []byte(out), 0o644)
+}
+
+// scrubbedUUID is the GPU UUID every GPU of test-fixtures' hwloc exports carries.
+const scrubbedUUID = "GPU-00000000-0000-0000-0000-000000000000"
+
+// withGpuUuids returns the hwloc export with each GPU's scrubbed NVIDIAUUID replaced by uuids[its
+// PCI address], as an export of the node would carry them: the driver names GPUs, and NVIDIA's CDI
+// spec knows them, by UUID. A GPU's NVML object is nested in its PCI device object, before the next
+// pci_busid.
+func withGpuUuids(export string, uuids map[string]string) (string, error) {
+	parts := strings.Split(export, `pci_busid="`)
 	for i := 1; i < len(parts); i++ {
 		bus, _, _ := strings.Cut(parts[i], `"`)
 		if u, ok := uuids[bus]; ok {
@@ -212,10 +249,36 @@ func withGpuUuids(src, dst string, uuids map[string]string) error {
 		}
 	}
 	out := strings.Join(parts, `pci_busid="`)
-	if strings.Count(out, scrubbedUUID) != 0 {
-		return fmt.Errorf("%s: %d GPUs left with the scrubbed UUID", src, strings.Count(out, scrubbedUUID))
+	if n := strings.Count(out, scrubbedUUID); n != 0 {
+		return "", fmt.Errorf("%d GPUs left with the scrubbed UUID", n)
 	}
-	return os.WriteFile(dst, []byte(out), 0o644)
+	return out, nil
+}
+
+// port1State is hwloc's port state of an OpenFabrics object (ibverbs' numbers: 1 DOWN, 4 ACTIVE).
+var port1State = regexp.MustCompile(`<info name="Port1State" value="[0-9]+"/>`)
+
+// withPortStates returns the hwloc export with the port of HCA down DOWN and every other HCA's port
+// ACTIVE. An OpenFabrics object's Port1State comes before the next OS device object.
+func withPortStates(export, down string) (string, error) {
+	const osdev = `<object type="OSDev"`
+	parts := strings.Split(export, osdev)
+	found := false
+	for i := 1; i < len(parts); i++ {
+		if !port1State.MatchString(parts[i]) {
+			continue
+		}
+		state := "4"
+		if header, _, _ := strings.Cut(parts[i], ">"); strings.Contains(header, fmt.Sprintf(` name=%q`, down)) {
+			state, found = "1", true
+		}
+		set := fmt.Sprintf(`<info name="Port1State" value="%s"/>`, state)
+		parts[i] = port1State.ReplaceAllLiteralString(parts[i], set)
+	}
+	if !found {
+		return "", fmt.Errorf("no OpenFabrics object named %s with a Port1State", down)
+	}
+	return strings.Join(parts, osdev), nil
 }
 
 func mknodChar(t *testing.T, path string, major, minor uint32) {
@@ -266,6 +329,19 @@ func (k *cluster) startClaimController(t *testing.T) {
 type publishedDevice struct {
 	name, kind, pcieSwitch string
 	uuid, ibDevice, pciBus string
+	taints                 []string // key=value:effect, as the API server kept them
+	blocked                bool     // a NoSchedule or NoExecute taint: claims that tolerate none (ours) do not get it
+}
+
+// published is the device as the checks read it from the slice.
+func published(d resourcev1.Device) publishedDevice {
+	p := publishedDevice{name: d.Name, kind: str(d, "tandem.dev/kind"), pcieSwitch: str(d, string(switchKey)),
+		uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID")}
+	for _, tn := range d.Taints {
+		p.taints = append(p.taints, fmt.Sprintf("%s=%s:%s", tn.Key, tn.Value, tn.Effect))
+		p.blocked = p.blocked || tn.Effect == resourcev1.DeviceTaintEffectNoSchedule || tn.Effect == resourcev1.DeviceTaintEffectNoExecute
+	}
+	return p
 }
 
 // waitSlices waits until the driver's ResourceSlices of the node hold want devices (each created
@@ -285,8 +361,7 @@ func (n *draNode) waitSlices(t *testing.T, want int) map[string]publishedDevice 
 				return harness.Permanent(fmt.Errorf("slice %s is in pool %q, want the node's name", s.Name, s.Spec.Pool.Name))
 			}
 			for _, d := range s.Spec.Devices {
-				devs[d.Name] = publishedDevice{name: d.Name, kind: str(d, "tandem.dev/kind"), pcieSwitch: str(d, string(switchKey)),
-					uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID")}
+				devs[d.Name] = published(d)
 			}
 		}
 		if len(devs) != want {
@@ -326,6 +401,36 @@ func (n *draNode) checkSwitchKeys(t *testing.T, devs map[string]publishedDevice,
 	}
 }
 
+// taintsKept is the first release whose API server keeps device taints by default (DRADeviceTaints
+// beta from 1.36, GA in 1.37); before it the API server drops them on write and kube-scheduler's
+// allocator ignores them, both by the same gate.
+var taintsKept = version.MajorMinor(1, 36)
+
+// checkTaints holds the published taints to the node: the HCA whose port is DOWN carries the
+// driver's port-not-active taint where the API server keeps taints, and no device carries any
+// other.
+func (n *draNode) checkTaints(t *testing.T, devs map[string]publishedDevice) {
+	t.Helper()
+	kept := version.MustParseGeneric(cl.env.K8sVersion()).AtLeast(taintsKept)
+	var down *publishedDevice
+	for _, d := range devs {
+		var want []string
+		if d.kind == "hca" && d.ibDevice == n.downHca {
+			down = &d
+			if kept {
+				want = []string{"tandem.dev/unhealthy=port-not-active:NoSchedule"}
+			}
+		}
+		if strings.Join(d.taints, ",") != strings.Join(want, ",") {
+			t.Errorf("device %s (%s %s): taints %v, want %v (Kubernetes %s)", d.name, d.kind, d.ibDevice, d.taints, want, cl.env.K8sVersion())
+		}
+	}
+	if down == nil {
+		t.Fatalf("no published HCA with ibDevice %s", n.downHca)
+	}
+	t.Logf("HCA %s (port DOWN) published as %s with taints %v on Kubernetes %s", n.downHca, down.name, down.taints, cl.env.K8sVersion())
+}
+
 // treeID is the device's id in the agent's NodeTopology (a GPU's PCI address, an HCA's ibverbs name).
 func (n *draNode) treeID(d publishedDevice) string {
 	if d.kind == "hca" {
@@ -339,11 +444,12 @@ func (n *draNode) treeID(d publishedDevice) string {
 	return d.pciBus
 }
 
-// switchWithFree says whether a switch key holds s GPUs and s HCAs not taken.
+// switchWithFree says whether a switch key holds s GPUs and s HCAs neither taken nor blocked by a
+// taint.
 func switchWithFree(devs map[string]publishedDevice, taken map[string]bool, s int) bool {
 	free := map[string]map[string]int{}
 	for _, d := range devs {
-		if taken[d.name] || d.pcieSwitch == "" {
+		if taken[d.name] || d.blocked || d.pcieSwitch == "" {
 			continue
 		}
 		if free[d.pcieSwitch] == nil {
@@ -485,6 +591,9 @@ func (n *draNode) checkAllocation(t *testing.T, pod *corev1.Pod, s int64, devs m
 		d, ok := devs[r.Device]
 		if !ok || d.kind != r.Request {
 			t.Errorf("claim %s: request %s got device %s (published: %v, kind %q)", c.Name, r.Request, r.Device, ok, d.kind)
+		}
+		if d.blocked {
+			t.Errorf("claim %s: request %s got device %s, published with taints %v it does not tolerate", c.Name, r.Request, r.Device, d.taints)
 		}
 		byKind[d.kind] = append(byKind[d.kind], d)
 		names = append(names, r.Device)
