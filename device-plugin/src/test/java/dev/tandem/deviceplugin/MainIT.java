@@ -99,9 +99,10 @@ class MainIT {
     assertEquals(1, exit(log, onFixture(dir, "--device-info-dir", file.resolve("dp").toString())));
     String out = Files.readString(log);
     assertTrue(
-        out.contains("the device-info directory " + file.resolve("dp") + " of --device-info-dir"),
+        out.contains("the device-info directory " + file.resolve("dp") + " cannot be written"),
         out);
     assertTrue(out.contains("read-write"), out);
+    assertTrue(out.contains("--device-info-dir (TANDEM_PLUGIN_DEVICE_INFO_DIR) to off"), out);
   }
 
   @Test
