@@ -18,7 +18,7 @@ import (
 )
 
 // KubeVersion is the Kubernetes version charts are rendered for: the release e2e/go.mod pins.
-const KubeVersion = "v1.35.4"
+const KubeVersion = "v1.37.2"
 
 // Namespace is the namespace the kustomize manifests use.
 const Namespace = "tandem-system"

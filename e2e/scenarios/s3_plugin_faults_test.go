@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -22,8 +23,10 @@ import (
 //   - KubeletRestart: the plugin re-registers within 2 s (Mellanox shared plugin #48/#74: capacity
 //     stayed 0 after a kubelet restart), capacity comes back to its full value and stays there, and a
 //     running pod keeps its devices (PodResources, checkpoint);
-//   - RollingUpdate: two plugin processes overlap on one socket path; the one going away removes
-//     nothing of the other's (Mellanox shared plugin #319: capacity stuck at 0);
+//   - RollingUpdate: two plugin processes overlap, each on a socket path of its own, both registered;
+//     the one going away removes nothing of the other's (Mellanox shared plugin #319: capacity stuck
+//     at 0), and the kubelet keeps or takes back the new one (1.37 keys plugins by socket path and
+//     refuses a second registration on a path it knows, kubernetes#139338);
 //   - PortFlap: an HCA port goes down and up again; the device turns Unhealthy, then Healthy, with no
 //     restart (NVIDIA's plugin never marks a device healthy again).
 //
@@ -120,27 +123,37 @@ func TestDevicePluginFaults(t *testing.T) {
 
 	t.Run("RollingUpdate", func(t *testing.T) {
 		kubelet, old := startDeviceSide(t, "device-plugin-faults-rolling-old")
+		oldSockets := rdmaSockets(t)
+		if len(oldSockets) != 1 {
+			t.Fatalf("the old plugin serves on %v, want one tandem-rdma-<id>.sock; see %s", oldSockets, old.Log)
+		}
 		samples := kubelet.Sample("rdma/hca", 5*time.Millisecond)
 		// The new pod of a DaemonSet rolling update starts while the old one still runs: same
-		// endpoint, same resource.
+		// --endpoint, same resource.
 		next := cl.startPlugin(t, node, xe8640, hcas, nil, "device-plugin-faults-rolling-new", "--health-interval-seconds", "1")
 		waitReady(t, next, 60*time.Second)
 		waitAllocatable(t, kubelet, full, 10*time.Second, next.Log)
-		err := harness.Eventually(context.Background(), 50*time.Millisecond, 5*time.Second, func(context.Context) error {
-			code, body, err := harness.Get(old.ops + "/readyz")
-			if code != http.StatusServiceUnavailable || !strings.Contains(body, "another plugin process took over") {
-				return fmt.Errorf("readyz %d %s %v", code, body, err)
+		both := rdmaSockets(t)
+		var newSocket string
+		for _, s := range both {
+			if s != oldSockets[0] {
+				newSocket = s
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("the old plugin did not notice the new one on its socket: %v; see %s", err, old.Log)
+		}
+		if len(both) != 2 || newSocket == "" {
+			t.Fatalf("sockets while both plugins run: %v, want the old one's %s and one of the new one's; see %s",
+				both, oldSockets[0], next.Log)
+		}
+		// Both stay registered: neither takes anything from the other.
+		if code, body, err := harness.Get(old.ops + "/readyz"); code != http.StatusOK {
+			t.Fatalf("the old plugin's readyz while the new one runs: %d %s %v; see %s", code, body, err, old.Log)
 		}
 		tStop := time.Now()
 		old.Stop(10 * time.Second)
 		stopped := time.Now()
-		if _, err := os.Stat(filepath.Join(nodeside.PluginDir, "tandem-rdma.sock")); err != nil {
-			t.Errorf("after the old plugin stopped: %v; it removed the new plugin's socket", err)
+		if after := rdmaSockets(t); len(after) != 1 || after[0] != newSocket {
+			t.Errorf("sockets after the old plugin stopped: %v, want only the new plugin's %s (the old one removes its own and nothing of the new one's)",
+				after, newSocket)
 		}
 		back := waitAllocatable(t, kubelet, full, 10*time.Second, next.Log)
 		waitReady(t, next, 10*time.Second)
@@ -215,6 +228,25 @@ func TestDevicePluginFaults(t *testing.T) {
 		}
 	})
 }
+
+// rdmaSockets lists the rdma/hca plugin sockets in the plugin directory (tandem-rdma.sock, as
+// earlier releases named it, or tandem-rdma-<12 hex digits>.sock, one per server), sorted.
+func rdmaSockets(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(nodeside.PluginDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if rdmaSocketName.MatchString(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+var rdmaSocketName = regexp.MustCompile(`^tandem-rdma(-[0-9a-f]{12})?\.sock$`)
 
 // waitAllocatable waits until the device manager offers want healthy rdma/hca and returns when
 // (read every 5 ms: the returned time is a measurement).

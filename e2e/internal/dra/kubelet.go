@@ -91,7 +91,7 @@ func (k *Kubelet) start() error {
 		return fmt.Errorf("the kubelet's DRA manager: %w", err)
 	}
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), k.logger))
-	getNode := func() (*v1.Node, error) {
+	getNode := func(ctx context.Context) (*v1.Node, error) {
 		return k.client.CoreV1().Nodes().Get(ctx, k.node, metav1.GetOptions{})
 	}
 	if err := mgr.Start(ctx, k.activePods, getNode, allSourcesReady{}); err != nil {

@@ -65,5 +65,5 @@ func (e *Env) K8sVersion() string {
 	if v := os.Getenv("E2E_K8S_VERSION"); v != "" {
 		return v
 	}
-	return "v1.35.4"
+	return "v1.37.2"
 }

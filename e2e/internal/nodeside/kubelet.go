@@ -27,6 +27,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 
 	"tandem.dev/e2e/internal/harness"
 )
@@ -84,7 +85,7 @@ func (k *Kubelet) startManager() error {
 	if err := os.MkdirAll(PluginDir, 0o750); err != nil {
 		return err
 	}
-	mgr, err := devicemanager.NewManagerImpl(nil, topologymanager.NewFakeManager())
+	mgr, err := devicemanager.NewManagerImpl(k.logger, nil, topologymanager.NewFakeManager(k.logger))
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (k *Kubelet) activePods() []*v1.Pod {
 
 // Healthy is how many healthy devices of resource the manager has (node allocatable).
 func (k *Kubelet) Healthy(resource string) int {
-	_, alloc, _ := k.manager().GetCapacity()
+	_, alloc, _ := k.manager().GetCapacity(k.logger)
 	q, ok := alloc[v1.ResourceName(resource)]
 	if !ok {
 		return 0
@@ -165,7 +166,7 @@ func (k *Kubelet) Admit(pod *v1.Pod) (map[string]map[string][]string, error) {
 	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range cs {
 			c := &cs[i]
-			if err := mgr.Allocate(pod, c); err != nil {
+			if err := mgr.Allocate(klog.NewContext(context.Background(), k.logger), pod, c, lifecycle.AddOperation); err != nil {
 				return nil, fmt.Errorf("admit %s/%s container %s: %w", pod.Namespace, pod.Name, c.Name, err)
 			}
 			got := map[string][]string{}
@@ -250,7 +251,7 @@ func (k *Kubelet) InUse(resource string) []string {
 // GetAllocatableResources reports them), sorted.
 func (k *Kubelet) Allocatable(resource string) []string {
 	var out []string
-	for id := range k.manager().GetAllocatableDevices()[resource] {
+	for id := range k.manager().GetAllocatableDevices(k.logger)[resource] {
 		out = append(out, id)
 	}
 	sort.Strings(out)
@@ -262,7 +263,7 @@ func (k *Kubelet) Forget(uid types.UID) {
 	k.mu.Lock()
 	delete(k.active, uid)
 	k.mu.Unlock()
-	k.manager().UpdateAllocatedDevices()
+	k.manager().UpdateAllocatedDevices(k.logger)
 }
 
 // pods answers PodResources from the pods this kubelet admitted.
@@ -283,12 +284,14 @@ func (p pods) GetPodByName(ns, name string) (*v1.Pod, bool) {
 // converts it (one ContainerDevices per resource and NUMA node).
 type devices struct{ k *Kubelet }
 
-func (d devices) UpdateAllocatedDevices() { d.k.manager().UpdateAllocatedDevices() }
+func (d devices) UpdateAllocatedDevices(logger klog.Logger) {
+	d.k.manager().UpdateAllocatedDevices(logger)
+}
 func (d devices) GetDevices(podUID, containerName string) []*podresourcesapi.ContainerDevices {
 	return convert(d.k.manager().GetDevices(podUID, containerName))
 }
-func (d devices) GetAllocatableDevices() []*podresourcesapi.ContainerDevices {
-	return convert(d.k.manager().GetAllocatableDevices())
+func (d devices) GetAllocatableDevices(logger klog.Logger) []*podresourcesapi.ContainerDevices {
+	return convert(d.k.manager().GetAllocatableDevices(logger))
 }
 
 func convert(in devicemanager.ResourceDeviceInstances) []*podresourcesapi.ContainerDevices {
@@ -310,16 +313,20 @@ func convert(in devicemanager.ResourceDeviceInstances) []*podresourcesapi.Contai
 
 type noCPUs struct{}
 
-func (noCPUs) GetCPUs(string, string) []int64 { return nil }
-func (noCPUs) GetAllocatableCPUs() []int64    { return nil }
+func (noCPUs) GetCPUs(*v1.Pod, *v1.Container) []int64 { return nil }
+func (noCPUs) GetPodCPUs(string) []int64              { return nil }
+func (noCPUs) GetAllocatableCPUs() []int64            { return nil }
 
 type noMemory struct{}
 
-func (noMemory) GetMemory(string, string) []*podresourcesapi.ContainerMemory { return nil }
-func (noMemory) GetAllocatableMemory() []*podresourcesapi.ContainerMemory    { return nil }
+func (noMemory) GetMemory(klog.Logger, *v1.Pod, *v1.Container) []*podresourcesapi.ContainerMemory {
+	return nil
+}
+func (noMemory) GetPodMemory(klog.Logger, string) []*podresourcesapi.ContainerMemory { return nil }
+func (noMemory) GetAllocatableMemory(klog.Logger) []*podresourcesapi.ContainerMemory { return nil }
 
 type noDRA struct{}
 
-func (noDRA) GetDynamicResources(*v1.Pod, *v1.Container) []*podresourcesapi.DynamicResource {
+func (noDRA) GetDynamicResources(klog.Logger, *v1.Pod, *v1.Container) []*podresourcesapi.DynamicResource {
 	return nil
 }

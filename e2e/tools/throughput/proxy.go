@@ -17,7 +17,7 @@ import (
 )
 
 // timingProxy stands where the extender's Service stands and times each verb call as kube-scheduler
-// sees it: from the request's arrival to the last byte of the answer. kube-scheduler v1.35 has no
+// sees it: from the request's arrival to the last byte of the answer. kube-scheduler (v1.37 too) has no
 // metric of its own for extender calls (pkg/scheduler/metrics registers none).
 type timingProxy struct {
 	url   string

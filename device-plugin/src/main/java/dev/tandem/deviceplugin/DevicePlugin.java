@@ -1,7 +1,6 @@
 package dev.tandem.deviceplugin;
 
 import dev.tandem.deviceplugin.allocate.DeviceHandOff;
-import dev.tandem.deviceplugin.cni.DeviceInfoDirectory;
 import dev.tandem.deviceplugin.cni.DeviceInfoHandOff;
 import dev.tandem.deviceplugin.config.GpuConfig;
 import dev.tandem.deviceplugin.config.Mode;
@@ -132,8 +131,7 @@ public final class DevicePlugin {
         s.podResources() != null
             ? s.podResources()
             : () -> Future.failedFuture("the PodResources lookup is off");
-    return new DeviceInfoHandOff(
-        vertx, inventory, new DeviceInfoDirectory(s.deviceInfoDir()), podResources, s.clock());
+    return new DeviceInfoHandOff(vertx, inventory, s.deviceInfoDir(), podResources, s.clock());
   }
 
   private ResourcePlugin resource(
@@ -222,11 +220,10 @@ public final class DevicePlugin {
     if (deviceInfo == null) {
       return Future.succeededFuture();
     }
-    DeviceInfoDirectory dir = new DeviceInfoDirectory(wiring.deviceInfoDir());
     return vertx
         .<Void>executeBlocking(
             () -> {
-              dir.prepare();
+              deviceInfo.prepare();
               return null;
             },
             false)
@@ -235,7 +232,7 @@ public final class DevicePlugin {
               LOG.info(
                   "Device Information files for CNI plugins in {}, checked against PodResources"
                       + " every {} s",
-                  dir.path(),
+                  deviceInfo.path(),
                   wiring.deviceInfoInterval().toSeconds());
               deviceInfo.every(wiring.deviceInfoInterval());
             });

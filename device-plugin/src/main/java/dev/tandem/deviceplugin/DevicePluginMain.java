@@ -167,7 +167,9 @@ public final class DevicePluginMain {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  LOG.info("stopping: removing {}", wiring.pluginSocket());
+                  LOG.info(
+                      "stopping: removing this process's sockets from {}",
+                      wiring.pluginSocket().getParent());
                   try {
                     plugin
                         .stop()

@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  *
  * @param machine the node's topology
  * @param config mode, resource, selectors, health interval
- * @param pluginSocket this plugin's socket ({@code <plugin-dir>/<endpoint>})
+ * @param pluginSocket {@code <plugin-dir>/<endpoint>}, after which its sockets are named ({@code
+ *     lifecycle.PluginSockets})
  * @param kubeletSocket the kubelet's registration socket
  * @param sysfsRoot where {@code /sys} resolves (uverbs devices, port states)
  * @param probe port-state reader

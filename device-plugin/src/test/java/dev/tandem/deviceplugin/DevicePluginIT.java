@@ -3,10 +3,12 @@ package dev.tandem.deviceplugin;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.deviceplugin.config.ResourceConfig;
+import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.deviceplugin.standin.StandInWiring;
 import dev.tandem.fixtures.FakeSysfs;
@@ -25,6 +27,10 @@ import dev.tandem.topology.model.Machine;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -123,7 +129,11 @@ class DevicePluginIT {
     assertEquals(1, kubelet.registrations().size());
     assertEquals("rdma/hca", kubelet.registrations().get(0).getResourceName());
     assertEquals("v1beta1", kubelet.registrations().get(0).getVersion());
-    assertEquals("tandem-rdma.sock", kubelet.registrations().get(0).getEndpoint());
+    String endpoint = kubelet.registrations().get(0).getEndpoint();
+    assertTrue(
+        endpoint.matches("tandem-rdma-[0-9a-f]{12}\\.sock"),
+        "endpoint " + endpoint + ", want tandem-rdma-<12 hex digits>.sock");
+    assertEquals(Optional.of(dir.resolve(endpoint)), plugin.hca().lifecycle().socket());
     assertTrue(kubelet.options().get(0).getGetPreferredAllocationAvailable());
     assertEquals(List.of("localhost"), kubelet.authorities());
     assertEquals(
@@ -159,7 +169,13 @@ class DevicePluginIT {
     kubelet.restart().await();
     nextList("no re-registration after the kubelet restart");
     assertEquals(2, kubelet.registrations().size());
-    assertTrue(Files.exists(dir.resolve("tandem-rdma.sock")));
+    Path served = plugin.hca().lifecycle().socket().orElseThrow();
+    assertTrue(Files.exists(served));
+    assertEquals(served.getFileName().toString(), kubelet.registrations().get(1).getEndpoint());
+    assertNotEquals(
+        kubelet.registrations().get(0).getEndpoint(),
+        kubelet.registrations().get(1).getEndpoint(),
+        "a path served twice: a 1.37 kubelet refuses it while it still knows it");
   }
 
   @Test
@@ -292,50 +308,83 @@ class DevicePluginIT {
   void stopRemovesSocket() throws Exception {
     startPlugin();
     firstList();
+    Path served = plugin.hca().lifecycle().socket().orElseThrow();
     plugin.stop().await();
     plugin = null;
-    assertFalse(Files.exists(dir.resolve("tandem-rdma.sock")));
+    assertFalse(Files.exists(served));
+    assertEquals(List.of(), sockets().existing());
+  }
+
+  private PluginSockets sockets() {
+    return new PluginSockets(dir.resolve("tandem-rdma.sock"));
   }
 
   @Test
   @DisplayName(
-      "two plugin processes on one socket (a rolling update): the one stopping leaves the other's socket and registration")
-  void overlappingPluginsKeepTheNewSocket() throws Exception {
+      "two plugin processes (a rolling update) serve on sockets of their own, both registered; the"
+          + " one stopping removes its socket and nothing of the other's")
+  void overlappingPluginsServeSideBySide() throws Exception {
     // its own Vert.x, as in its own process: servers of one Vert.x on one address are shared
     Vertx oldProcess = Vertx.vertx();
     DevicePlugin old = started(oldProcess);
     firstList();
-    Path socket = dir.resolve("tandem-rdma.sock");
-    Optional<String> oldSocket = SocketIdentity.of(socket);
-    startPlugin(); // the new pod: deletes the old socket file and listens on the same path
+    Path oldSocket = old.hca().lifecycle().socket().orElseThrow();
+    startPlugin(); // the new pod
     firstList();
-    assertEquals(2, kubelet.registrations().size());
-    Optional<String> newSocket = SocketIdentity.of(socket);
-    assertTrue(
-        newSocket.isPresent() && !newSocket.equals(oldSocket),
-        "no new socket file: " + oldSocket + " then " + newSocket);
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .until(
-            () ->
-                old.hca()
-                    .lifecycle()
-                    .notRegistered()
-                    .filter(w -> w.startsWith("another plugin process took over"))
-                    .isPresent());
+    Path newSocket = plugin.hca().lifecycle().socket().orElseThrow();
+    assertNotEquals(oldSocket, newSocket);
+    assertEquals(
+        List.of(oldSocket.getFileName().toString(), newSocket.getFileName().toString()),
+        kubelet.registrations().stream().map(r -> r.getEndpoint()).toList());
+    assertEquals(List.of(newSocket, oldSocket).stream().sorted().toList(), sockets().existing());
+    Optional<String> newIdentity = SocketIdentity.of(newSocket);
+    assertTrue(old.hca().lifecycle().notRegistered().isEmpty(), "the old one stays registered");
     old.stop().await();
     oldProcess.close().await();
+    assertFalse(Files.exists(oldSocket), "the old plugin left its socket behind");
     assertEquals(
-        newSocket, SocketIdentity.of(socket), "the old plugin removed the new one's socket");
+        newIdentity, SocketIdentity.of(newSocket), "the old plugin removed the new one's socket");
     assertTrue(plugin.hca().lifecycle().notRegistered().isEmpty());
-    // the new plugin saw nothing to recover from: no third registration over three of its 200 ms
-    // socket checks
+    // the new plugin saw nothing to recover from (the stand-in, like a 1.37 kubelet, keeps it
+    // connected): no third registration over three of its 200 ms socket checks
     await()
         .during(Duration.ofMillis(600))
         .atMost(Duration.ofSeconds(2))
         .until(
             () ->
-                kubelet.registrations().size() == 2 && newSocket.equals(SocketIdentity.of(socket)));
+                kubelet.registrations().size() == 2
+                    && newIdentity.equals(SocketIdentity.of(newSocket)));
+  }
+
+  @Test
+  @DisplayName(
+      "before serving, the plugin deletes its resource's sockets nobody listens on, and no other file")
+  void removesStaleSockets() throws Exception {
+    Path stale = deadSocket(dir.resolve("tandem-rdma-0123456789ab.sock"));
+    Path staleLegacy = deadSocket(dir.resolve("tandem-rdma.sock"));
+    Path otherResource = deadSocket(dir.resolve("tandem-gpu-0123456789ab.sock"));
+    Path notASocketName = deadSocket(dir.resolve("tandem-rdma-old.sock"));
+    try (ServerSocketChannel live = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      Path liveSocket = dir.resolve("tandem-rdma-ba9876543210.sock");
+      live.bind(UnixDomainSocketAddress.of(liveSocket));
+      startPlugin();
+      firstList();
+      Path served = plugin.hca().lifecycle().socket().orElseThrow();
+      assertFalse(Files.exists(stale), "a dead process's socket left in place");
+      assertFalse(Files.exists(staleLegacy), "a dead process's socket left in place");
+      assertTrue(Files.exists(liveSocket), "a socket someone listens on was deleted");
+      assertTrue(Files.exists(otherResource) && Files.exists(notASocketName), "not ours, deleted");
+      assertEquals(List.of(liveSocket, served).stream().sorted().toList(), sockets().existing());
+    }
+  }
+
+  /** A socket file whose listener has closed (Java leaves the file; a killed process too). */
+  private static Path deadSocket(Path path) throws IOException {
+    try (ServerSocketChannel c = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      c.bind(UnixDomainSocketAddress.of(path));
+    }
+    assertTrue(Files.exists(path));
+    return path;
   }
 
   static String ids(ListAndWatchResponse l) {

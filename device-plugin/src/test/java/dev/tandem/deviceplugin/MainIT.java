@@ -1,10 +1,10 @@
 package dev.tandem.deviceplugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.Topologies;
 import io.vertx.core.Vertx;
@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -98,9 +99,10 @@ class MainIT {
     assertEquals(1, exit(log, onFixture(dir, "--device-info-dir", file.resolve("dp").toString())));
     String out = Files.readString(log);
     assertTrue(
-        out.contains("the device-info directory " + file.resolve("dp") + " of --device-info-dir"),
+        out.contains("the device-info directory " + file.resolve("dp") + " cannot be written"),
         out);
     assertTrue(out.contains("read-write"), out);
+    assertTrue(out.contains("--device-info-dir (TANDEM_PLUGIN_DEVICE_INFO_DIR) to off"), out);
   }
 
   @Test
@@ -121,11 +123,12 @@ class MainIT {
         List.of("Healthy", "Unhealthy", "Unhealthy", "Unhealthy"),
         list.getDevicesList().stream().map(d -> d.getHealth()).toList(),
         "port states of the fixture (only mlx5_0 ACTIVE)");
-    assertTrue(Files.exists(plugins.resolve("tandem-rdma.sock")));
+    PluginSockets sockets = new PluginSockets(plugins.resolve("tandem-rdma.sock"));
+    assertEquals(
+        List.of(plugins.resolve(kubelet.registrations().get(0).getEndpoint())), sockets.existing());
     p.destroy();
     assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-    assertFalse(
-        Files.exists(plugins.resolve("tandem-rdma.sock")), "socket left behind after SIGTERM");
+    assertEquals(List.of(), sockets.existing(), "socket left behind after SIGTERM");
   }
 
   @Test
@@ -184,15 +187,16 @@ class MainIT {
     assertNotNull(
         kubelet.nextList("rdma/hca", 10_000),
         () -> "no HCA registration; log: " + read(dir.resolve("log")));
-    assertTrue(
-        Files.exists(plugins.resolve("joint-gpu.sock"))
-            && Files.exists(plugins.resolve("tandem-rdma.sock")));
+    PluginSockets gpuSockets = new PluginSockets(plugins.resolve("joint-gpu.sock"));
+    PluginSockets hcaSockets = new PluginSockets(plugins.resolve("tandem-rdma.sock"));
+    assertEquals(1, gpuSockets.existing().size());
+    assertEquals(1, hcaSockets.existing().size());
     assertTrue(read(dir.resolve("log")).contains("nvidia-ml"), "the NVML note is logged");
     p.destroy();
     assertTrue(p.waitFor(15, TimeUnit.SECONDS));
-    assertFalse(
-        Files.exists(plugins.resolve("joint-gpu.sock"))
-            || Files.exists(plugins.resolve("tandem-rdma.sock")),
+    assertEquals(
+        List.of(),
+        Stream.concat(gpuSockets.existing().stream(), hcaSockets.existing().stream()).toList(),
         "socket left behind after SIGTERM");
   }
 

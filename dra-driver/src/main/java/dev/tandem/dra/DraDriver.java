@@ -9,7 +9,6 @@ import dev.tandem.discovery.UverbsLocator;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.NvidiaCdiSpecs;
 import dev.tandem.dra.claims.ApiServerClaims;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.dra.health.HealthFeed;
 import dev.tandem.dra.health.PoolChange;
 import dev.tandem.dra.health.PoolHealth;
@@ -203,7 +202,7 @@ public final class DraDriver {
             () -> current.machine(),
             new ApiServerClaims(kube),
             new CdiDirectory(config.cdiDir()),
-            new DeviceInfoDirectory(config.deviceInfoDir()),
+            config.deviceInfoDir(),
             Checkpoint.open(config.checkpoint()),
             ResourceNames.HCA);
     return DraServer.start(vertx, config.draSocket(), preparer, health)

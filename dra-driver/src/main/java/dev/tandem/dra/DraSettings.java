@@ -1,6 +1,7 @@
 package dev.tandem.dra;
 
 import dev.tandem.api.container.DeviceInfo;
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.slices.HcaShape;
 import dev.tandem.dra.slices.InvalidPoolException;
@@ -64,7 +65,7 @@ public final class DraSettings {
   public static final Setting<Integer> SHARES_PER_HCA =
       Setting.of("--shares-per-hca", "N", Parsers.intRange(1, 1_000_000))
           .env("TANDEM_DRA_SHARES_PER_HCA")
-          .defaultValue(Integer.toString(PoolSpec.DEFAULT_SHARES_PER_HCA))
+          .defaultValue(Integer.toString(DeviceIds.DEFAULT_SHARES_PER_HCA))
           .help(
               "`shared` mode: the capacity `tandem.dev/shares` of each HCA, how many claims may"
                   + " hold it at once (each takes one unless it asks for more); the device"

@@ -15,8 +15,9 @@ import java.util.Map;
  *
  * @param pluginDir the kubelet's device-plugin directory
  * @param kubeletSocket the kubelet's registration socket
- * @param endpoint this plugin's socket file name in {@code pluginDir}
- * @param gpuEndpoint joint mode: the GPU plugin's socket file name in {@code pluginDir}
+ * @param endpoint the stem of this plugin's socket file names in {@code pluginDir}
+ * @param gpuEndpoint joint mode: the stem of the GPU plugin's socket file names in {@code
+ *     pluginDir}
  * @param resourceName the extended resource registered
  * @param configFile the JSON configuration file read: {@code --config}'s, else {@code dropInConfig}
  *     when that file exists; or null

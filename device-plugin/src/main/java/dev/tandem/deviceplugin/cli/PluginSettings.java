@@ -35,12 +35,17 @@ public final class PluginSettings {
       Setting.of("--endpoint", "NAME", Parsers.text())
           .env("TANDEM_PLUGIN_ENDPOINT")
           .defaultValue("tandem-rdma.sock")
-          .help("this plugin's socket file name in `<plugin-dir>`");
+          .help(
+              "the stem of this plugin's socket file names in `<plugin-dir>`: `NAME.sock` serves"
+                  + " on `NAME-<12 hex digits>.sock`, a new name per server"
+                  + " ([device-plugin.md](device-plugin.md#lifecycle))");
   public static final Setting<String> GPU_ENDPOINT =
       Setting.of("--gpu-endpoint", "NAME", Parsers.text())
           .env("TANDEM_PLUGIN_GPU_ENDPOINT")
           .defaultValue("tandem-gpu.sock")
-          .help("joint mode: the `nvidia.com/gpu` plugin's socket file name in `<plugin-dir>`");
+          .help(
+              "joint mode: the stem of the `nvidia.com/gpu` plugin's socket file names in"
+                  + " `<plugin-dir>` (as `--endpoint`)");
   public static final Setting<String> RESOURCE_NAME =
       Setting.of("--resource-name", "NAME", ResourceNames::extended)
           .env("TANDEM_PLUGIN_RESOURCE_NAME")

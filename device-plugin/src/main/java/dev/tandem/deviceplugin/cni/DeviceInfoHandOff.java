@@ -6,9 +6,11 @@ import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.deviceplugin.preferred.HeldDevices;
 import dev.tandem.deviceplugin.preferred.PodResourcesSource;
+import dev.tandem.kit.files.HostDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,10 +41,12 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeviceInfoHandOff.class);
 
+  private static final String SETTING = "--device-info-dir (TANDEM_PLUGIN_DEVICE_INFO_DIR)";
+
   private final Vertx vertx;
   private final String node;
   private final String resourceName;
-  private final DeviceInfoDirectory dir;
+  private final HostDirectory dir;
   private final PodResourcesSource podResources;
   private final Clock clock;
   private final Map<String, DeviceInfo> byId = new HashMap<>();
@@ -60,15 +64,20 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
   public record Sweep(List<String> removed, List<String> restored) {}
 
   public DeviceInfoHandOff(
-      Vertx vertx,
-      Inventory inventory,
-      DeviceInfoDirectory dir,
-      PodResourcesSource podResources,
-      Clock clock) {
+      Vertx vertx, Inventory inventory, Path dir, PodResourcesSource podResources, Clock clock) {
     this.vertx = vertx;
     this.node = inventory.machine().nodeName();
     this.resourceName = inventory.config().resourceName();
-    this.dir = dir;
+    this.dir =
+        new HostDirectory(
+            dir,
+            "device-info",
+            "Mount the host's "
+                + dir
+                + " read-write into the device plugin (a hostPath volume of type"
+                + " DirectoryOrCreate, as the DaemonSet of manifests/ and the chart do), or set "
+                + SETTING
+                + " to off to hand no device information to CNI plugins");
     this.podResources = podResources;
     this.clock = clock;
     for (PluginDevice d : inventory.devices()) {
@@ -79,6 +88,20 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
                 idByFile.put(info.fileName(), d.id());
               });
     }
+  }
+
+  public Path path() {
+    return dir.path();
+  }
+
+  /**
+   * Creates the directory when it is missing (the specification asks the device plugin to), then
+   * proves that a file can be created in it. Blocking: at start, on a worker thread.
+   *
+   * @throws dev.tandem.kit.files.HostFileException naming the directory, the setting and the fix
+   */
+  public void prepare() {
+    dir.prepare();
   }
 
   @Override
@@ -123,7 +146,7 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
           synchronized (files) {
             stopped = true;
             for (String name : dir.present(idByFile.keySet())) {
-              dir.delete(name);
+              dir.remove(name);
             }
           }
           return null;
@@ -135,7 +158,7 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
    * Removes the files of devices neither {@code held} nor granted since {@code asked} minus {@link
    * #GRACE}; writes those of held devices that are missing. Blocking.
    */
-  Sweep sweep(Set<String> held, Instant asked) throws IOException {
+  Sweep sweep(Set<String> held, Instant asked) {
     Instant recent = asked.minus(GRACE);
     Set<String> present = dir.present(idByFile.keySet());
     List<String> removed = new ArrayList<>();
@@ -144,7 +167,7 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
       if (!held.contains(id)) {
         synchronized (files) {
           Instant t = grantedAt.get(id);
-          if ((t == null || !t.isAfter(recent)) && dir.delete(name)) {
+          if ((t == null || !t.isAfter(recent)) && dir.remove(name)) {
             removed.add(id);
           }
         }
@@ -169,25 +192,10 @@ public final class DeviceInfoHandOff implements DeviceHandOff {
   }
 
   private void write(String id, DeviceInfo info) {
-    try {
-      dir.write(info);
-    } catch (IOException e) {
-      throw new DeviceInfoException(
-          "cannot write the device-info file "
-              + dir.path().resolve(info.fileName())
-              + " for "
-              + resourceName
-              + " device "
-              + id
-              + " on node "
-              + node
-              + ": "
-              + e
-              + "; is "
-              + dir.path()
-              + " still mounted read-write (--device-info-dir)?",
-          e);
-    }
+    dir.write(
+        info.fileName(),
+        info.json().getBytes(StandardCharsets.UTF_8),
+        resourceName + " device " + id + " on node " + node);
   }
 
   private Set<String> heldIds(List<HeldDevices> held) {

@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.config;
 
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -140,7 +141,7 @@ final class MellanoxConfigs {
       throw new InvalidConfigurationException(
           "configList[0] has both devices and selectors; keep one (devices are interface names)");
     }
-    int max = e.getInteger("rdmaHcaMax", ResourceConfig.DEFAULT_SHARED_SLOTS);
+    int max = e.getInteger("rdmaHcaMax", DeviceIds.DEFAULT_SHARES_PER_HCA);
     if (max < 1) {
       throw new InvalidConfigurationException(
           "configList[0].rdmaHcaMax must be at least 1, got " + max);

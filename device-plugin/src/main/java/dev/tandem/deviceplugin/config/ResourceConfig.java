@@ -1,6 +1,7 @@
 package dev.tandem.deviceplugin.config;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -40,7 +41,6 @@ public record ResourceConfig(
     boolean allocateAllDevices) {
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
-  public static final int DEFAULT_SHARED_SLOTS = 1000;
   public static final ResourceConfig DEFAULT =
       new ResourceConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
@@ -126,7 +126,8 @@ public record ResourceConfig(
     try {
       rejectUnknown(o, KEYS, where, "");
       Mode mode = Mode.parse(o.getString("mode", "hca"));
-      int slots = o.getInteger("slotsPerHca", mode == Mode.SHARED ? DEFAULT_SHARED_SLOTS : 1);
+      int slots =
+          o.getInteger("slotsPerHca", mode == Mode.SHARED ? DeviceIds.DEFAULT_SHARES_PER_HCA : 1);
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
       int seconds = o.getInteger("healthCheckSeconds", 10);
       if (seconds < 1) {

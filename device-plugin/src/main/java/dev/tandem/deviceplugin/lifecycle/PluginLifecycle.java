@@ -10,6 +10,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,12 +24,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Serve, then register; and again whenever the kubelet restarts. A restart is seen as {@code
  * kubelet.sock} re-created, our own socket removed, or the ListAndWatch stream cancelled; the old
- * server is stopped before the new one starts. A socket replaced by another plugin process (two
- * pods of a rolling update overlapping) is left to that process: this one reports itself
- * unregistered and, when stopped, removes nothing but its own file. While {@code kubelet.sock} is
- * absent the plugin waits (and says so). Failed registrations are retried with {@link Backoff};
- * when they are exhausted, {@link #failed()} completes and the process should exit non-zero.
- * Restart storms (more than 3 in 10 s) are slowed down with the same backoff.
+ * server is stopped before the new one starts. Every server listens on a socket path of its own
+ * ({@link PluginSockets}), so two plugin processes of a rolling update serve side by side and the
+ * one stopping removes only its own file; before serving, sockets of this resource that nobody
+ * listens on any more are deleted. While {@code kubelet.sock} is absent the plugin waits (and says
+ * so). Failed registrations are retried with {@link Backoff}; when they are exhausted, {@link
+ * #failed()} completes and the process should exit non-zero. Restart storms (more than 3 in 10 s)
+ * are slowed down with the same backoff.
  */
 public final class PluginLifecycle {
 
@@ -43,7 +45,7 @@ public final class PluginLifecycle {
 
   private final Vertx vertx;
   private final Context context;
-  private final Path pluginSocket;
+  private final PluginSockets sockets;
   private final KubeletRegistration registration;
   private final ServedResource resource;
   private final Backoff backoff;
@@ -53,17 +55,18 @@ public final class PluginLifecycle {
   private final AtomicInteger kubeletAbsent = new AtomicInteger();
   private final AtomicInteger slowedRestarts = new AtomicInteger();
   private final Deque<Long> recentRestarts = new ArrayDeque<>();
-  private PluginServer server;
+  private volatile PluginServer server;
   private String registeredKubelet;
   private boolean busy;
   private boolean stopped;
-  private boolean superseded;
   private long watchTimer = -1;
   private long waitingSince = -1;
   private int failures;
   private volatile String notRegistered = "not started";
 
   /**
+   * @param pluginSocket {@code <plugin-dir>/<endpoint>}: the servers' sockets are named after it
+   *     ({@link PluginSockets})
    * @param clock the time of restarts (more than 3 within 10 s are a storm) and of the "waiting for
    *     the kubelet" log lines (one per 30 s)
    */
@@ -79,7 +82,7 @@ public final class PluginLifecycle {
     this.clock = clock;
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
-    this.pluginSocket = pluginSocket;
+    this.sockets = new PluginSockets(pluginSocket);
     this.registration = registration;
     this.resource = resource;
     this.backoff = backoff;
@@ -103,6 +106,12 @@ public final class PluginLifecycle {
   /** Why the resource is not registered with the kubelet now; empty while it is. */
   public Optional<String> notRegistered() {
     return Optional.ofNullable(notRegistered);
+  }
+
+  /** The socket the plugin serves on now, if it serves. */
+  public Optional<Path> socket() {
+    PluginServer s = server;
+    return s == null ? Optional.empty() : Optional.of(s.socket());
   }
 
   /** How many times the plugin looked for the kubelet's socket and found none. */
@@ -129,18 +138,22 @@ public final class PluginLifecycle {
   }
 
   private void watch() {
-    if (busy || stopped || superseded) {
+    if (busy || stopped) {
+      return;
+    }
+    PluginServer watched = server;
+    if (watched == null) {
       return;
     }
     vertx
         .executeBlocking(
             () ->
                 new Observed(
-                    SocketIdentity.of(registration.socket()), SocketIdentity.of(pluginSocket)),
+                    SocketIdentity.of(registration.socket()), SocketIdentity.of(watched.socket())),
             false)
         .onSuccess(
             o -> {
-              if (busy || stopped || superseded) {
+              if (busy || stopped || server != watched) {
                 return;
               }
               if (o.kubelet().isPresent() && !o.kubelet().get().equals(registeredKubelet)) {
@@ -149,39 +162,9 @@ public final class PluginLifecycle {
                         + registration.socket()
                         + " was created again (kubelet restart)");
               } else if (o.plugin().isEmpty() && o.kubelet().isPresent()) {
-                restart("our socket " + pluginSocket + " was removed");
-              } else if (replacedByAnother(o.plugin())) {
-                supersede();
+                restart("our socket " + watched.socket() + " was removed");
               }
             });
-  }
-
-  /** Our server listens, and the file at its path is not the one it created. */
-  private boolean replacedByAnother(Optional<String> plugin) {
-    PluginServer s = server;
-    return s != null
-        && plugin.isPresent()
-        && s.created().isPresent()
-        && !plugin.equals(s.created());
-  }
-
-  /**
-   * Another plugin process listens on our path now (the new pod of a rolling update) and has
-   * registered: the kubelet talks to it. This one stays idle until it is stopped: registering again
-   * would take the path back and make the two steal it from each other, and ending its streams
-   * early would make the kubelet drop the other one too (it disconnects whichever client holds the
-   * resource when any stream of that resource ends).
-   */
-  private void supersede() {
-    if (superseded) {
-      return;
-    }
-    superseded = true;
-    LOG.info(
-        "another plugin process serves {} now (the new pod of a rolling update?); this one stays"
-            + " idle until it stops and will remove nothing of the other's",
-        pluginSocket);
-    unregistered("another plugin process took over " + pluginSocket);
   }
 
   private record Observed(Optional<String> kubelet, Optional<String> plugin) {}
@@ -189,24 +172,10 @@ public final class PluginLifecycle {
   private void onStreamLost() {
     context.runOnContext(
         v -> {
-          if (busy || stopped || superseded) {
+          if (busy || stopped) {
             return;
           }
-          busy = true;
-          vertx
-              .executeBlocking(() -> SocketIdentity.of(pluginSocket), false)
-              .onComplete(
-                  ar -> {
-                    busy = false;
-                    if (stopped || superseded) {
-                      return;
-                    }
-                    if (ar.succeeded() && replacedByAnother(ar.result())) {
-                      supersede();
-                    } else {
-                      restart("the kubelet cancelled the ListAndWatch stream");
-                    }
-                  });
+          restart("the kubelet cancelled the ListAndWatch stream");
         });
   }
 
@@ -257,13 +226,15 @@ public final class PluginLifecycle {
               }
               waitingSince = -1;
               notRegistered = "registering with the kubelet at " + registration.socket();
-              server = new PluginServer(vertx, pluginSocket, resource, this::onStreamLost);
-              server
-                  .start()
+              Path socket = sockets.next();
+              server = new PluginServer(vertx, socket, resource, this::onStreamLost);
+              vertx
+                  .executeBlocking(this::removeStaleSockets, false)
+                  .compose(v -> server.start())
                   .compose(
                       v ->
                           registration.register(
-                              pluginSocket.getFileName().toString(),
+                              socket.getFileName().toString(),
                               resource.resourceName(),
                               PluginServer.OPTIONS))
                   .onSuccess(v -> registered(kubelet.get()))
@@ -295,7 +266,19 @@ public final class PluginLifecycle {
         resource.resourceName(),
         resource.describe(),
         registration.socket(),
-        pluginSocket.getFileName());
+        socket().map(Path::getFileName).orElse(null));
+  }
+
+  /** Deletes this resource's sockets nobody listens on (dead processes'); never a live one. */
+  private Void removeStaleSockets() {
+    try {
+      for (Path p : sockets.removeStale(Optional.empty())) {
+        LOG.info("removed {}: a socket of {} nobody listens on", p, resource.resourceName());
+      }
+    } catch (IOException e) {
+      LOG.warn("could not look for stale sockets of {}: {}", resource.resourceName(), e.toString());
+    }
+    return null;
   }
 
   private void registrationFailed(Throwable e) {

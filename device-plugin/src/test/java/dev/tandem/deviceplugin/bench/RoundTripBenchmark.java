@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.bench;
 
+import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
@@ -164,7 +165,7 @@ public final class RoundTripBenchmark {
           "plugin exited "
               + plugin.exitValue()
               + " on SIGTERM; socket removed: "
-              + !Files.exists(dir.resolve("tandem-rdma.sock")));
+              + new PluginSockets(dir.resolve("tandem-rdma.sock")).existing().isEmpty());
       vertx.close().await();
     }
   }

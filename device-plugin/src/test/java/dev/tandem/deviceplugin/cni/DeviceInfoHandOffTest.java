@@ -45,11 +45,7 @@ class DeviceInfoHandOffTest {
 
   private DeviceInfoHandOff handOff(Inventory inv) {
     return new DeviceInfoHandOff(
-        vertx,
-        inv,
-        new DeviceInfoDirectory(dir),
-        () -> Future.succeededFuture(List.copyOf(held)),
-        clock);
+        vertx, inv, dir, () -> Future.succeededFuture(List.copyOf(held)), clock);
   }
 
   private static Inventory hcas() {
@@ -129,11 +125,7 @@ class DeviceInfoHandOffTest {
     later(Duration.ofMinutes(5));
     DeviceInfoHandOff h =
         new DeviceInfoHandOff(
-            vertx,
-            hcas(),
-            new DeviceInfoDirectory(dir),
-            () -> Future.failedFuture("connection refused"),
-            clock);
+            vertx, hcas(), dir, () -> Future.failedFuture("connection refused"), clock);
     assertThrows(Exception.class, () -> h.reconcile().await());
     assertTrue(Files.exists(file("mlx5_0")));
   }
@@ -142,8 +134,7 @@ class DeviceInfoHandOffTest {
   @DisplayName("a reconcile whose PodResources answer comes after stop writes no file back")
   void reconcileInFlightAtStop() throws Exception {
     Promise<List<HeldDevices>> late = Promise.promise();
-    DeviceInfoHandOff h =
-        new DeviceInfoHandOff(vertx, hcas(), new DeviceInfoDirectory(dir), late::future, clock);
+    DeviceInfoHandOff h = new DeviceInfoHandOff(vertx, hcas(), dir, late::future, clock);
     h.granted(List.of("mlx5_0")).await();
     Files.delete(file("mlx5_0"));
     Future<DeviceInfoHandOff.Sweep> inFlight = h.reconcile();
@@ -167,18 +158,16 @@ class DeviceInfoHandOffTest {
   @Test
   @DisplayName("a file that cannot be written fails the hand-off naming the file, device and fix")
   void writeFails() throws Exception {
+    // a directory wiped while the plugin runs is created again; one under a regular file cannot be
+    Path blocked = Files.writeString(dir.resolve("not-a-dir"), "x").resolve("dp");
     DeviceInfoHandOff h =
         new DeviceInfoHandOff(
-            vertx,
-            hcas(),
-            new DeviceInfoDirectory(dir.resolve("gone")),
-            () -> Future.succeededFuture(List.of()),
-            clock);
+            vertx, hcas(), blocked, () -> Future.succeededFuture(List.of()), clock);
     Exception e = assertThrows(Exception.class, () -> h.granted(List.of("mlx5_1")).await());
+    assertTrue(e.getMessage().contains("the device-info file " + blocked), e.getMessage());
     assertTrue(
-        e.getMessage().startsWith("cannot write the device-info file " + dir.resolve("gone")),
+        e.getMessage().contains("of rdma/hca device mlx5_1 on node n1 cannot be written"),
         e.getMessage());
-    assertTrue(e.getMessage().contains("rdma/hca device mlx5_1 on node n1"), e.getMessage());
     assertTrue(e.getMessage().contains("--device-info-dir"), e.getMessage());
   }
 }

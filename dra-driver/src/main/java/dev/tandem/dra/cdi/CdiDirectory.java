@@ -3,16 +3,16 @@ package dev.tandem.dra.cdi;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.tandem.kit.files.WholeFile;
-import java.io.IOException;
+import dev.tandem.kit.files.HostDirectory;
+import dev.tandem.kit.files.HostFileException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The directory the driver writes CDI specs to (by default {@code /var/run/cdi}, which container
- * runtimes read). Specs are written whole or not at all (daemon-kit's {@link WholeFile}), so a
- * runtime never reads half a spec. Blocking file I/O: call it on a worker thread.
+ * runtimes read): a daemon-kit {@link HostDirectory}, so a runtime never reads half a spec and
+ * every failure is a {@link HostFileException} naming the file and the fix. Blocking file I/O: call
+ * it on a worker thread.
  */
 public final class CdiDirectory {
 
@@ -22,35 +22,26 @@ public final class CdiDirectory {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private final Path dir;
+  private final HostDirectory dir;
 
   public CdiDirectory(Path dir) {
-    this.dir = dir;
+    this.dir =
+        new HostDirectory(
+            dir,
+            "CDI spec",
+            "Mount the host's "
+                + dir
+                + " read-write into the driver (a hostPath volume of type DirectoryOrCreate), or"
+                + " point the driver at the CDI directory the node's container runtime reads");
   }
 
   public Path path() {
-    return dir;
-  }
-
-  /**
-   * Creates the directory when it is missing, then proves that a file can be created in it.
-   *
-   * @throws CdiException naming the directory, the cause and what to do
-   */
-  public void prepare() {
-    try {
-      WholeFile.proveWritable(dir);
-    } catch (IOException | UnsupportedOperationException e) {
-      throw new CdiException(
-          "the CDI directory " + dir + " cannot be written: " + WholeFile.why(e) + fix(), e);
-    }
+    return dir.path();
   }
 
   /**
    * Writes a spec as {@code fileName} whole, readable by all, creating the directory when it is
-   * missing.
-   *
-   * @throws CdiException naming the file and the cause; the target is then as it was before
+   * missing; the target is as it was before when this fails.
    */
   public void write(String fileName, CdiSpec spec) {
     byte[] bytes;
@@ -59,39 +50,16 @@ public final class CdiDirectory {
     } catch (JsonProcessingException e) {
       throw new CdiException("CDI spec " + fileName + " cannot be encoded: " + e.getMessage(), e);
     }
-    try {
-      Files.createDirectories(dir);
-      WholeFile.write(dir.resolve(fileName), bytes);
-    } catch (IOException | UnsupportedOperationException e) {
-      throw new CdiException(
-          "the CDI spec "
-              + dir.resolve(fileName)
-              + " cannot be written: "
-              + WholeFile.why(e)
-              + fix(),
-          e);
-    }
-  }
-
-  private String fix() {
-    return ". Mount the host's "
-        + dir
-        + " read-write into the driver (a hostPath volume of type DirectoryOrCreate), or point the"
-        + " driver at the CDI directory the node's container runtime reads";
+    dir.write(fileName, bytes);
   }
 
   /** Removes a spec; false when it was not there. */
   public boolean remove(String fileName) {
-    try {
-      return Files.deleteIfExists(dir.resolve(fileName));
-    } catch (IOException e) {
-      throw new CdiException(
-          "CDI spec " + dir.resolve(fileName) + " cannot be removed: " + WholeFile.why(e), e);
-    }
+    return dir.remove(fileName);
   }
 
   /** Whether a spec of that name is in the directory. */
   public boolean exists(String fileName) {
-    return Files.exists(dir.resolve(fileName));
+    return dir.exists(fileName);
   }
 }

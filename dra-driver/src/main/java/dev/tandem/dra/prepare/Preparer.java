@@ -6,11 +6,13 @@ import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.CdiException;
 import dev.tandem.dra.cdi.ClaimSpec;
 import dev.tandem.dra.cdi.NvidiaGpuCdi;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
-import dev.tandem.dra.cni.DeviceInfoException;
+import dev.tandem.kit.files.HostDirectory;
+import dev.tandem.kit.files.HostFileException;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,14 +51,14 @@ public final class Preparer {
   private final Supplier<Machine> machine;
   private final ClaimSource claims;
   private final CdiDirectory cdi;
-  private final DeviceInfoDirectory deviceInfo;
+  private final HostDirectory deviceInfo;
   private final Checkpoint checkpoint;
   private final String hcaResource;
 
   /**
    * @param driver this driver's name: allocation results of other drivers are theirs
    * @param machine the node's tree now (its name is the pool's)
-   * @param deviceInfo where granted VFs' Device Information files go
+   * @param deviceInfoDir where granted VFs' Device Information files go ({@code --device-info-dir})
    * @param hcaResource names the {@code PCIDEVICE_<RESOURCE>} variable and the Device Information
    *     files ({@code rdma/hca}), as the device plugin names them for its resource
    */
@@ -65,14 +67,21 @@ public final class Preparer {
       Supplier<Machine> machine,
       ClaimSource claims,
       CdiDirectory cdi,
-      DeviceInfoDirectory deviceInfo,
+      Path deviceInfoDir,
       Checkpoint checkpoint,
       String hcaResource) {
     this.driver = driver;
     this.machine = machine;
     this.claims = claims;
     this.cdi = cdi;
-    this.deviceInfo = deviceInfo;
+    this.deviceInfo =
+        new HostDirectory(
+            deviceInfoDir,
+            "device-info",
+            "Mount the host's "
+                + deviceInfoDir
+                + " read-write into the driver (a hostPath volume of type DirectoryOrCreate), or"
+                + " point --device-info-dir at the directory the node's Multus reads");
     this.checkpoint = checkpoint;
     this.hcaResource = hcaResource;
   }
@@ -92,7 +101,7 @@ public final class Preparer {
     } catch (Refused e) {
       LOG.warn("claim {} not prepared: {}", ref, e.getMessage());
       return ClaimOutcome.failed(e.getMessage());
-    } catch (CdiException | DeviceInfoException | CheckpointException e) {
+    } catch (CdiException | HostFileException | CheckpointException e) {
       LOG.warn("claim {} not prepared: {}", ref, e.getMessage());
       return ClaimOutcome.failed("claim " + ref + ": " + e.getMessage());
     } catch (RuntimeException e) {
@@ -114,7 +123,7 @@ public final class Preparer {
         LOG.info("unprepared claim {}", ref);
       }
       return "";
-    } catch (CdiException | DeviceInfoException | CheckpointException e) {
+    } catch (CdiException | HostFileException | CheckpointException e) {
       LOG.warn("claim {} not unprepared: {}", ref, e.getMessage());
       return "claim " + ref + ": " + e.getMessage();
     }
@@ -194,7 +203,9 @@ public final class Preparer {
       if (spec != null) {
         cdi.write(spec.fileName(), spec.spec());
       }
-      vfs.forEach(deviceInfo::write);
+      vfs.forEach(
+          (info, vf) ->
+              deviceInfo.write(info.fileName(), info.json().getBytes(StandardCharsets.UTF_8), vf));
       checkpoint.put(prepared);
     } catch (RuntimeException e) {
       undo(prepared);
@@ -230,7 +241,7 @@ public final class Preparer {
         cdi.remove(c.cdiSpec());
       }
       c.deviceInfo().forEach(deviceInfo::remove);
-    } catch (CdiException | DeviceInfoException e) {
+    } catch (CdiException | HostFileException e) {
       LOG.warn(
           "claim {}/{}: cannot undo a failed Prepare: {}", c.namespace(), c.name(), e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.tandem.dra.slices;
 
 import dev.tandem.api.DnsNames;
+import dev.tandem.api.identity.DeviceIds;
 
 /**
  * What the driver publishes: under which driver name, and whether the node's GPUs go in the pool
@@ -32,12 +33,6 @@ public record PoolSpec(String driver, boolean gpus, HcaShape shape, int sharesPe
   /** The longest driver name the API accepts. */
   public static final int MAX_DRIVER_LENGTH = 63;
 
-  /**
-   * Shares per HCA in the {@code shared} shape unless set: as many as the device plugin's {@code
-   * shared} mode gives slots by default ({@code slotsPerHca}).
-   */
-  public static final int DEFAULT_SHARES_PER_HCA = 1000;
-
   public PoolSpec {
     if (driver == null || driver.length() > MAX_DRIVER_LENGTH || !DnsNames.isSubdomain(driver)) {
       throw new InvalidPoolException(
@@ -60,14 +55,14 @@ public record PoolSpec(String driver, boolean gpus, HcaShape shape, int sharesPe
               + sharesPerHca
               + " shares per HCA cannot be published; each HCA of the shared shape needs at least 1"
               + " (the default is "
-              + DEFAULT_SHARES_PER_HCA
+              + DeviceIds.DEFAULT_SHARES_PER_HCA
               + ")");
     }
   }
 
   /** The {@code hca} shape. */
   public PoolSpec(String driver, boolean gpus) {
-    this(driver, gpus, HcaShape.HCA, DEFAULT_SHARES_PER_HCA);
+    this(driver, gpus, HcaShape.HCA, DeviceIds.DEFAULT_SHARES_PER_HCA);
   }
 
   /** Joint mode under the default driver name, the {@code hca} shape. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.dra.cdi.CdiDirectory;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.dra.prepare.AllocatedDevice;
 import dev.tandem.dra.prepare.Checkpoint;
 import dev.tandem.dra.prepare.ClaimAllocation;
@@ -113,7 +112,7 @@ class ApiServerClaimsMockTest {
             () -> TestMachines.twoSwitchesAndLoneHca("n1"),
             new ApiServerClaims(client),
             new CdiDirectory(dir.resolve("cdi")),
-            new DeviceInfoDirectory(dir.resolve("devinfo")),
+            dir.resolve("devinfo"),
             Checkpoint.open(dir.resolve("checkpoint.json")),
             "rdma/hca");
     ClaimOutcome o = preparer.prepare(new ClaimRef("team", c.getMetadata().getUid(), "train"));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.dra.cdi.CdiDirectory;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.dra.health.HealthFeed;
 import dev.tandem.dra.health.PoolHealth;
 import dev.tandem.dra.prepare.AllocatedDevice;
@@ -92,7 +91,7 @@ class KubeletServersIT {
         () -> machine,
         (ns, name) -> Optional.ofNullable(claims.get(ns + "/" + name)),
         new CdiDirectory(dir.resolve("cdi")),
-        new DeviceInfoDirectory(dir.resolve("devinfo")),
+        dir.resolve("devinfo"),
         Checkpoint.open(dir.resolve("checkpoint.json")),
         "rdma/hca");
   }

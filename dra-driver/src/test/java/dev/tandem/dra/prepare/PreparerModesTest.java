@@ -10,7 +10,6 @@ import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.dra.cdi.CdiDirectory;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
@@ -61,7 +60,7 @@ class PreparerModesTest {
         () -> machine,
         (ns, name) -> Optional.ofNullable(claims.get(ns + "/" + name)),
         new CdiDirectory(dir.resolve("cdi")),
-        new DeviceInfoDirectory(deviceInfo),
+        deviceInfo,
         Checkpoint.open(dir.resolve("checkpoint.json")),
         "rdma/hca");
   }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.dra.cdi.CdiDirectory;
-import dev.tandem.dra.cni.DeviceInfoDirectory;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import java.io.IOException;
@@ -55,7 +54,7 @@ class PreparerTest {
         () -> machine,
         source(),
         new CdiDirectory(cdi),
-        new DeviceInfoDirectory(dir.resolve("devinfo")),
+        dir.resolve("devinfo"),
         Checkpoint.open(checkpoint),
         "rdma/hca");
   }
@@ -211,7 +210,7 @@ class PreparerTest {
             () -> machine,
             broken,
             new CdiDirectory(dir.resolve("cdi")),
-            new DeviceInfoDirectory(dir.resolve("devinfo")),
+            dir.resolve("devinfo"),
             Checkpoint.open(dir.resolve("checkpoint.json")),
             "rdma/hca");
     assertEquals(

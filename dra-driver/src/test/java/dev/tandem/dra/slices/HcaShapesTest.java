@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.dra.DraAttributes;
+import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.fixtures.FakeSysfs;
@@ -159,7 +160,7 @@ class HcaShapesTest {
         byName(pool).get("mlx5-0").attributes(),
         "the same attributes as a whole HCA");
     assertEquals(
-        PoolSpec.DEFAULT_SHARES_PER_HCA,
+        DeviceIds.DEFAULT_SHARES_PER_HCA,
         byName(PoolBuilder.build(m, SHARED))
             .get("mlx5-1")
             .capacity()

@@ -63,6 +63,13 @@ import java.util.Optional;
  */
 public final class DeviceIds {
 
+  /**
+   * How many holders one shared HCA admits unless configured otherwise, on both delivery paths: the
+   * device plugin's {@code slotsPerHca} of a {@code shared} resource, and the DRA driver's
+   * consumable {@code tandem.dev/shares} per HCA of {@code --mode shared}.
+   */
+  public static final int DEFAULT_SHARES_PER_HCA = 1000;
+
   /** Between an HCA's ibverbs name and its slot number in {@code shared} mode. */
   public static final String SLOT_SEPARATOR = "-slot-";
 
