@@ -47,6 +47,7 @@ func TestDRA(t *testing.T) {
 	const ns = "dra"
 	cl.use(t, ns)
 	cl.startClaimController(t)
+	draKubeconfig = cl.draDriverAccount(t)
 	cl.deviceClasses(t)
 	for _, s := range []int64{1, 2, 4} {
 		cl.claimTemplate(t, ns, s)
@@ -299,7 +300,7 @@ func mknodChar(t *testing.T, path string, major, minor uint32) {
 func (n *draNode) startDriver(t *testing.T) *harness.Proc {
 	t.Helper()
 	ops := harness.FreePort()
-	args := []string{"--node-name", n.name, "--kubeconfig", cl.env.Kubeconfig, "--joint", "--sysfs-root", n.sysfs}
+	args := []string{"--node-name", n.name, "--kubeconfig", draKubeconfig, "--joint", "--sysfs-root", n.sysfs}
 	if n.hwloc != "" {
 		args = append(args, "--hwloc-xml", n.hwloc)
 	} else {
@@ -315,6 +316,29 @@ func (n *draNode) startDriver(t *testing.T) *harness.Proc {
 	}
 	t.Cleanup(func() { p.Stop(10 * time.Second) })
 	return p
+}
+
+// draKubeconfig is the driver's identity in TestDRA: a token of its ServiceAccount (draDriverAccount).
+var draKubeconfig string
+
+// draDriverAccount installs the driver's ServiceAccount, ClusterRole and binding from
+// manifests/overlays/dra (removed when t ends) and returns a kubeconfig with a token of that account,
+// so the driver runs with exactly the rights the install gives it: a call the role does not grant
+// fails the scenario.
+func (k *cluster) draDriverAccount(t *testing.T) string {
+	t.Helper()
+	rbac := k.env.Path("manifests", "overlays", "dra", "rbac-dra-driver.yaml")
+	if _, err := k.env.Kubectl(nil, "apply", "--server-side", "--field-manager=tandem-e2e", "-f", rbac); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = k.env.Kubectl(nil, "delete", "--ignore-not-found", "-f", rbac) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	kc, err := k.c.ServiceAccountKubeconfig(ctx, k.env, "tandem-system", "tandem-dra-driver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kc
 }
 
 // startClaimController runs kube-controller-manager with the controllers DRA pods need: the
