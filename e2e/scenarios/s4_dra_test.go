@@ -57,6 +57,7 @@ func TestDRA(t *testing.T) {
 	t.Run("XE8640", func(t *testing.T) { draXE8640(t, ns) })
 	t.Run("HGXH100", func(t *testing.T) { draHGXH100(t, ns) })
 	t.Run("DGXA100StorageHcas", func(t *testing.T) { draDGXA100(t, ns) })
+	t.Run("SharedHcas", func(t *testing.T) { draSharedHcas(t, ns) })
 }
 
 // draXE8640: the XE8640's hwloc export (three GPUs with an HCA under their switch, one without),
@@ -550,17 +551,27 @@ func (k *cluster) waitUnschedulable(t *testing.T, ns, name string) {
 	})
 }
 
-// claimOf reads the pod's claim made from its template (its name is in the pod's status).
+// claimOf reads the pod's claim: the one it names, or the one made from its template (whose name is
+// in the pod's status).
 func claimOf(t *testing.T, pod *corev1.Pod) *resourcev1.ResourceClaim {
 	t.Helper()
+	name := ""
+	for _, c := range pod.Spec.ResourceClaims {
+		if c.Name == draPodClaim && c.ResourceClaimName != nil {
+			name = *c.ResourceClaimName
+		}
+	}
 	for _, s := range pod.Status.ResourceClaimStatuses {
 		if s.Name == draPodClaim && s.ResourceClaimName != nil {
-			c, err := cl.c.Kube.ResourceV1().ResourceClaims(pod.Namespace).Get(context.Background(), *s.ResourceClaimName, metav1.GetOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return c
+			name = *s.ResourceClaimName
 		}
+	}
+	if name != "" {
+		c, err := cl.c.Kube.ResourceV1().ResourceClaims(pod.Namespace).Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
 	t.Fatalf("pod %s has no claim in its status: %+v", pod.Name, pod.Status.ResourceClaimStatuses)
 	return nil
