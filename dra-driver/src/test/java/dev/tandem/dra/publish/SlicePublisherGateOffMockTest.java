@@ -8,11 +8,13 @@ import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PoolBuilder;
 import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.fixtures.TestMachines;
+import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,17 +48,22 @@ class SlicePublisherGateOffMockTest {
 
   /** The machine with the port of HCA {@code ib} DOWN: its device published tainted. */
   static Machine portDown(Machine m, String ib) {
-    return new Machine(
-        m.nodeName(),
-        m.source(),
-        m.pcie(),
+    return withHca(m, ib, d -> d.toBuilder().hca(d.hca().toBuilder().portState("DOWN").build()));
+  }
+
+  /** The machine with HCA {@code ib} found unhealthy: a taint is its device's only change. */
+  static Machine unhealthy(Machine m, String ib) {
+    return withHca(m, ib, d -> d.toBuilder().healthy(false));
+  }
+
+  static Machine withHca(Machine m, String ib, Function<Device, Device.Builder> change) {
+    List<Device> devices =
         m.devices().stream()
             .map(
                 d ->
-                    d.hca() == null || !ib.equals(d.hca().ibDevice())
-                        ? d
-                        : d.toBuilder().hca(d.hca().toBuilder().portState("DOWN").build()).build())
-            .toList());
+                    d.hca() == null || !ib.equals(d.hca().ibDevice()) ? d : change.apply(d).build())
+            .toList();
+    return new Machine(m.nodeName(), m.source(), m.pcie(), devices);
   }
 
   static NodePool joint(Machine m) {
@@ -100,6 +107,18 @@ class SlicePublisherGateOffMockTest {
     assertEquals(Set.of(DroppedField.DEVICE_TAINTS), publisher.dropped());
     assertEquals(0, writes(publisher, down, ROUNDS));
 
+    assertEquals(1, writes(publisher, joint(healthy()), ROUNDS));
+    assertEquals(3L, slice().getSpec().getPool().getGeneration());
+  }
+
+  @Test
+  @DisplayName(
+      "a device found unhealthy, then healthy again, the taint its only change: each written once")
+  void taintOnly() {
+    start(Set.of(DroppedField.DEVICE_TAINTS));
+    SlicePublisher publisher = new SlicePublisher(server.client());
+    publisher.publish(joint(healthy()));
+    assertEquals(1, writes(publisher, joint(unhealthy(healthy(), "mlx5_2")), ROUNDS));
     assertEquals(1, writes(publisher, joint(healthy()), ROUNDS));
     assertEquals(3L, slice().getSpec().getPool().getGeneration());
   }
