@@ -16,6 +16,7 @@ import dev.tandem.dra.kubelet.DraServer;
 import dev.tandem.dra.kubelet.RegistrationServer;
 import dev.tandem.dra.prepare.Checkpoint;
 import dev.tandem.dra.prepare.Preparer;
+import dev.tandem.dra.publish.DroppedField;
 import dev.tandem.dra.publish.GpuPublishers;
 import dev.tandem.dra.publish.SlicePublisher;
 import dev.tandem.dra.slices.NodePool;
@@ -28,10 +29,12 @@ import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,6 +46,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,6 +127,13 @@ public final class DraDriver {
     metrics.gauge("tandem_dra_devices", this, d -> d.current.pool().devices().size());
     metrics.gauge("tandem_dra_unhealthy_devices", this, DraDriver::unhealthy);
     metrics.gauge("tandem_dra_health_streams", health, HealthFeed::subscribers);
+    for (DroppedField f : DroppedField.values()) {
+      metrics.gauge(
+          "tandem_dra_api_server_dropped_fields",
+          Tags.of("gate", f.gate()),
+          publisher,
+          p -> p.dropped().contains(f) ? 1 : 0);
+    }
     this.published = metrics.counter("tandem_dra_publications_total", "outcome", "ok");
     this.publishFailures = metrics.counter("tandem_dra_publications_total", "outcome", "failed");
     this.registrations = metrics.counter("tandem_dra_kubelet_registrations_total");
@@ -270,6 +281,12 @@ public final class DraDriver {
             .put("registered", registered)
             .put("rediscoverSeconds", interval())
             .put("healthStreams", health.subscribers());
+    Set<DroppedField> dropped = publisher.dropped();
+    if (!dropped.isEmpty()) {
+      out.put(
+          "apiServerDrops",
+          new JsonArray(dropped.stream().map(DroppedField::consequence).toList()));
+    }
     String error = rediscoveryError;
     return error == null ? out : out.put("rediscoveryError", error);
   }

@@ -16,15 +16,23 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The pool's slices in fabric8's {@code resource.k8s.io/v1} model: one {@link ResourceSliceSpec}
- * per slice, and the comparison that says whether what the API server holds already is that.
+ * per slice, the comparison that says whether what the API server holds already is that, and the
+ * fingerprint of what the driver wrote.
  */
 final class SliceContent {
 
@@ -47,10 +55,11 @@ final class SliceContent {
 
   /**
    * Whether a spec the API server holds says what {@code wanted} says: the same driver, node, pool
-   * name, slice count and devices. The pool generation is not compared (it is the caller's), nor
-   * the time the API server stamps on a taint.
+   * name, slice count and devices, {@code ignoring} the fields named. The pool generation is not
+   * compared (it is the caller's), nor the time the API server stamps on a taint.
    */
-  static boolean same(ResourceSliceSpec held, ResourceSliceSpec wanted) {
+  static boolean same(
+      ResourceSliceSpec held, ResourceSliceSpec wanted, Set<DroppedField> ignoring) {
     if (held == null || held.getPool() == null) {
       return false;
     }
@@ -58,34 +67,91 @@ final class SliceContent {
         && wanted.getNodeName().equals(held.getNodeName())
         && wanted.getPool().getName().equals(held.getPool().getName())
         && wanted.getPool().getResourceSliceCount().equals(held.getPool().getResourceSliceCount())
-        && devices(wanted.getDevices()).equals(devices(held.getDevices()));
+        && devices(wanted.getDevices(), ignoring).equals(devices(held.getDevices(), ignoring));
+  }
+
+  /**
+   * The fields {@code wanted} has on some device and {@code held} (what the API server kept of a
+   * write of it) has on none: what a server with the field's feature gate off drops.
+   */
+  static Set<DroppedField> dropped(ResourceSliceSpec held, ResourceSliceSpec wanted) {
+    Set<DroppedField> out = EnumSet.noneOf(DroppedField.class);
+    List<Device> kept = held == null ? null : held.getDevices();
+    if (anyDevice(wanted.getDevices(), SliceContent::tainted)
+        && !anyDevice(kept, SliceContent::tainted)) {
+      out.add(DroppedField.DEVICE_TAINTS);
+    }
+    if (anyDevice(wanted.getDevices(), SliceContent::shared)
+        && !anyDevice(kept, SliceContent::shared)) {
+      out.add(DroppedField.CONSUMABLE_CAPACITY);
+    }
+    return out;
+  }
+
+  /**
+   * A digest of everything {@link #same} compares in {@code wanted} (not the generation): what the
+   * driver wrote, kept on the slice, so that a field the API server dropped is not taken for a
+   * change, even by a restarted driver.
+   */
+  static String fingerprint(ResourceSliceSpec wanted) {
+    String canonical =
+        List.of(
+                wanted.getDriver(),
+                wanted.getNodeName(),
+                wanted.getPool().getName(),
+                wanted.getPool().getResourceSliceCount(),
+                devices(wanted.getDevices(), Set.of()))
+            .toString();
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+      return "sha256:" + HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256, which every JVM must have", e);
+    }
+  }
+
+  private static boolean anyDevice(List<Device> devices, Predicate<Device> test) {
+    return devices != null && devices.stream().anyMatch(test);
+  }
+
+  private static boolean tainted(Device d) {
+    return d.getTaints() != null && !d.getTaints().isEmpty();
+  }
+
+  private static boolean shared(Device d) {
+    return d.getAllowMultipleAllocations() != null
+        || (d.getCapacity() != null
+            && d.getCapacity().values().stream().anyMatch(c -> c.getRequestPolicy() != null));
   }
 
   /**
    * Devices as comparable values: name, attributes as {@code kind:value} by name, taints as {@code
    * key=value:effect}, whether many claims may hold it, capacities as {@code value/default} by
-   * name. fabric8's own equality tells an empty list from an absent one, which the API server does
-   * not; and the API server writes quantities in its canonical form ({@code 1000} as {@code 1k}),
-   * so they are compared as numbers.
+   * name; the fields {@code ignoring} names left out. fabric8's own equality tells an empty list
+   * from an absent one, which the API server does not; and the API server writes quantities in its
+   * canonical form ({@code 1000} as {@code 1k}), so they are compared as numbers.
    */
-  private static List<List<Object>> devices(List<Device> devices) {
+  private static List<List<Object>> devices(List<Device> devices, Set<DroppedField> ignoring) {
+    boolean taints = !ignoring.contains(DroppedField.DEVICE_TAINTS);
+    boolean sharing = !ignoring.contains(DroppedField.CONSUMABLE_CAPACITY);
     List<List<Object>> out = new ArrayList<>();
     for (Device d : devices == null ? List.<Device>of() : devices) {
       Map<String, String> attributes = new TreeMap<>();
       if (d.getAttributes() != null) {
         d.getAttributes().forEach((name, a) -> attributes.put(name, text(a)));
       }
-      List<String> taints = new ArrayList<>();
-      if (d.getTaints() != null) {
+      List<String> taintTexts = new ArrayList<>();
+      if (taints && d.getTaints() != null) {
         d.getTaints()
-            .forEach(t -> taints.add(t.getKey() + "=" + t.getValue() + ":" + t.getEffect()));
+            .forEach(t -> taintTexts.add(t.getKey() + "=" + t.getValue() + ":" + t.getEffect()));
       }
       Map<String, String> capacity = new TreeMap<>();
       if (d.getCapacity() != null) {
-        d.getCapacity().forEach((name, c) -> capacity.put(name, text(c)));
+        d.getCapacity().forEach((name, c) -> capacity.put(name, text(c, sharing)));
       }
-      boolean shared = Boolean.TRUE.equals(d.getAllowMultipleAllocations());
-      out.add(List.of(d.getName(), attributes, taints, shared, capacity));
+      boolean shared = sharing && Boolean.TRUE.equals(d.getAllowMultipleAllocations());
+      out.add(List.of(d.getName(), attributes, taintTexts, shared, capacity));
     }
     return out;
   }
@@ -103,9 +169,11 @@ final class SliceContent {
     return "version:" + a.getVersion();
   }
 
-  private static String text(DeviceCapacity c) {
+  private static String text(DeviceCapacity c, boolean withPolicy) {
     String policy =
-        c.getRequestPolicy() == null ? "" : "/" + number(c.getRequestPolicy().getDefault());
+        !withPolicy || c.getRequestPolicy() == null
+            ? ""
+            : "/" + number(c.getRequestPolicy().getDefault());
     return number(c.getValue()) + policy;
   }
 

@@ -13,26 +13,35 @@ import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the API server's ResourceSlices of one node and driver equal to the node's pool: creates,
- * updates and deletes them, each owned by the Node (deleted with it). Idempotent: when the slices
- * already say what the pool says, nothing is written, so a restarted driver causes no churn. When
- * anything changed, every slice of the pool is written with the next pool generation (consumers use
- * only the highest generation, and wait for the slice count to be complete). Blocking calls: run on
- * a worker thread.
+ * updates and deletes them, each owned by the Node (deleted with it). Idempotent: each slice
+ * carries the {@linkplain SliceContent#fingerprint fingerprint} of what was written into it, and
+ * when the slices already say what the pool says, nothing is written, so a restarted driver causes
+ * no churn. A field the API server drops (its feature gate off: {@link DroppedField}) is no change:
+ * it is logged once, as a warning, and named by {@link #dropped()}. When anything changed, every
+ * slice of the pool is written with the next pool generation (consumers use only the highest
+ * generation, and wait for the slice count to be complete). Blocking calls: run on a worker thread.
  */
 public final class SlicePublisher {
 
   private static final Logger LOG = LoggerFactory.getLogger(SlicePublisher.class);
 
+  /** The annotation holding the fingerprint of what the driver wrote into a slice. */
+  static final String FINGERPRINT = "tandem.dev/slice-content";
+
   private final KubernetesClient client;
+  private final Set<DroppedField> dropped = ConcurrentHashMap.newKeySet();
 
   public SlicePublisher(KubernetesClient client) {
     this.client = client;
@@ -80,22 +89,26 @@ public final class SlicePublisher {
     int updated = 0;
     for (int i = 0; i < count; i++) {
       ResourceSlice old = held.remove(pool.sliceName(i));
+      ResourceSliceSpec spec = SliceContent.spec(pool, i, next);
       ResourceSlice slice =
           new ResourceSliceBuilder()
               .withNewMetadata()
               .withName(pool.sliceName(i))
               .withOwnerReferences(owner)
               .withResourceVersion(old == null ? null : old.getMetadata().getResourceVersion())
+              .addToAnnotations(FINGERPRINT, SliceContent.fingerprint(spec))
               .endMetadata()
-              .withSpec(SliceContent.spec(pool, i, next))
+              .withSpec(spec)
               .build();
+      ResourceSlice kept;
       if (old == null) {
-        slices().resource(slice).create();
+        kept = slices().resource(slice).create();
         created++;
       } else {
-        slices().resource(slice).update();
+        kept = slices().resource(slice).update();
         updated++;
       }
+      noteDropped(kept, spec);
     }
     List<ResourceSlice> stale = new ArrayList<>(held.values());
     Collections.reverse(stale);
@@ -111,16 +124,54 @@ public final class SlicePublisher {
     return new Outcome(next, created, updated, held.size());
   }
 
+  /** The fields the API server was seen dropping from this driver's slices, since it started. */
+  public Set<DroppedField> dropped() {
+    Set<DroppedField> out = EnumSet.noneOf(DroppedField.class);
+    out.addAll(dropped);
+    return out;
+  }
+
   private boolean sameAsHeld(NodePool pool, Map<String, ResourceSlice> held, long generation) {
     for (int i = 0; i < pool.slices().size(); i++) {
       ResourceSlice s = held.get(pool.sliceName(i));
       if (s == null
           || !Objects.equals(s.getSpec().getPool().getGeneration(), generation)
-          || !SliceContent.same(s.getSpec(), SliceContent.spec(pool, i, generation))) {
+          || !sameAsWritten(s, SliceContent.spec(pool, i, generation))) {
         return false;
       }
     }
+    for (int i = 0; i < pool.slices().size(); i++) {
+      noteDropped(held.get(pool.sliceName(i)), SliceContent.spec(pool, i, generation));
+    }
     return true;
+  }
+
+  /**
+   * Whether slice {@code s} holds {@code wanted}: its fingerprint says the driver wrote {@code
+   * wanted} into it, and it holds all of that but the fields the API server dropped. A slice
+   * without fingerprint (written by a driver before fingerprints) must hold all of it.
+   */
+  private static boolean sameAsWritten(ResourceSlice s, ResourceSliceSpec wanted) {
+    Map<String, String> annotations = s.getMetadata().getAnnotations();
+    String written = annotations == null ? null : annotations.get(FINGERPRINT);
+    if (written == null) {
+      return SliceContent.same(s.getSpec(), wanted, Set.of());
+    }
+    return written.equals(SliceContent.fingerprint(wanted))
+        && SliceContent.same(s.getSpec(), wanted, SliceContent.dropped(s.getSpec(), wanted));
+  }
+
+  /** Warns, once per field and process, of a field the API server did not keep of a write. */
+  private void noteDropped(ResourceSlice kept, ResourceSliceSpec written) {
+    for (DroppedField f : SliceContent.dropped(kept.getSpec(), written)) {
+      if (dropped.add(f)) {
+        LOG.warn(
+            "node {}: ResourceSlice {} lacks what the driver wrote into it: {}",
+            written.getNodeName(),
+            kept.getMetadata().getName(),
+            f.consequence());
+      }
+    }
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.tandem.fixtures.TestMachines;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -64,11 +65,11 @@ class SharedSliceJsonTest {
     held.getDevices().stream()
         .filter(d -> d.getCapacity() != null)
         .forEach(d -> d.getCapacity().values().forEach(c -> c.setValue(new Quantity("1k"))));
-    assertTrue(SliceContent.same(held, wanted));
-    assertFalse(SliceContent.same(SliceContent.spec(pool(999), 0, 1), wanted));
+    assertTrue(SliceContent.same(held, wanted, Set.of()));
+    assertFalse(SliceContent.same(SliceContent.spec(pool(999), 0, 1), wanted, Set.of()));
     ResourceSliceSpec unshared =
         SliceContent.spec(
             PoolBuilder.build(TestMachines.twoSwitchesAndLoneHca("n1"), PoolSpec.joint()), 0, 1);
-    assertFalse(SliceContent.same(unshared, wanted));
+    assertFalse(SliceContent.same(unshared, wanted, Set.of()));
   }
 }
