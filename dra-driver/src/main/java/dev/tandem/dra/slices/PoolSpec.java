@@ -1,6 +1,7 @@
 package dev.tandem.dra.slices;
 
 import dev.tandem.api.DnsNames;
+import dev.tandem.api.dra.DraDriver;
 
 /**
  * What the driver publishes: under which driver name, and whether the node's GPUs go in the pool
@@ -27,7 +28,7 @@ import dev.tandem.api.DnsNames;
 public record PoolSpec(String driver, boolean gpus, HcaShape shape, int sharesPerHca) {
 
   /** The driver name Tandem registers by default. */
-  public static final String DEFAULT_DRIVER = "tandem.dev";
+  public static final String DEFAULT_DRIVER = DraDriver.DEFAULT_NAME;
 
   /** The longest driver name the API accepts. */
   public static final int MAX_DRIVER_LENGTH = 63;
