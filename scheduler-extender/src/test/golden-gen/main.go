@@ -106,6 +106,15 @@ func node(name string) v1.Node {
 	}
 }
 
+func claimPod() *v1.Pod {
+	template := "trainer-4x4"
+	p := pod("trainer-dra", "b7c6d5e4-2222-4333-8444-a55566667777", nil, nil,
+		[]v1.Container{container("main", devices("", ""), nil)})
+	p.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "devices", ResourceClaimTemplateName: &template}}
+	p.Spec.Containers[0].Resources.Claims = []v1.ResourceClaim{{Name: "devices"}}
+	return p
+}
+
 func byNames(p *v1.Pod) extenderv1.ExtenderArgs {
 	names := append([]string(nil), nodeNames...)
 	return extenderv1.ExtenderArgs{Pod: p, NodeNames: &names}
@@ -169,6 +178,8 @@ func main() {
 		"tandem.dev/alignment": "rack"})))
 	write(dir, "filter-plain-names.json", byNames(pod("web-0", "0d9e1c7b-5a43-4e61-8f0b-2a6c9d3e4f51", nil, nil,
 		[]v1.Container{container("web", devices("", ""), nil)})))
+	// a pod whose devices come only from a DRA claim: no nvidia.com/gpu, no rdma/hca
+	write(dir, "filter-claims-names.json", byNames(claimPod()))
 	always := v1.ContainerRestartPolicyAlways
 	sidecar := container("log-shipper", nil, v1.ResourceList{"rdma/hca": resource.MustParse("1")})
 	sidecar.RestartPolicy = &always

@@ -337,6 +337,7 @@
       hca ? [hca.ibDevice, hca.linkLayer, hca.rate, hca.portState].filter(Boolean).join(' · ') : null,
       hca && hca.netdevs && hca.netdevs.length ? `netdev ${hca.netdevs.join(', ')}` : null,
       `state ${st}${pod ? ' – pod ' + podLabel(pod) : ''}`,
+      device.claim ? `DRA claim ${device.claim}` : null,
     ].filter(Boolean);
     const portDown = hca && hca.portState && !/ACTIVE$/i.test(hca.portState);
     return h('li', {
@@ -481,9 +482,10 @@
       const pod = podOf(device, assumedById);
       if (!pod || (device.state !== 'allocated' && device.state !== 'assumed')) continue;
       const key = podKey(pod);
-      if (!pods.has(key)) pods.set(key, { pod, state: device.state, gpus: [], hcas: [], locality: null, expiresAt: null });
+      if (!pods.has(key)) pods.set(key, { pod, state: device.state, gpus: [], hcas: [], claims: [], locality: null, expiresAt: null });
       const entry = pods.get(key);
       (device.kind === 'HCA' ? entry.hcas : entry.gpus).push(device.name || device.id);
+      if (device.claim && !entry.claims.includes(device.claim)) entry.claims.push(device.claim);
       if (device.state === 'assumed') entry.state = 'assumed';
     }
     for (const a of d.assumed || []) {
@@ -515,7 +517,7 @@
       return;
     }
     replaceChildren(root, h('table', { class: 'grid' },
-      h('thead', null, h('tr', null, ['Pod', 'State', 'GPUs', 'HCAs', 'Locality', 'Assumption expires']
+      h('thead', null, h('tr', null, ['Pod', 'State', 'GPUs', 'HCAs', 'DRA claims', 'Locality', 'Assumption expires']
         .map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', null, pods.map((p) => h('tr', {
         tabindex: 0, title: 'Highlight this pod\'s devices in the tree',
@@ -526,6 +528,7 @@
         h('td', null, h('span', { class: `state-tag st-${p.state}` }, p.state)),
         h('td', { class: 'mono' }, p.gpus.join(', ') || '—'),
         h('td', { class: 'mono' }, p.hcas.join(', ') || '—'),
+        h('td', { class: 'mono' }, p.claims.join(', ') || '—'),
         h('td', null, p.locality ? h('span', { class: `loc-inline loc-${p.locality}`, title: LOCALITY[p.locality] || '' }, p.locality) : '—'),
         h('td', null, p.state === 'assumed' ? expiresText(p.expiresAt) : '—'))))));
   }
@@ -549,7 +552,7 @@
         h('td', { class: 'mono' }, switchName(x.switch)),
         h('td', null, x.hca ? [x.hca.linkLayer, shortRate(x.hca.rate), x.hca.portState].filter(Boolean).join(' · ') || '—' : '—'),
         h('td', null, h('span', { class: `state-tag st-${x.healthy === false ? 'unhealthy' : x.state}` }, x.healthy === false ? 'unhealthy' : x.state)),
-        h('td', null, x.pod ? podLabel(x.pod) : '—')))))));
+        h('td', null, x.pod ? podLabel(x.pod) + (x.claim ? ` (claim ${x.claim})` : '') : '—')))))));
   }
 
   async function renderMatrix() {

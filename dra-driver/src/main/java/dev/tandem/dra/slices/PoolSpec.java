@@ -1,6 +1,7 @@
 package dev.tandem.dra.slices;
 
 import dev.tandem.api.DnsNames;
+import dev.tandem.api.dra.DraDriver;
 import dev.tandem.api.identity.DeviceIds;
 
 /**
@@ -28,7 +29,7 @@ import dev.tandem.api.identity.DeviceIds;
 public record PoolSpec(String driver, boolean gpus, HcaShape shape, int sharesPerHca) {
 
   /** The driver name Tandem registers by default. */
-  public static final String DEFAULT_DRIVER = "tandem.dev";
+  public static final String DEFAULT_DRIVER = DraDriver.DEFAULT_NAME;
 
   /** The longest driver name the API accepts. */
   public static final int MAX_DRIVER_LENGTH = 63;

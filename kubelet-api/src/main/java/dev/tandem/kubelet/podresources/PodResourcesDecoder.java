@@ -1,8 +1,10 @@
 package dev.tandem.kubelet.podresources;
 
 import dev.tandem.kubelet.podresources.v1.AllocatableResourcesResponse;
+import dev.tandem.kubelet.podresources.v1.ClaimResource;
 import dev.tandem.kubelet.podresources.v1.ContainerDevices;
 import dev.tandem.kubelet.podresources.v1.ContainerResources;
+import dev.tandem.kubelet.podresources.v1.DynamicResource;
 import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
 import dev.tandem.kubelet.podresources.v1.PodResources;
 import java.util.ArrayList;
@@ -15,7 +17,8 @@ import java.util.TreeSet;
 
 /**
  * Turns PodResources messages into plain records. The kubelet sends one {@code ContainerDevices}
- * entry per device id and NUMA node, in random order; entries are merged per resource here.
+ * entry per device id and NUMA node, in random order; entries are merged per resource here. DRA
+ * devices ({@code dynamic_resources}) are kept per claim and device, in the kubelet's order.
  */
 final class PodResourcesDecoder {
 
@@ -27,7 +30,11 @@ final class PodResourcesDecoder {
       for (ContainerResources c : pod.getContainersList()) {
         out.add(
             new PodDevices(
-                pod.getNamespace(), pod.getName(), c.getName(), byResource(c.getDevicesList())));
+                pod.getNamespace(),
+                pod.getName(),
+                c.getName(),
+                byResource(c.getDevicesList()),
+                claims(c.getDynamicResourcesList())));
       }
     }
     return out;
@@ -52,6 +59,22 @@ final class PodResourcesDecoder {
                     resourceOf.get(key),
                     key.substring(key.indexOf('\u0000') + 1),
                     List.copyOf(nodes))));
+    return out;
+  }
+
+  private static List<ClaimDevice> claims(List<DynamicResource> resources) {
+    List<ClaimDevice> out = new ArrayList<>();
+    for (DynamicResource r : resources) {
+      for (ClaimResource d : r.getClaimResourcesList()) {
+        out.add(
+            new ClaimDevice(
+                r.getClaimNamespace(),
+                r.getClaimName(),
+                d.getDriverName(),
+                d.getPoolName(),
+                d.getDeviceName()));
+      }
+    }
     return out;
   }
 

@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.kubelet.podresources.v1.AllocatableResourcesResponse;
+import dev.tandem.kubelet.podresources.v1.CDIDevice;
+import dev.tandem.kubelet.podresources.v1.ClaimResource;
 import dev.tandem.kubelet.podresources.v1.ContainerDevices;
+import dev.tandem.kubelet.podresources.v1.ContainerResources;
+import dev.tandem.kubelet.podresources.v1.DynamicResource;
 import dev.tandem.kubelet.podresources.v1.ListPodResourcesResponse;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -85,6 +89,54 @@ class PodResourcesClientIT {
             new PodDevices("ml", "train-1", "main", Map.of("rdma/hca", List.of("mlx5_2")))),
         pods);
     assertEquals(List.of(), pods.get(2).ids("nvidia.com/gpu"));
+  }
+
+  @Test
+  @DisplayName(
+      "List: DRA devices (dynamic_resources) come per claim and device, in the kubelet's order")
+  void listDynamicResources() {
+    DynamicResource claim =
+        DynamicResource.newBuilder()
+            .setClaimNamespace("ml")
+            .setClaimName("train-0-devices-x7k")
+            .addClaimResources(claimResource("tandem.dev", "node-1", "mlx5-0"))
+            .addClaimResources(claimResource("gpu.nvidia.com", "node-1", "gpu-0"))
+            .build();
+    kubelet.pods.set(
+        ListPodResourcesResponse.newBuilder()
+            .addPodResources(
+                pod(
+                    "ml",
+                    "train-0",
+                    ContainerResources.newBuilder()
+                        .setName("main")
+                        .addDynamicResources(claim)
+                        .build()))
+            .build());
+
+    List<PodDevices> pods = client.list().await();
+
+    assertEquals(
+        List.of(
+            new PodDevices(
+                "ml",
+                "train-0",
+                "main",
+                Map.of(),
+                List.of(
+                    new ClaimDevice("ml", "train-0-devices-x7k", "tandem.dev", "node-1", "mlx5-0"),
+                    new ClaimDevice(
+                        "ml", "train-0-devices-x7k", "gpu.nvidia.com", "node-1", "gpu-0")))),
+        pods);
+  }
+
+  private static ClaimResource claimResource(String driver, String pool, String device) {
+    return ClaimResource.newBuilder()
+        .setDriverName(driver)
+        .setPoolName(pool)
+        .setDeviceName(device)
+        .addCdiDevices(CDIDevice.newBuilder().setName("k8s." + driver + "/claim=x"))
+        .build();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.tandem.agent.audit;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.api.dra.DraDriver;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.MigLayout;
 import dev.tandem.kubelet.podresources.PodDevices;
@@ -28,19 +29,43 @@ import java.util.TreeSet;
  * nearest GPU; the worst of those. A pod is audited only once all its GPU and HCA allocations are
  * complete, because the kubelet records each resource separately and a half-allocated pod says
  * nothing yet.
+ *
+ * <p>Devices a pod holds through DRA ResourceClaims count as its GPUs and HCAs alike, read back to
+ * the tree through {@link ClaimDeviceMapping}: a pod whose GPUs come from a claim and HCAs from the
+ * device plugin, or both from claims, is audited as one holding them from device plugins. A claim
+ * is listed once per pod (under the first container the kubelet lists it for), one entry per
+ * resource, with the tree's ids of its devices.
  */
 public final class AllocationAudit {
 
   private final AlignmentPolicy defaults;
   private final ResourceNames resources;
+  private final String draDriver;
 
   /**
+   * An audit that reads the DRA devices of Tandem's driver under its default name.
+   *
    * @param defaults the policy of pods without alignment annotations
    * @param resources the GPU and HCA resources as the device plugins register them
    */
   public AllocationAudit(AlignmentPolicy defaults, ResourceNames resources) {
+    this(defaults, resources, DraDriver.DEFAULT_NAME);
+  }
+
+  /**
+   * @param defaults the policy of pods without alignment annotations
+   * @param resources the GPU and HCA resources as the device plugins register them
+   * @param draDriver Tandem's DRA driver name
+   */
+  public AllocationAudit(AlignmentPolicy defaults, ResourceNames resources, String draDriver) {
     this.defaults = defaults;
     this.resources = resources;
+    this.draDriver = draDriver;
+  }
+
+  /** Tandem's DRA driver name, whose devices are read by their names. */
+  public String draDriver() {
+    return draDriver;
   }
 
   /** The GPU and HCA resources audited. */
@@ -68,6 +93,20 @@ public final class AllocationAudit {
    */
   public AuditReport audit(
       List<PodDevices> listed, Map<String, PodFacts> pods, Machine machine, MigLayout mig) {
+    return audit(listed, pods, machine, mig, Map.of());
+  }
+
+  /**
+   * Audits one PodResources listing, reading other DRA drivers' devices through their PCI address.
+   *
+   * @param pciBusIds other DRA drivers' devices on this node, by {@link ClaimDeviceMapping#key}
+   */
+  public AuditReport audit(
+      List<PodDevices> listed,
+      Map<String, PodFacts> pods,
+      Machine machine,
+      MigLayout mig,
+      Map<String, String> pciBusIds) {
     List<AllocationEntry> allocations = new ArrayList<>();
     List<AuditEntry> audit = new ArrayList<>();
     List<Violation> violations = new ArrayList<>();
@@ -78,16 +117,25 @@ public final class AllocationAudit {
             byPod
                 .computeIfAbsent(PodFacts.key(c.namespace(), c.pod()), k -> new ArrayList<>())
                 .add(c));
-    LocalityIndex index = machine == null ? null : LocalityIndex.of(machine);
-    DeviceIds ids = machine == null ? null : DeviceIds.of(machine, mig);
+    Reading tree =
+        machine == null
+            ? null
+            : new Reading(
+                LocalityIndex.of(machine),
+                DeviceIds.of(machine, mig),
+                new ClaimDeviceMapping(
+                    draDriver, machine.nodeName(), DeviceIds.of(machine, mig), pciBusIds));
     for (Map.Entry<String, List<PodDevices>> e : byPod.entrySet()) {
       PodFacts facts = pods.get(e.getKey());
       boolean complete = true;
       for (PodDevices c : e.getValue()) {
         complete &= entries(c, facts, allocations);
       }
-      if (index != null && complete && facts != null) {
-        alignment(facts, e.getValue(), new Reading(index, ids), audit, violations, notes);
+      List<Device> claimed =
+          new ClaimEntries(facts, tree == null ? null : tree.claims(), resources)
+              .add(e.getValue(), allocations, notes);
+      if (tree != null && complete && facts != null) {
+        alignment(facts, e.getValue(), claimed, tree, audit, violations, notes);
       }
     }
     return new AuditReport(allocations, audit, violations, notes);
@@ -121,12 +169,13 @@ public final class AllocationAudit {
     return all;
   }
 
-  /** The node's tree as the audit reads it: its locality index and its id mapping. */
-  private record Reading(LocalityIndex index, DeviceIds ids) {}
+  /** The node's tree as the audit reads it: its locality index and its id mappings. */
+  private record Reading(LocalityIndex index, DeviceIds ids, ClaimDeviceMapping claims) {}
 
   private void alignment(
       PodFacts facts,
       List<PodDevices> containers,
+      List<Device> claimed,
       Reading tree,
       List<AuditEntry> audit,
       List<Violation> violations,
@@ -136,6 +185,13 @@ public final class AllocationAudit {
     for (PodDevices c : containers) {
       known(facts, c.ids(resources.gpu()), DeviceKind.GPU, tree, gpus, notes);
       known(facts, c.ids(resources.hca()), DeviceKind.HCA, tree, hcas, notes);
+    }
+    for (Device d : claimed) {
+      List<Integer> out = d.kind() == DeviceKind.GPU ? gpus : hcas;
+      int i = tree.index().indexOf(d.id());
+      if (!out.contains(i)) {
+        out.add(i);
+      }
     }
     if (gpus.isEmpty() || hcas.isEmpty()) {
       return;

@@ -44,7 +44,19 @@ public final class AuditLoop {
       NodePods pods,
       AlignmentEvents events,
       AlignmentMetrics metrics,
-      MigDiscovery mig) {}
+      MigDiscovery mig,
+      NodeSlices slices) {
+
+    /** Peers without other DRA drivers' slices. */
+    public Peers(
+        PodResourcesClient kubelet,
+        NodePods pods,
+        AlignmentEvents events,
+        AlignmentMetrics metrics,
+        MigDiscovery mig) {
+      this(kubelet, pods, events, metrics, mig, NodeSlices.NONE);
+    }
+  }
 
   private final Vertx vertx;
   private final Context context;
@@ -165,7 +177,7 @@ public final class AuditLoop {
     Machine m = machine.get().orElse(null);
     MigLayout mig =
         m == null ? MigLayout.NONE : peers.mig().layout(m, ids(observed.allocatable()), notes);
-    AuditReport report = audit.audit(observed.pods(), facts, m, mig);
+    AuditReport report = audit.audit(observed.pods(), facts, m, mig, pciBusIds(observed, notes));
     Set<String> uids = new HashSet<>();
     observed
         .pods()
@@ -190,6 +202,29 @@ public final class AuditLoop {
         notes,
         count.units().entries(audit.resources()),
         mig.entries());
+  }
+
+  /**
+   * Other DRA drivers' devices by PCI address, read from the node's ResourceSlices only when a
+   * container holds one.
+   */
+  private Map<String, String> pciBusIds(Observed observed, List<String> notes) {
+    boolean foreign =
+        observed.pods().stream()
+            .flatMap(c -> c.claims().stream())
+            .anyMatch(d -> !audit.draDriver().equals(d.driver()));
+    if (!foreign) {
+      return Map.of();
+    }
+    try {
+      return peers.slices().pciBusIds();
+    } catch (KubernetesClientException e) {
+      LOG.warn("Cannot read the ResourceSlices of node {}: {}", nodeName, e.getMessage());
+      notes.add(
+          "cannot read this node's ResourceSlices, so other DRA drivers' devices are not audited: "
+              + e.getMessage());
+      return Map.of();
+    }
   }
 
   private static List<String> ids(List<AllocatableDevice> allocatable) {

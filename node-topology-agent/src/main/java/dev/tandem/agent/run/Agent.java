@@ -6,6 +6,7 @@ import dev.tandem.agent.audit.AllocationAudit;
 import dev.tandem.agent.audit.AuditLoop;
 import dev.tandem.agent.audit.MigDiscovery;
 import dev.tandem.agent.audit.NodePods;
+import dev.tandem.agent.audit.NodeSlices;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
@@ -79,14 +80,15 @@ public final class Agent {
             NodePods.fieldSelector(client, config.nodeName()),
             new AlignmentEvents(client, config.nodeName(), clock),
             metrics,
-            mig(config.nvmlLibrary(), clock));
+            mig(config.nvmlLibrary(), clock),
+            NodeSlices.fieldSelector(client, config.nodeName()));
     audit =
         new AuditLoop(
             vertx,
             peers,
             config.nodeName(),
             config.poll(),
-            new AllocationAudit(AlignmentPolicy.DEFAULT, config.resources()),
+            new AllocationAudit(AlignmentPolicy.DEFAULT, config.resources(), config.draDriver()),
             publish::machine,
             r -> publish.allocations(r.allocations(), r.audit(), r.notes(), r.units(), r.mig()));
     Gauge.builder(

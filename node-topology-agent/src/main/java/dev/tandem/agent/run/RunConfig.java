@@ -20,6 +20,7 @@ import java.util.Map;
  * @param poll time between PodResources polls
  * @param port health and metrics port
  * @param resources the GPU and HCA resources as the device plugins register them
+ * @param draDriver Tandem's DRA driver name, whose claimed devices are read by their names
  * @param nvmlLibrary the NVML library loaded when the kubelet reports MIG devices
  * @param kubeconfig kubeconfig file, or null for fabric8's default configuration
  */
@@ -30,6 +31,7 @@ public record RunConfig(
     Duration poll,
     int port,
     ResourceNames resources,
+    String draDriver,
     String nvmlLibrary,
     Path kubeconfig) {
 
@@ -56,6 +58,7 @@ public record RunConfig(
         v.get(RunSettings.POLL),
         v.get(RunSettings.PORT),
         new ResourceNames(v.get(RunSettings.GPU_RESOURCE), v.get(RunSettings.HCA_RESOURCE)),
+        v.get(RunSettings.DRA_DRIVER_NAME),
         v.get(NodeSettings.NVML_LIBRARY),
         v.get(NodeSettings.KUBECONFIG));
   }

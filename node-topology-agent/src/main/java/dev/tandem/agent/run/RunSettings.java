@@ -1,6 +1,8 @@
 package dev.tandem.agent.run;
 
+import dev.tandem.api.DnsNames;
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.dra.DraDriver;
 import dev.tandem.kit.config.Parsers;
 import dev.tandem.kit.config.Rule;
 import dev.tandem.kit.config.Setting;
@@ -48,6 +50,13 @@ public final class RunSettings {
           .help(
               "the HCA resource as Tandem's device plugin registers it (its `resourceName`):"
                   + " audited in PodResources");
+  public static final Setting<String> DRA_DRIVER_NAME =
+      Setting.of("--dra-driver-name", "NAME", RunSettings::draDriverName)
+          .env("TANDEM_DRA_DRIVER_NAME")
+          .defaultValue(DraDriver.DEFAULT_NAME)
+          .help(
+              "Tandem's DRA driver name (the driver's `--driver-name`): devices pods hold through"
+                  + " ResourceClaims of this driver are audited by their names");
 
   /** {@code run}'s settings, its discovery sources exclusive. */
   public static final Settings SETTINGS =
@@ -71,9 +80,17 @@ public final class RunSettings {
                   PORT,
                   GPU_RESOURCE,
                   HCA_RESOURCE,
+                  DRA_DRIVER_NAME,
                   NodeSettings.NVML_LIBRARY,
                   NodeSettings.KUBECONFIG))
           .rules(NodeSettings.ONE_SOURCE, Rule.differ(GPU_RESOURCE, HCA_RESOURCE));
+
+  private static String draDriverName(String text) {
+    if (!DnsNames.isSubdomain(text)) {
+      throw new IllegalArgumentException("is not a lowercase DNS subdomain");
+    }
+    return text;
+  }
 
   private RunSettings() {}
 }

@@ -90,7 +90,14 @@ public final class Inspection {
         .put("slotsPerHca", e.slotsPerHca())
         .put("version", e.version())
         .put("updatedAt", e.updatedAt().toString())
-        .put("assumedPlans", e.assumed().size());
+        .put("assumedPlans", e.assumed().size())
+        .put(
+            "claims",
+            e.allocations().stream()
+                .map(ReportedAllocation::claim)
+                .filter(c -> c != null)
+                .distinct()
+                .count());
   }
 
   private static JsonObject counts(Availability free, DeviceKind kind) {
@@ -136,9 +143,16 @@ public final class Inspection {
     // keyed by tree id
     DeviceIds ids = e.ids();
     Map<String, JsonObject> allocatedTo = new HashMap<>();
+    Map<String, String> claimOf = new HashMap<>();
     for (ReportedAllocation a : e.allocations()) {
       JsonObject pod = pod(a.namespace(), a.pod(), a.uid());
-      a.deviceIds().forEach(id -> allocatedTo.put(ids.device(id).map(Device::id).orElse(id), pod));
+      for (String id : a.deviceIds()) {
+        String device = ids.device(id).map(Device::id).orElse(id);
+        allocatedTo.put(device, pod);
+        if (a.claim() != null) {
+          claimOf.put(device, a.claim());
+        }
+      }
     }
     Availability free = e.free();
     JsonArray out = new JsonArray();
@@ -164,6 +178,7 @@ public final class Inspection {
               .put("state", state)
               .put("units", units(free, d.id()))
               .put("pod", pod)
+              .put("claim", claimOf.get(d.id()))
               .put("model", d.model())
               .put("hca", d.hca() == null ? null : hca(d.hca())));
     }
@@ -192,7 +207,9 @@ public final class Inspection {
         .put("uid", a.uid())
         .put("container", a.container())
         .put("resource", a.resource())
-        .put("deviceIds", new JsonArray(a.deviceIds()));
+        .put("deviceIds", new JsonArray(a.deviceIds()))
+        .put("claim", a.claim())
+        .put("driver", a.driver());
   }
 
   private static JsonObject assumed(AssumedPlan p) {

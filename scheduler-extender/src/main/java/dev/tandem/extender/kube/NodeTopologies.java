@@ -28,7 +28,9 @@ public final class NodeTopologies {
 
   /**
    * The allocations of the GPU and HCA resources the agent reports (it reports every device
-   * resource of a container); entries without a pod UID cannot be matched and are kept.
+   * resource of a container, and devices held through DRA claims under the GPU or HCA resource of
+   * the device they stand for, so they count as held); entries without a pod UID cannot be matched
+   * and are kept.
    */
   public static List<ReportedAllocation> allocations(
       NodeTopology resource, ResourceNames resources) {
@@ -47,7 +49,9 @@ public final class NodeTopologies {
               a.podUid() == null ? "" : a.podUid(),
               a.container(),
               a.resource(),
-              a.deviceIds()));
+              a.deviceIds(),
+              a.claim(),
+              a.driver()));
     }
     return out;
   }

@@ -56,7 +56,14 @@ public record PodRequest(
     return new ContainerSplit(resources.gpu(), resources.hca(), index).split(init, app, gpus, hcas);
   }
 
-  /** Whether Tandem has anything to decide: the pod requests GPUs or HCAs. */
+  /**
+   * Whether Tandem governs the pod: it requests GPUs or HCAs as extended resources (the GPU and HCA
+   * resource names, limits standing in for requests), or its policy annotations are invalid.
+   * Nothing else counts: devices a pod asks for through DRA ResourceClaims ({@code
+   * spec.resourceClaims}) are placed by kube-scheduler's DRA allocator, so a pod with claims only
+   * passes every node, scores 0 everywhere and is bound without a plan (docs/extender.md, "Which
+   * pods Tandem governs").
+   */
   public boolean interested() {
     return problem != null || request.gpus() > 0 || request.hcas() > 0;
   }

@@ -184,6 +184,28 @@ class SchedulerProtocolIT {
 
   @Test
   @DisplayName(
+      "a pod whose devices come only from a DRA claim (spec.resourceClaims, no GPU or HCA resource)"
+          + " passes every node untouched and scores the same everywhere: kube-scheduler's DRA"
+          + " allocator places it")
+  void claimsOnly() {
+    JsonObject r = filter("filter-claims-names.json");
+    assertEquals(
+        new JsonArray().add("pix-node").add("split-node").add("gpu-only").add("unknown-node"),
+        r.getJsonArray("NodeNames"));
+    assertTrue(r.getJsonObject("FailedNodes").isEmpty());
+    assertTrue(r.getJsonObject("FailedAndUnresolvableNodes").isEmpty());
+    HttpResponse<String> scores =
+        http.post("/scheduler/prioritize", Http.golden("filter-claims-names.json"));
+    assertEquals(200, scores.statusCode());
+    JsonArray all = new JsonArray(scores.body());
+    assertEquals(4, all.size());
+    for (int i = 0; i < all.size(); i++) {
+      assertEquals(0, all.getJsonObject(i).getInteger("Score"), scores.body());
+    }
+  }
+
+  @Test
+  @DisplayName(
       "sidecar and init containers count as kube-scheduler counts them (2 GPUs + 2 HCAs from limits)")
   void sidecar() {
     JsonObject r = filter("filter-sidecar-names.json");

@@ -192,6 +192,103 @@ class KubeClusterMockTest {
   }
 
   @Test
+  @DisplayName(
+      "devices the agent reports held through a DRA claim count as held, once: a claim entry and a"
+          + " device plugin's entry on one node leave neither device free")
+  void claimAllocationsHeld() throws Exception {
+    Machine node = TestMachines.pixNode();
+    String claimed = node.gpus().get(0).id();
+    String plugged = node.gpus().get(1).id();
+    client
+        .resources(NodeTopology.class)
+        .resource(
+            NodeTopologyMapper.toResource(
+                node,
+                new NodeTopologyStatus(
+                    Instant.now().toString(),
+                    List.of(
+                        new AllocationEntry(
+                            "uid-c",
+                            "ml",
+                            "c",
+                            "main",
+                            ResourceNames.GPU,
+                            List.of(claimed),
+                            true,
+                            "ml/c-devices",
+                            "tandem.dev"),
+                        new AllocationEntry(
+                            "uid-d", "ml", "d", "main", ResourceNames.GPU, List.of(plugged), true)),
+                    List.of(),
+                    List.of())))
+        .create();
+    ClusterState state = start(false);
+    await(
+        "the allocations",
+        () ->
+            readiness.synced()
+                && state.node("pix-node") != null
+                && state.node("pix-node").allocations().size() == 2);
+    assertEquals(0, state.node("pix-node").free().free(claimed));
+    assertEquals(0, state.node("pix-node").free().free(plugged));
+    assertEquals(1, state.node("pix-node").free().free(node.gpus().get(2).id()));
+  }
+
+  @Test
+  @DisplayName(
+      "bind of a pod whose devices come only from a DRA claim: a plain Binding without"
+          + " tandem.dev/plan, nothing assumed")
+  void bindClaimsOnly() throws Exception {
+    client
+        .resources(NodeTopology.class)
+        .resource(NodeTopologyMapper.toResource(TestMachines.pixNode()))
+        .create();
+    Pod claimsOnly =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("dra-1")
+            .withNamespace("ml")
+            .withUid("uid-dra-1")
+            .endMetadata()
+            .withNewSpec()
+            .addNewResourceClaim()
+            .withName("devices")
+            .withResourceClaimTemplateName("trainer-4x4")
+            .endResourceClaim()
+            .addNewContainer()
+            .withName("main")
+            .withNewResources()
+            .addNewClaim()
+            .withName("devices")
+            .endClaim()
+            .endResources()
+            .endContainer()
+            .endSpec()
+            .build();
+    String uid =
+        client.pods().inNamespace("ml").resource(claimsOnly).create().getMetadata().getUid();
+    server
+        .expect()
+        .post()
+        .withPath("/api/v1/namespaces/ml/pods/dra-1/binding")
+        .andReturn(201, new JsonObject().put("kind", "Status").put("status", "Success").encode())
+        .once();
+    ClusterState state = start(false);
+    await("sync", () -> state.size() == 1 && readiness.synced());
+    BindResult result =
+        bindVerb()
+            .bind(new PodRef("ml", "dra-1", uid), "pix-node")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get();
+    assertEquals("bound_without_plan", result.result());
+    JsonObject body = new JsonObject(lastRequest("/binding").getUtf8Body());
+    JsonObject annotations = body.getJsonObject("metadata").getJsonObject("annotations");
+    assertTrue(annotations == null || !annotations.containsKey(Annotations.PLAN), body.encode());
+    assertEquals(0, assumptions.count());
+  }
+
+  @Test
   @DisplayName("bind: one POST pods/{name}/binding, carrying tandem.dev/plan as its annotation")
   void bind() throws Exception {
     client
