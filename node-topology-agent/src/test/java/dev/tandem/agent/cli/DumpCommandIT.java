@@ -1,5 +1,6 @@
 package dev.tandem.agent.cli;
 
+import static dev.tandem.agent.cli.DumpRun.dump;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,10 +8,10 @@ import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.fixtures.HostileTopologies;
+import dev.tandem.fixtures.HostileTopologies.Format;
 import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,30 +29,11 @@ class DumpCommandIT {
 
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run dump(Map<String, String> env, String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        DumpCommand.run(
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            env);
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  private static Run dump(String... args) {
-    return dump(Map.of(), args);
-  }
-
   @Test
   @DisplayName(
       "--format json prints the resource the agent publishes; it maps back to the discovered machine")
   void json() {
-    Run run = dump("--hwloc-xml", RELION.toString(), "--node-name", "gpu-7");
+    DumpRun run = dump("--hwloc-xml", RELION.toString(), "--node-name", "gpu-7");
 
     assertEquals(0, run.code(), run.err());
     NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);
@@ -65,7 +47,7 @@ class DumpCommandIT {
   @Test
   @DisplayName("--format yaml prints the same object as YAML; the node name comes from NODE_NAME")
   void yaml() {
-    Run run =
+    DumpRun run =
         dump(Map.of("NODE_NAME", "from-env"), "--nccl-topo", NDV4.toString(), "--format", "yaml");
 
     assertEquals(0, run.code(), run.err());
@@ -80,7 +62,7 @@ class DumpCommandIT {
   @Test
   @DisplayName("--format matrix prints the nvidia-smi-style matrix and the nearest HCA of each GPU")
   void matrix() {
-    Run run = dump("--hwloc-xml=" + RELION, "--format=matrix", "--node-name", "n");
+    DumpRun run = dump("--hwloc-xml=" + RELION, "--format=matrix", "--node-name", "n");
 
     assertEquals(0, run.code(), run.err());
     assertTrue(run.out().contains("GPU0 -> mlx5_0 (PIX)"), run.out());
@@ -91,7 +73,7 @@ class DumpCommandIT {
   @DisplayName(
       "a file or directory that does not exist is a bad command line: exit 2 naming the flag, the variable and the path")
   void missingFile() {
-    Run run = dump("--hwloc-xml", "/nonexistent/topo.xml");
+    DumpRun run = dump("--hwloc-xml", "/nonexistent/topo.xml");
 
     assertEquals(2, run.code());
     assertEquals(
@@ -99,7 +81,7 @@ class DumpCommandIT {
             + " readable file\n",
         run.err());
     assertEquals("", run.out());
-    Run root = dump(Map.of("TANDEM_SYSFS_ROOT", "/nonexistent-root"), "--sysfs-only");
+    DumpRun root = dump(Map.of("TANDEM_SYSFS_ROOT", "/nonexistent-root"), "--sysfs-only");
     assertEquals(2, root.code());
     assertTrue(
         root.err()
@@ -113,7 +95,7 @@ class DumpCommandIT {
   @DisplayName("a file that exists but is no hwloc export exits 1 naming the file and the reason")
   void unreadableFile() throws Exception {
     Path notXml = Files.writeString(dir.resolve("not.xml"), "this is not XML");
-    Run run = dump("--hwloc-xml", notXml.toString(), "--node-name", "n");
+    DumpRun run = dump("--hwloc-xml", notXml.toString(), "--node-name", "n");
 
     assertEquals(1, run.code(), run.err());
     assertTrue(run.err().startsWith("node-topology-agent dump: "), run.err());
@@ -122,11 +104,59 @@ class DumpCommandIT {
 
   @Test
   @DisplayName(
+      "hostile files (issue #32: deep, huge, extreme os_index, malformed UTF-8) exit 1 with one line"
+          + " naming the file and the limit")
+  void hostileFiles() throws Exception {
+    String hwloc = Files.readString(RELION);
+    String nccl = Files.readString(NDV4);
+    Map<String, byte[]> files =
+        Map.of(
+            "--hwloc-xml deep.xml",
+            utf8(HostileTopologies.nest(hwloc, Format.HWLOC, 40, 5000)),
+            "--nccl-topo deep.xml",
+            utf8(HostileTopologies.nest(nccl, Format.NCCL, 3, 20_000)),
+            "--hwloc-xml value.xml",
+            utf8(HostileTopologies.hugeValue(hwloc, 7, 8 << 20)),
+            "--nccl-topo elements.xml",
+            utf8(HostileTopologies.repeat(nccl, -1, 200_000)),
+            "--hwloc-xml os-index.xml",
+            utf8(HostileTopologies.number(hwloc, "os_index", "-2147483648", -1)),
+            "--nccl-topo utf8.xml",
+            HostileTopologies.malformedUtf8(nccl, 5, new byte[] {(byte) 0xc3, 0x28}));
+    Map<String, String> expected =
+        Map.of(
+            "--hwloc-xml deep.xml", "nests elements deeper than 64 levels",
+            "--nccl-topo deep.xml", "nests elements deeper than 64 levels",
+            "--hwloc-xml value.xml", "is larger than 4194304 bytes",
+            "--nccl-topo elements.xml", "is larger than 4194304 bytes",
+            "--hwloc-xml os-index.xml", "os_index '-2147483648' is not a number from 0 to",
+            "--nccl-topo utf8.xml", "is not valid UTF-8: byte ");
+    for (var e : files.entrySet()) {
+      String[] flagAndName = e.getKey().split(" ");
+      Path file = Files.write(dir.resolve(flagAndName[1]), e.getValue());
+
+      DumpRun run = dump(flagAndName[0], file.toString(), "--node-name", "n");
+
+      assertEquals(1, run.code(), e.getKey() + ": " + run.err());
+      assertEquals("", run.out());
+      assertEquals(1, run.err().lines().count(), run.err());
+      assertTrue(run.err().startsWith("node-topology-agent dump: "), run.err());
+      assertTrue(run.err().contains(file.toString()), run.err());
+      assertTrue(run.err().contains(expected.get(e.getKey())), e.getKey() + ": " + run.err());
+    }
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  @DisplayName(
       "--help exits 0; unknown flags, missing values, bad formats and two sources exit 2 naming the problem")
   void commandLine() {
     assertEquals(0, dump("--help").code());
     assertTrue(dump("--help").out().contains("--sysfs-root DIR"));
-    Run unknown = dump("--hwloc", "x");
+    DumpRun unknown = dump("--hwloc", "x");
     assertEquals(2, unknown.code());
     assertTrue(unknown.err().contains("unknown flag '--hwloc'"), unknown.err());
     assertEquals(2, dump("--node-name").code());
@@ -142,7 +172,7 @@ class DumpCommandIT {
   @Test
   @DisplayName("this machine (no GPU, no HCA): an empty topology, exit 0")
   void thisMachine() {
-    Run run = dump("--node-name", "here");
+    DumpRun run = dump("--node-name", "here");
 
     assertEquals(0, run.code(), run.err());
     NodeTopology resource = new KubernetesSerialization().unmarshal(run.out(), NodeTopology.class);

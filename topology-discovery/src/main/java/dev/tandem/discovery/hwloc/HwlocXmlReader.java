@@ -70,7 +70,7 @@ public final class HwlocXmlReader {
   }
 
   private static Discovery readNamed(String xml, String nodeName, String source, String what) {
-    Document doc = SafeXml.parse(xml, what);
+    Document doc = SafeXml.parse(xml, what, HwlocValues.RULE);
     Element root = doc.getDocumentElement();
     if (!root.getTagName().equals("topology")) {
       throw new DiscoveryException(

@@ -23,7 +23,7 @@ public final class HwlocXmlSource implements TopologySource {
 
   @Override
   public Discovery discover() {
-    HwlocXmlVersion.check(NamedFile.bytes(file, "hwloc XML file"), file.toString());
+    HwlocXmlVersion.check(NamedFile.text(file, "hwloc XML file"), file.toString());
     return HwlocXmlReader.read(hwloc.exportFile(file), nodeName, "hwloc-xml", file.toString());
   }
 }

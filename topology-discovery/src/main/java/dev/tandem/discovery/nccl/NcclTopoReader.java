@@ -6,6 +6,7 @@ import static dev.tandem.discovery.read.SafeXml.children;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.read.DeviceRules;
+import dev.tandem.discovery.read.IdRanges;
 import dev.tandem.discovery.read.NumaSet;
 import dev.tandem.discovery.read.SafeXml;
 import dev.tandem.topology.model.Device;
@@ -14,6 +15,7 @@ import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.w3c.dom.Element;
 
 /**
@@ -43,7 +45,7 @@ final class NcclTopoReader {
   }
 
   private static Discovery readNamed(String xml, String nodeName, String what) {
-    Element root = SafeXml.parse(xml, what).getDocumentElement();
+    Element root = SafeXml.parse(xml, what, NcclTopoReader::checkValues).getDocumentElement();
     if (!root.getTagName().equals("system")) {
       throw new DiscoveryException(
           what
@@ -82,9 +84,16 @@ final class NcclTopoReader {
     return new Discovery(machine, "nccl", notes, reader.builder.warnings());
   }
 
+  /** Value ranges, checked before the DOM is built: a {@code <cpu>}'s NUMA node number. */
+  private static void checkValues(String element, Map<String, String> attributes) {
+    if (element.equals("cpu") && attributes.containsKey("numaid")) {
+      IdRanges.numaNode("numaid", attributes.get("numaid"));
+    }
+  }
+
   private void cpu(Element cpu, int index) {
     String numaId = attr(cpu, "numaid");
-    int numa = numaId == null ? index : Integer.parseInt(numaId.trim());
+    int numa = numaId == null ? index : IdRanges.numaNode("numaid", numaId);
     String domain = NumaSet.domainId(List.of(numa));
     builder.cpuDomain(domain, List.of(numa));
     for (Element pci : children(cpu, "pci")) {

@@ -18,13 +18,25 @@ import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
 
-/** A DOM parser that never loads external DTDs or entities (hwloc XML names {@code hwloc2.dtd}). */
+/**
+ * A DOM parser that never loads external DTDs or entities (hwloc XML names {@code hwloc2.dtd}) and
+ * builds no document past {@link XmlLimits}.
+ */
 public final class SafeXml {
 
   private SafeXml() {}
 
   /** Parses XML text; {@code what} names the input in the error (a file path or "hwloc export"). */
   public static Document parse(String text, String what) {
+    return parse(text, what, XmlLimits.ValueRule.NONE);
+  }
+
+  /**
+   * Checks XML text against {@link XmlLimits} and the format's {@code rule}, then parses it; {@code
+   * what} names the input in errors.
+   */
+  public static Document parse(String text, String what, XmlLimits.ValueRule rule) {
+    XmlLimits.check(text, what, rule);
     try {
       DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
       f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
