@@ -114,7 +114,7 @@ class DumpCommandIT {
             "--hwloc-xml deep.xml",
             utf8(HostileTopologies.nest(hwloc, Format.HWLOC, 40, 5000)),
             "--nccl-topo deep.xml",
-            utf8(HostileTopologies.nest(nccl, Format.NCCL, 3, 20_000)),
+            utf8(HostileTopologies.nest(nccl, Format.NCCL, 3, 5_000)),
             "--hwloc-xml value.xml",
             utf8(HostileTopologies.hugeValue(hwloc, 7, 8 << 20)),
             "--nccl-topo elements.xml",
@@ -127,8 +127,8 @@ class DumpCommandIT {
         Map.of(
             "--hwloc-xml deep.xml", "nests elements deeper than 64 levels",
             "--nccl-topo deep.xml", "nests elements deeper than 64 levels",
-            "--hwloc-xml value.xml", "is larger than 4194304 bytes",
-            "--nccl-topo elements.xml", "is larger than 4194304 bytes",
+            "--hwloc-xml value.xml", "is larger than 1048576 bytes",
+            "--nccl-topo elements.xml", "is larger than 1048576 bytes",
             "--hwloc-xml os-index.xml", "os_index '-2147483648' is not a number from 0 to",
             "--nccl-topo utf8.xml", "is not valid UTF-8: byte ");
     for (var e : files.entrySet()) {

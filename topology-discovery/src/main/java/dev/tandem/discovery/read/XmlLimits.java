@@ -25,8 +25,11 @@ public final class XmlLimits {
   /** Deepest element nesting accepted (real exports: at most 12). */
   public static final int MAX_DEPTH = 64;
 
-  /** Most elements in one document (real exports: at most 1,408). */
-  public static final int MAX_ELEMENTS = 50_000;
+  /**
+   * Most elements in one document (real exports: at most 1,408). Bounded by the agent's heap
+   * ({@code -Xmx24m}): an NCCL file of 10,000 elements is read in it, one of 20,000 exhausted it.
+   */
+  public static final int MAX_ELEMENTS = 10_000;
 
   /**
    * Longest attribute value or text, in characters: an hwloc CPU set of 8,192 CPUs is 2,816
@@ -34,8 +37,11 @@ public final class XmlLimits {
    */
   public static final int MAX_VALUE_CHARS = 65_536;
 
-  /** Largest topology file read, in bytes (real exports: at most 226 KB). */
-  public static final long MAX_FILE_BYTES = 4L << 20;
+  /**
+   * Largest topology file read, in bytes (real exports: at most 226 KB); with {@link
+   * #MAX_ELEMENTS}, what the agent's heap holds as a DOM.
+   */
+  public static final long MAX_FILE_BYTES = 1L << 20;
 
   /** Where these limits are explained to the operator. */
   static final String DOCS = "docs/discovery.md#limits-on-topology-files";

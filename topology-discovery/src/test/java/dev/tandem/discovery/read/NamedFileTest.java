@@ -12,24 +12,24 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-@DisplayName("topology files are read up to 4 MiB and decoded strictly as UTF-8")
+@DisplayName("topology files are read up to 1 MiB and decoded strictly as UTF-8")
 class NamedFileTest {
 
   @TempDir Path dir;
 
   @Test
-  @DisplayName("a file over 4 MiB is refused naming the limit")
+  @DisplayName("a file over 1 MiB is refused naming the limit")
   void tooLarge() throws Exception {
-    Path file = Files.write(dir.resolve("big.xml"), new byte[(4 << 20) + 1]);
+    Path file = Files.write(dir.resolve("big.xml"), new byte[(1 << 20) + 1]);
     assertEquals(
         "NCCL topology file "
             + file
-            + " is larger than 4194304 bytes: over the limit for topology files, see"
+            + " is larger than 1048576 bytes: over the limit for topology files, see"
             + " docs/discovery.md#limits-on-topology-files",
         assertThrows(DiscoveryException.class, () -> NamedFile.bytes(file, "NCCL topology file"))
             .getMessage());
-    Path limit = Files.write(dir.resolve("limit.xml"), new byte[4 << 20]);
-    assertEquals(4 << 20, NamedFile.bytes(limit, "f").length);
+    Path limit = Files.write(dir.resolve("limit.xml"), new byte[1 << 20]);
+    assertEquals(1 << 20, NamedFile.bytes(limit, "f").length);
   }
 
   @Test
