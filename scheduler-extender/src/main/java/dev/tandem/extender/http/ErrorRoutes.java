@@ -1,5 +1,6 @@
 package dev.tandem.extender.http;
 
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -8,7 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What no route answers, and every failure: a JSON {@code error}. A malformed request gets 400 with
- * what is wrong; an unexpected failure gets 500 and a warning in the log.
+ * what is wrong ({@link RequestHeaders}' refusals keep their 415 or 417); a request Vert.x refuses
+ * by status alone keeps its 4xx with a message (its body handler answered a stray {@code Expect}
+ * with a bare 417, which fell through to a 500 "internal error: null"); an unexpected failure gets
+ * 500 and a warning in the log.
  */
 public final class ErrorRoutes {
 
@@ -37,15 +41,19 @@ public final class ErrorRoutes {
     Throwable e = ctx.failure();
     int status = ctx.statusCode();
     String message;
-    if (e instanceof BadRequest) {
-      status = 400;
+    if (e instanceof BadRequest bad) {
+      status = bad.status();
       message = e.getMessage();
     } else if (status == 413) {
       status = 400;
       message =
           "request body over the body limit (raise --body-limit if kube-scheduler sends more)";
-    } else if (status == 405 || status == 404 || status == 400) {
+    } else if (e == null && status >= 400 && status < 500) {
       message = "cannot serve " + ctx.request().method() + " " + ctx.request().path();
+    } else if (e instanceof HttpClosedException) {
+      LOG.debug(
+          "{} {}: the client closed the connection", ctx.request().method(), ctx.request().path());
+      return;
     } else {
       LOG.warn("{} {} failed", ctx.request().method(), ctx.request().path(), e);
       status = 500;

@@ -1,9 +1,7 @@
 package dev.tandem.extender.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.NodeDirectory;
 import io.netty.buffer.ByteBuf;
@@ -34,9 +32,6 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
    */
   private static final int EXPECTED_NAMES = 512;
 
-  private static final JsonFactory JSON =
-      JsonFactory.builder().disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
-
   /**
    * Decodes a filter or prioritize body, resolving node names against {@code directory}.
    *
@@ -61,10 +56,10 @@ public record ExtenderArgs(JsonObject pod, CandidateNodes candidates, List<JsonO
     if (body instanceof BufferInternal internal) {
       ByteBuf bytes = internal.getByteBuf();
       if (bytes.hasArray() && bytes.readerIndex() == 0 && bytes.readableBytes() == body.length()) {
-        return JSON.createParser(bytes.array(), bytes.arrayOffset(), body.length());
+        return JsonBodies.JSON.createParser(bytes.array(), bytes.arrayOffset(), body.length());
       }
     }
-    return JSON.createParser(body.getBytes());
+    return JsonBodies.JSON.createParser(body.getBytes());
   }
 
   /** One pass over the body's tokens. */

@@ -71,11 +71,12 @@ public final class SchedulerRoutes {
 
   public void mount(Router router, String prefix, long bodyLimit) {
     String base = prefix.equals("/") ? "" : prefix;
+    RequestHeaders headers = new RequestHeaders();
     BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
-    router.post(base + "/filter").handler(body).handler(this::filter);
-    router.post(base + "/prioritize").handler(body).handler(this::prioritize);
-    router.post(base + "/bind").handler(body).handler(this::bind);
-    router.post(base + "/preempt").handler(body).handler(this::preempt);
+    router.post(base + "/filter").handler(headers).handler(body).handler(this::filter);
+    router.post(base + "/prioritize").handler(headers).handler(body).handler(this::prioritize);
+    router.post(base + "/bind").handler(headers).handler(body).handler(this::bind);
+    router.post(base + "/preempt").handler(headers).handler(body).handler(this::preempt);
   }
 
   private void filter(RoutingContext ctx) {

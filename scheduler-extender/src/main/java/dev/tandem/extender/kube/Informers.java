@@ -6,6 +6,7 @@ import dev.tandem.api.crd.InvalidNodeTopologyException;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.plan.PlanCodec;
+import dev.tandem.api.pod.DeviceQuantity;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumptions;
@@ -127,7 +128,10 @@ final class Informers {
         && (version == null || !version.equals(old.getMetadata().getResourceVersion()));
   }
 
-  /** The node's advertised HCA capacity; 0 when absent or not a whole number. */
+  /**
+   * The node's advertised HCA capacity, read as every device count is ({@link DeviceQuantity}); 0
+   * when absent or not a count.
+   */
   static long hcaCapacity(Node node, String hcaResource) {
     Map<String, Quantity> capacity =
         node.getStatus() == null ? null : node.getStatus().getCapacity();
@@ -136,13 +140,13 @@ final class Informers {
       return 0;
     }
     try {
-      return Quantity.getAmountInBytes(q).longValueExact();
-    } catch (ArithmeticException | IllegalArgumentException e) {
+      return DeviceQuantity.units(q);
+    } catch (IllegalArgumentException e) {
       LOG.warn(
-          "node {}: {} capacity {} is not a whole number; counting one unit per HCA",
+          "node {}: {} capacity: {}; counting one unit per HCA",
           node.getMetadata().getName(),
           hcaResource,
-          q);
+          e.getMessage());
       return 0;
     }
   }

@@ -1,6 +1,8 @@
 package dev.tandem.extender.verbs;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.pod.DeviceCountTooLarge;
+import dev.tandem.api.pod.DeviceQuantity;
 import dev.tandem.api.pod.PodContainersMapper;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -26,7 +28,8 @@ import java.util.Map;
  *
  * @param pod namespace, name and UID
  * @param request GPUs, HCAs and policy; null when the policy annotations are invalid
- * @param problem why the pod cannot be placed by Tandem at all (bad annotation); null if none
+ * @param problem why the pod cannot be placed by Tandem at all (bad annotation, more devices than
+ *     any node has); null if none
  * @param init the init containers' demands, in spec order
  * @param app the app containers' demands, in spec order
  */
@@ -89,18 +92,29 @@ public record PodRequest(
             meta.getString("namespace", "default"),
             meta.getString("name", ""),
             meta.getString("uid", ""));
-    PodContainers containers =
-        PodContainersMapper.of(containers(spec, "initContainers"), containers(spec, "containers"));
+    PodContainers containers;
+    try {
+      containers =
+          PodContainersMapper.of(
+              containers(spec, "initContainers"), containers(spec, "containers"));
+    } catch (DeviceCountTooLarge e) {
+      return unschedulable(ref, e.getMessage());
+    }
     List<ContainerDemand> init = containers.init();
     List<ContainerDemand> app = containers.app();
-    int gpus = Math.toIntExact(containers.effective(resources.gpu()));
-    int hcas = Math.toIntExact(containers.effective(resources.hca()));
+    long gpus = containers.effective(resources.gpu());
+    long hcas = containers.effective(resources.hca());
     if (gpus == 0 && hcas == 0) {
       return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null, init, app);
     }
+    if (gpus > DeviceQuantity.MAX_UNITS || hcas > DeviceQuantity.MAX_UNITS) {
+      return unschedulable(
+          ref, "its containers together ask for " + gpus + " GPUs and " + hcas + " HCAs");
+    }
     try {
       AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations(meta), defaults);
-      return new PodRequest(ref, new AllocationRequest(gpus, hcas, policy), null, init, app);
+      return new PodRequest(
+          ref, new AllocationRequest((int) gpus, (int) hcas, policy), null, init, app);
     } catch (IllegalArgumentException e) {
       return new PodRequest(
           ref,
@@ -115,6 +129,19 @@ public record PodRequest(
           init,
           app);
     }
+  }
+
+  /**
+   * A pod that asks for more devices than any node has: the API server accepts it, and every node
+   * refuses it with this reason (the container, the resource and the value).
+   */
+  private static PodRequest unschedulable(PodRef ref, String why) {
+    return new PodRequest(
+        ref,
+        null,
+        "pod " + ref.namespace() + "/" + ref.name() + " cannot fit on any node: " + why,
+        List.of(),
+        List.of());
   }
 
   private static Map<String, String> annotations(JsonObject meta) {

@@ -51,7 +51,7 @@ class PodRequestTest {
             IllegalArgumentException.class, () -> read(TestPods.pod("two", "1", Map.of())));
     assertEquals(
         "container main: limits of nvidia.com/gpu: 'two' is not a Kubernetes quantity (e.g. 2, 1k,"
-            + " 500m)",
+            + " 500m): no digits",
         bad.getMessage());
     JsonObject notContainer =
         TestPods.pod(List.of(new JsonObject().put("name", new JsonArray())), List.of());

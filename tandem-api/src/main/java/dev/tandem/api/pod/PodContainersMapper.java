@@ -31,6 +31,8 @@ public final class PodContainersMapper {
   /**
    * The containers of {@code pod}; none when it has no spec.
    *
+   * @throws DeviceCountTooLarge naming the container, the resource and the value, when a quantity
+   *     is more devices than any node has
    * @throws IllegalArgumentException naming the container, the resource and the value, when a
    *     quantity is not a count of devices
    */
@@ -45,6 +47,8 @@ public final class PodContainersMapper {
    * The containers of a pod spec's {@code initContainers} and {@code containers} (either may be
    * null).
    *
+   * @throws DeviceCountTooLarge naming the container, the resource and the value, when a quantity
+   *     is more devices than any node has
    * @throws IllegalArgumentException naming the container, the resource and the value, when a
    *     quantity is not a count of devices
    */
@@ -80,12 +84,16 @@ public final class PodContainersMapper {
       }
       try {
         out.put(e.getKey(), DeviceQuantity.units(e.getValue()));
+      } catch (DeviceCountTooLarge x) {
+        throw new DeviceCountTooLarge(where(c, which, e.getKey()) + x.getMessage());
       } catch (IllegalArgumentException x) {
-        throw new IllegalArgumentException(
-            "container " + c.getName() + ": " + which + " of " + e.getKey() + ": " + x.getMessage(),
-            x);
+        throw new IllegalArgumentException(where(c, which, e.getKey()) + x.getMessage(), x);
       }
     }
     return out;
+  }
+
+  private static String where(Container c, String which, String resource) {
+    return "container " + c.getName() + ": " + which + " of " + resource + ": ";
   }
 }

@@ -103,11 +103,24 @@ class PodContainersMapperTest {
             IllegalArgumentException.class, () -> PodContainersMapper.of(null, List.of(c)));
     assertEquals(
         "container main: limits of nvidia.com/gpu: 'two' is not a Kubernetes quantity (e.g. 2, 1k,"
-            + " 500m)",
+            + " 500m): no digits",
         e.getMessage());
     Container cpu = container("main", null, Map.of("cpu", "lots"), Map.of());
     assertTrue(
         PodContainersMapper.of(null, List.of(cpu)).app().get(0).requests().isEmpty(),
         "a native resource is never read, so it cannot fail the reading");
+  }
+
+  @Test
+  @DisplayName("more devices than any node has keeps its own type, naming container and resource")
+  void tooLarge() {
+    Container c = container("warm-up", null, Map.of(GPU, "1e12000000"), Map.of());
+    DeviceCountTooLarge e =
+        assertThrows(
+            DeviceCountTooLarge.class, () -> PodContainersMapper.of(List.of(c), List.of()));
+    assertEquals(
+        "container warm-up: requests of nvidia.com/gpu: '1e12000000' is more devices than any"
+            + " node has (at most 2147483647)",
+        e.getMessage());
   }
 }
