@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.simulator.policy.Policies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ class SimulateMainIT {
     JsonNode report = new ObjectMapper().readTree(r.out());
     assertEquals(200, report.get("pods").asInt());
     assertFalse(report.get("partial").asBoolean());
-    assertEquals(6, report.get("results").size());
+    assertEquals(Policies.NAMES.size(), report.get("results").size());
     assertTrue(report.get("optimum").get("aligned").asInt() > 0, r.out());
     assertTrue(r.err().contains("tandem simulate: finished in"), r.err());
   }
@@ -90,7 +91,7 @@ class SimulateMainIT {
     Run r = simulateIn(repo, args);
     assertEquals(0, r.code(), r.err());
     JsonNode report = new ObjectMapper().readTree(r.out());
-    assertEquals(6, report.get("results").size(), r.out());
+    assertEquals(Policies.NAMES.size(), report.get("results").size(), r.out());
     assertEquals(40, report.get("cluster").get("dell-poweredge-xe8640-h100x4").asInt(), r.out());
     assertEquals(60, report.get("cluster").get("azure-ndv5-h100").asInt(), r.out());
   }

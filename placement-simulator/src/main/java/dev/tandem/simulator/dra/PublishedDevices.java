@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The devices of a node that a claim can still be allocated, as Tandem's DRA driver publishes them
@@ -37,15 +38,29 @@ public final class PublishedDevices {
     return d.hca().virtualFunction() || tainted ? 0 : 1;
   }
 
-  /** The devices with a free unit in {@code free}, with their attributes. */
+  /** The devices with a free unit in {@code free} that the driver publishes, with attributes. */
   public static List<DraDevice> free(Availability free) {
+    return published(free, d -> units(d) > 0);
+  }
+
+  /**
+   * Every device with a free unit in {@code free}, as the driver would publish it were every HCA
+   * named and its port up: the placement simulator's nodes, whose devices are all healthy
+   * (docs/placement.md, "Limits of the model"), while topology files often lack ibverbs names and
+   * port states ({@link #units} leaves such HCAs out).
+   */
+  public static List<DraDevice> offered(Availability free) {
+    return published(free, d -> true);
+  }
+
+  private static List<DraDevice> published(Availability free, Predicate<Device> publishes) {
     LocalityIndex index = free.index();
     Map<String, PcieNode> nodes = new HashMap<>();
     index.machine().pcie().forEach(n -> nodes.put(n.id(), n));
     List<DraDevice> out = new ArrayList<>();
     for (int i = 0; i < index.devices().size(); i++) {
       Device d = index.devices().get(i);
-      if (free.free(i) > 0 && units(d) > 0) {
+      if (free.free(i) > 0 && publishes.test(d)) {
         out.add(new DraDevice(DeviceIds.draName(d), deviceClass(d), attributes(d, nodes)));
       }
     }

@@ -9,7 +9,14 @@ public final class Policies {
   /** Every simulated policy name (the optimum is computed apart, under the name optimum). */
   public static final List<String> NAMES =
       List.of(
-          "joint", "joint-binpack", "joint-smallest-first", "hint", "stock", "topology-manager");
+          "joint",
+          "joint-binpack",
+          "joint-smallest-first",
+          "hint",
+          "stock",
+          "topology-manager",
+          "dra",
+          "dra-tandem-score");
 
   private Policies() {}
 
@@ -24,6 +31,8 @@ public final class Policies {
       case "hint" -> new HintMode();
       case "stock" -> new StockKubernetes();
       case "topology-manager" -> new TopologyManagerSingleNuma();
+      case "dra" -> DraFirstFit.alone();
+      case "dra-tandem-score" -> DraFirstFit.withTandemScore();
       default ->
           throw new IllegalArgumentException(
               "unknown policy '" + name + "'; known: " + String.join(", ", NAMES) + ", optimum");

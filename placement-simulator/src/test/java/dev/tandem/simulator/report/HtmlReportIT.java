@@ -59,13 +59,15 @@ class HtmlReportIT {
           "hint",
           "stock",
           "topology-manager",
+          "dra",
+          "dra-tandem-score",
           "optimum"
         }) {
       assertTrue(dom.contains(">" + policy), policy + " missing from the rendered table");
     }
-    assertEquals(12, count(dom, "<polyline"), "two time series per policy");
+    assertEquals(16, count(dom, "<polyline"), "two time series per policy");
     JsonNode report = new ObjectMapper().readTree(json.toFile());
-    assertEquals(6, report.get("results").size());
+    assertEquals(8, report.get("results").size());
     assertEquals(150, report.get("pods").asInt());
     assertFalse(report.get("partial").asBoolean());
   }

@@ -27,7 +27,9 @@ class SvgChartTest {
             "joint-smallest-first",
             "hint",
             "stock",
-            "topology-manager")) {
+            "topology-manager",
+            "dra",
+            "dra-tandem-score")) {
       series.add(new SvgChart.Series(name, new double[] {0, 10}, new double[] {3, 5}));
     }
     String svg = SvgChart.lines("t", series, "s", "pairs");
