@@ -42,7 +42,13 @@ public final class NumaSet {
     return out.toString();
   }
 
-  /** Parses Linux list format ({@code 0-3,8-11}); empty or blank gives an empty list. */
+  /**
+   * Parses Linux list format ({@code 0-3,8-11}); empty or blank gives an empty list.
+   *
+   * @throws NumberFormatException for a number that is not a Linux CPU or NUMA number (0 to {@link
+   *     IdRanges#MAX_CPUS} - 1) or a range whose end is below its start: a list read from a sysfs
+   *     tree is bounded before it is expanded
+   */
   public static List<Integer> parseList(String text) {
     List<Integer> out = new ArrayList<>();
     if (text == null || text.isBlank()) {
@@ -50,13 +56,34 @@ public final class NumaSet {
     }
     for (String part : text.trim().split(",")) {
       String[] range = part.trim().split("-");
-      int from = Integer.parseInt(range[0].trim());
-      int to = range.length > 1 ? Integer.parseInt(range[1].trim()) : from;
+      int from = listNumber(range[0], text);
+      int to = range.length > 1 ? listNumber(range[1], text) : from;
+      if (to < from) {
+        throw new NumberFormatException(
+            "list '" + text + "': range " + part.trim() + " ends below its start");
+      }
       for (int v = from; v <= to; v++) {
         out.add(v);
       }
     }
     return out;
+  }
+
+  private static int listNumber(String number, String text) {
+    int v = Integer.parseInt(number.trim());
+    if (v < 0 || v >= IdRanges.MAX_CPUS) {
+      throw new NumberFormatException(
+          "list '"
+              + text
+              + "': "
+              + v
+              + " is not a number from 0 to "
+              + (IdRanges.MAX_CPUS - 1)
+              + " (a Linux CPU or NUMA number: NR_CPUS is at most "
+              + IdRanges.MAX_CPUS
+              + ")");
+    }
+    return v;
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.tandem.discovery.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -25,5 +27,21 @@ class NumaSetTest {
     assertEquals("numa:0", NumaSet.domainId(List.of(0)));
     assertEquals("numa:0,2", NumaSet.domainId(List.of(2, 0)));
     assertEquals("machine", NumaSet.domainId(List.of()));
+  }
+
+  @Test
+  @DisplayName(
+      "a list with a number no Linux CPU or NUMA node has, or a reversed range, is refused before"
+          + " it is expanded")
+  void hostileLists() {
+    String huge =
+        assertThrows(NumberFormatException.class, () -> NumaSet.parseList("0-2147483647"))
+            .getMessage();
+    assertTrue(huge.contains("2147483647 is not a number from 0 to 8191"), huge);
+    assertThrows(NumberFormatException.class, () -> NumaSet.parseList("-1"));
+    String reversed =
+        assertThrows(NumberFormatException.class, () -> NumaSet.parseList("5-3")).getMessage();
+    assertTrue(reversed.contains("ends below its start"), reversed);
+    assertEquals(8192, NumaSet.parseList("0-8191").size());
   }
 }
