@@ -63,7 +63,7 @@ class PodFactsTest {
         assertThrows(IllegalArgumentException.class, () -> PodFacts.of(pod("many")));
     assertEquals(
         "container main: limits of nvidia.com/gpu: 'many' is not a Kubernetes quantity (e.g. 2,"
-            + " 1k, 500m)",
+            + " 1k, 500m): no digits",
         e.getMessage());
   }
 }
