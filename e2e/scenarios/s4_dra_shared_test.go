@@ -3,14 +3,9 @@
 package scenarios
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
-
-	corev1 "k8s.io/api/core/v1"
-	resourcev1 "k8s.io/api/resource/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // sharesPerHca is the driver's --shares-per-hca in draSharedHcas: small, so that the shares run out.
@@ -40,7 +35,7 @@ func draSharedHcas(t *testing.T, ns string) {
 	shares := map[string]string{}
 	for i := 0; i <= sharesPerHca; i++ {
 		name := fmt.Sprintf("shared-%d", i)
-		cl.hcaSharePod(t, ns, name, node, pinned.ibDevice)
+		cl.pinnedClaimPod(t, ns, name, node, "ibDevice", pinned.ibDevice, "hca")
 		if i == sharesPerHca {
 			cl.waitUnschedulable(t, ns, name)
 			continue
@@ -63,25 +58,4 @@ func draSharedHcas(t *testing.T, ns string) {
 		n.prepareAndCheck(t, kubelet, pod, devs)
 	}
 	t.Logf("%d claims share %s (%s), each with a share of its own; one more pends", sharesPerHca, pinned.name, pinned.ibDevice)
-}
-
-// hcaSharePod creates a pod on node with a claim of its own (deleted when t ends) for one HCA, the one
-// named ib.
-func (k *cluster) hcaSharePod(t *testing.T, ns, name, node, ib string) {
-	t.Helper()
-	claim := &resourcev1.ResourceClaim{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{{
-			Name: "hca", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "tandem-hca",
-				AllocationMode: resourcev1.DeviceAllocationModeExactCount, Count: 1,
-				Selectors: []resourcev1.DeviceSelector{{CEL: &resourcev1.CELDeviceSelector{
-					Expression: fmt.Sprintf(`device.attributes[%q].ibDevice == %q`, draDriver, ib)}}}}}}}},
-	}
-	ctx := context.Background()
-	if _, err := k.c.Kube.ResourceV1().ResourceClaims(ns).Create(ctx, claim, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k.c.Kube.ResourceV1().ResourceClaims(ns).Delete(ctx, name, metav1.DeleteOptions{}) })
-	claimName := name
-	k.createClaimPod(t, ns, name, node, corev1.PodResourceClaim{Name: draPodClaim, ResourceClaimName: &claimName})
 }

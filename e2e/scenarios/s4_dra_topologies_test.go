@@ -214,15 +214,23 @@ func (n *draNode) waitTaint(t *testing.T, device string, tainted bool) {
 // HCA under the switch key sw.
 func (k *cluster) switchPinnedPod(t *testing.T, ns, name, node, sw string) {
 	t.Helper()
-	req := func(kind string) resourcev1.DeviceRequest {
-		return resourcev1.DeviceRequest{Name: kind, Exactly: &resourcev1.ExactDeviceRequest{
+	k.pinnedClaimPod(t, ns, name, node, "pcieSwitch", sw, "gpu", "hca")
+}
+
+// pinnedClaimPod creates a pod on node with a claim of its own (deleted when t ends) asking one device
+// of each kind whose Tandem attribute attr is value.
+func (k *cluster) pinnedClaimPod(t *testing.T, ns, name, node, attr, value string, kinds ...string) {
+	t.Helper()
+	var reqs []resourcev1.DeviceRequest
+	for _, kind := range kinds {
+		reqs = append(reqs, resourcev1.DeviceRequest{Name: kind, Exactly: &resourcev1.ExactDeviceRequest{
 			DeviceClassName: "tandem-" + kind, AllocationMode: resourcev1.DeviceAllocationModeExactCount, Count: 1,
 			Selectors: []resourcev1.DeviceSelector{{CEL: &resourcev1.CELDeviceSelector{
-				Expression: fmt.Sprintf(`device.attributes[%q].pcieSwitch == %q`, draDriver, sw)}}}}}
+				Expression: fmt.Sprintf(`device.attributes[%q].%s == %q`, draDriver, attr, value)}}}}})
 	}
 	claim := &resourcev1.ResourceClaim{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{req("gpu"), req("hca")}}},
+		Spec:       resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: reqs}},
 	}
 	ctx := context.Background()
 	if _, err := k.c.Kube.ResourceV1().ResourceClaims(ns).Create(ctx, claim, metav1.CreateOptions{}); err != nil {
