@@ -1,3 +1,5 @@
+//go:build !k8s134
+
 package dra
 
 import (

@@ -1,3 +1,5 @@
+//go:build !k8s134
+
 // Package dra plays the kubelet's Dynamic Resource Allocation side with the kubelet's own code: the
 // DRA manager of k8s.io/kubernetes/pkg/kubelet/cm/dra (its registration handler, the driver's gRPC
 // client, the claim cache and its checkpoint, the slice wiping) fed by the kubelet's plugin manager

@@ -20,14 +20,10 @@ import (
 	"google.golang.org/grpc"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	podresourcesapi "k8s.io/kubelet/pkg/apis/podresources/v1"
 	"k8s.io/kubernetes/pkg/kubelet/apis/podresources"
-	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
-	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
-	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 
 	"tandem.dev/e2e/internal/harness"
 )
@@ -41,7 +37,7 @@ const checkpointFile = "kubelet_internal_checkpoint"
 // Kubelet is the device half of a kubelet: the upstream device manager plus PodResources.
 type Kubelet struct {
 	mu     sync.Mutex
-	mgr    *devicemanager.ManagerImpl
+	mgr    *upstreamManager
 	active map[types.UID]*v1.Pod
 	prSock string
 	pr     *grpc.Server
@@ -85,11 +81,11 @@ func (k *Kubelet) startManager() error {
 	if err := os.MkdirAll(PluginDir, 0o750); err != nil {
 		return err
 	}
-	mgr, err := devicemanager.NewManagerImpl(k.logger, nil, topologymanager.NewFakeManager(k.logger))
+	mgr, err := newUpstreamManager(k.logger)
 	if err != nil {
 		return err
 	}
-	if err := mgr.Start(k.logger, k.activePods, allSourcesReady{}, containermap.NewContainerMap(), sets.New[string]()); err != nil {
+	if err := mgr.start(k.activePods); err != nil {
 		return err
 	}
 	k.mu.Lock()
@@ -102,7 +98,7 @@ func (k *Kubelet) startManager() error {
 // deletes every socket in the plugin directory, reads the checkpoint, and waits for plugins to
 // register again.
 func (k *Kubelet) Restart() error {
-	if err := k.manager().Stop(k.logger); err != nil {
+	if err := k.manager().stop(); err != nil {
 		return err
 	}
 	return k.startManager()
@@ -110,11 +106,11 @@ func (k *Kubelet) Restart() error {
 
 // Stop stops the device manager and the PodResources server.
 func (k *Kubelet) Stop() {
-	_ = k.manager().Stop(k.logger)
+	_ = k.manager().stop()
 	k.pr.Stop()
 }
 
-func (k *Kubelet) manager() *devicemanager.ManagerImpl {
+func (k *Kubelet) manager() *upstreamManager {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.mgr
@@ -132,12 +128,8 @@ func (k *Kubelet) activePods() []*v1.Pod {
 
 // Healthy is how many healthy devices of resource the manager has (node allocatable).
 func (k *Kubelet) Healthy(resource string) int {
-	_, alloc, _ := k.manager().GetCapacity(k.logger)
-	q, ok := alloc[v1.ResourceName(resource)]
-	if !ok {
-		return 0
-	}
-	return int(q.Value())
+	_, allocatable := k.Capacity(resource)
+	return allocatable
 }
 
 // WaitHealthy waits until resource has n healthy devices.
@@ -166,7 +158,7 @@ func (k *Kubelet) Admit(pod *v1.Pod) (map[string]map[string][]string, error) {
 	for _, cs := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range cs {
 			c := &cs[i]
-			if err := mgr.Allocate(klog.NewContext(context.Background(), k.logger), pod, c, lifecycle.AddOperation); err != nil {
+			if err := mgr.allocate(pod, c); err != nil {
 				return nil, fmt.Errorf("admit %s/%s container %s: %w", pod.Namespace, pod.Name, c.Name, err)
 			}
 			got := map[string][]string{}
@@ -219,7 +211,7 @@ func (k *Kubelet) runOptions(pod *v1.Pod, container string) (*devicemanager.Devi
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
 		if c.Name == container {
-			return k.manager().GetDeviceRunContainerOptions(context.Background(), pod, c)
+			return k.manager().runOptions(pod, c)
 		}
 	}
 	return nil, fmt.Errorf("pod %s/%s has no container %s", pod.Namespace, pod.Name, container)
@@ -251,7 +243,7 @@ func (k *Kubelet) InUse(resource string) []string {
 // GetAllocatableResources reports them), sorted.
 func (k *Kubelet) Allocatable(resource string) []string {
 	var out []string
-	for id := range k.manager().GetAllocatableDevices(k.logger)[resource] {
+	for id := range k.manager().allocatable()[resource] {
 		out = append(out, id)
 	}
 	sort.Strings(out)
@@ -263,7 +255,7 @@ func (k *Kubelet) Forget(uid types.UID) {
 	k.mu.Lock()
 	delete(k.active, uid)
 	k.mu.Unlock()
-	k.manager().UpdateAllocatedDevices(k.logger)
+	k.manager().updateAllocated()
 }
 
 // pods answers PodResources from the pods this kubelet admitted.
@@ -284,14 +276,8 @@ func (p pods) GetPodByName(ns, name string) (*v1.Pod, bool) {
 // converts it (one ContainerDevices per resource and NUMA node).
 type devices struct{ k *Kubelet }
 
-func (d devices) UpdateAllocatedDevices(logger klog.Logger) {
-	d.k.manager().UpdateAllocatedDevices(logger)
-}
 func (d devices) GetDevices(podUID, containerName string) []*podresourcesapi.ContainerDevices {
 	return convert(d.k.manager().GetDevices(podUID, containerName))
-}
-func (d devices) GetAllocatableDevices(logger klog.Logger) []*podresourcesapi.ContainerDevices {
-	return convert(d.k.manager().GetAllocatableDevices(logger))
 }
 
 func convert(in devicemanager.ResourceDeviceInstances) []*podresourcesapi.ContainerDevices {
@@ -309,24 +295,4 @@ func convert(in devicemanager.ResourceDeviceInstances) []*podresourcesapi.Contai
 		}
 	}
 	return out
-}
-
-type noCPUs struct{}
-
-func (noCPUs) GetCPUs(*v1.Pod, *v1.Container) []int64 { return nil }
-func (noCPUs) GetPodCPUs(string) []int64              { return nil }
-func (noCPUs) GetAllocatableCPUs() []int64            { return nil }
-
-type noMemory struct{}
-
-func (noMemory) GetMemory(klog.Logger, *v1.Pod, *v1.Container) []*podresourcesapi.ContainerMemory {
-	return nil
-}
-func (noMemory) GetPodMemory(klog.Logger, string) []*podresourcesapi.ContainerMemory { return nil }
-func (noMemory) GetAllocatableMemory(klog.Logger) []*podresourcesapi.ContainerMemory { return nil }
-
-type noDRA struct{}
-
-func (noDRA) GetDynamicResources(klog.Logger, *v1.Pod, *v1.Container) []*podresourcesapi.DynamicResource {
-	return nil
 }

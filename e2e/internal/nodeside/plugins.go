@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/klog/v2"
 	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
-	plugin "k8s.io/kubernetes/pkg/kubelet/cm/devicemanager/plugin/v1beta1"
 )
 
 // Device is one device a stand-in plugin lists.
@@ -23,7 +22,7 @@ type Device struct {
 // Stub is a running stand-in plugin.
 type Stub struct {
 	mu     sync.Mutex
-	stub   *plugin.Stub
+	stub   upstreamStub
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -51,7 +50,7 @@ func startStub(ctx context.Context, resource, endpoint string, devs []Device, pr
 		}
 		list = append(list, pd)
 	}
-	stub := plugin.NewDevicePluginStub(klog.Background(), list, filepath.Join(PluginDir, endpoint), resource, false, prefer != nil)
+	stub := newUpstreamStub(list, filepath.Join(PluginDir, endpoint), resource, prefer != nil)
 	if prefer != nil {
 		var mu sync.Mutex
 		calls := 0
@@ -82,10 +81,10 @@ func startStub(ctx context.Context, resource, endpoint string, devs []Device, pr
 		}
 		return resp, nil
 	})
-	if err := stub.Start(ctx); err != nil {
+	if err := stub.start(ctx); err != nil {
 		return nil, err
 	}
-	if err := stub.Register(ctx, pluginapi.KubeletSocket, resource, PluginDir+"/"); err != nil {
+	if err := stub.register(ctx, resource); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -115,9 +114,9 @@ func (s *Stub) reregister(ctx context.Context, resource string) {
 		}
 		seen = now
 		s.mu.Lock()
-		err = s.stub.Restart(ctx)
+		err = s.stub.restart(ctx)
 		if err == nil {
-			err = s.stub.Register(ctx, pluginapi.KubeletSocket, resource, PluginDir+"/")
+			err = s.stub.register(ctx, resource)
 		}
 		s.mu.Unlock()
 		if err != nil {
@@ -133,7 +132,7 @@ func (s *Stub) Stop() error {
 	<-s.done
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stub.Stop(klog.Background())
+	return s.stub.stop()
 }
 
 // preferred is size devices of the request: must-include ones, then want's available ones, then the

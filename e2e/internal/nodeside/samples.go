@@ -17,7 +17,7 @@ import (
 // Capacity is what the device manager reports for resource now, as the kubelet puts it in the node's
 // status: capacity (healthy and unhealthy devices) and allocatable (healthy ones).
 func (k *Kubelet) Capacity(resource string) (capacity, allocatable int) {
-	c, a, _ := k.manager().GetCapacity(k.logger)
+	c, a := k.manager().capacity()
 	if q, ok := c[v1.ResourceName(resource)]; ok {
 		capacity = int(q.Value())
 	}
