@@ -28,6 +28,7 @@ func TestChartRendersTheKustomizeObjects(t *testing.T) {
 		{"NCCL topology file = overlays/nccl-topology + second scheduler", ci("nccl-topology"), nil, []string{"overlays/nccl-topology", "scheduler/second-scheduler"}},
 		{"DRA driver = overlays/dra + second scheduler", ci("dra"), nil, []string{"overlays/dra", "scheduler/second-scheduler"}},
 		{"DRA driver, joint mode = overlays/dra-joint + second scheduler", ci("dra-joint"), nil, []string{"overlays/dra-joint", "scheduler/second-scheduler"}},
+		{"DRA joint mode with every shipped claim template = overlays/dra-joint + examples/dra-claims + second scheduler", ci("dra-claims"), nil, []string{"overlays/dra-joint", "examples/dra-claims", "scheduler/second-scheduler"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -339,3 +339,76 @@ func TestApiServerValidationRejectsABadClaim(t *testing.T) {
 		t.Errorf("an unknown request and an attribute without domain gave %v", errs.ToAggregate())
 	}
 }
+
+// The shipped claim templates, the generator's output (tandem-api ShippedClaimTemplatesTest), as
+// kustomize builds manifests/examples/dra-claims and as the chart renders every one of them
+// (charts/tandem/ci/dra-claims-values.yaml): each passes the API server's validation (within its
+// limits: requests, alternatives, constraints), asks only for DeviceClasses of overlays/dra-joint in
+// every request and alternative, and constrains only by attributes the driver publishes; both hold
+// the same 28 templates (1+1 to 8+8, every policy).
+func TestShippedClaimTemplatesAreValid(t *testing.T) {
+	attributes, _ := published(t)
+	classes := map[string]bool{}
+	for _, r := range mustRender(t, "overlays/dra-joint") {
+		if r.GetKind() == "DeviceClass" {
+			classes[r.GetName()] = true
+		}
+	}
+	var fromKustomize []*resourcev1.ResourceClaimTemplate
+	for _, r := range mustRender(t, "examples/dra-claims") {
+		obj, err := DecodeStrict(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromKustomize = append(fromKustomize, obj.(*resourcev1.ResourceClaimTemplate))
+	}
+	var fromChart []*resourcev1.ResourceClaimTemplate
+	for _, doc := range strings.Split(string(helmTemplate(t, "dra-claims-values.yaml", "templates/claimtemplates.yaml")), "\n---\n") {
+		if !strings.Contains(doc, "kind: ResourceClaimTemplate") {
+			continue
+		}
+		obj, _, err := typed.UniversalDeserializer().Decode([]byte(doc), nil, nil)
+		if err != nil {
+			t.Fatalf("the chart's claim template: %v\n%s", err, doc)
+		}
+		fromChart = append(fromChart, obj.(*resourcev1.ResourceClaimTemplate))
+	}
+	for source, templates := range map[string][]*resourcev1.ResourceClaimTemplate{"examples/dra-claims": fromKustomize, "the chart": fromChart} {
+		var names []string
+		for _, o := range templates {
+			names = append(names, o.Name)
+			checkGeneratedClaim(t, source, o, classes, attributes)
+		}
+		if len(names) != 28 || names[0] != "tandem-1g1h-switch" || names[27] != "tandem-8g8h-none" {
+			t.Errorf("%s holds %d templates %v, want the 28 shipped ones", source, len(names), names)
+		}
+	}
+}
+
+func checkGeneratedClaim(t *testing.T, source string, o *resourcev1.ResourceClaimTemplate, classes, attributes map[string]bool) {
+	t.Helper()
+	var in resource.ResourceClaimTemplate
+	internal(t, o.DeepCopy(), &in)
+	if errs := resourcevalidation.ValidateResourceClaimTemplate(&in); len(errs) > 0 {
+		t.Errorf("%s: ResourceClaimTemplate %s: the API server's validation: %v", source, o.Name, errs.ToAggregate())
+	}
+	for _, r := range o.Spec.Spec.Devices.Requests {
+		var asked []string
+		if r.Exactly != nil {
+			asked = append(asked, r.Exactly.DeviceClassName)
+		}
+		for _, sub := range r.FirstAvailable {
+			asked = append(asked, sub.DeviceClassName)
+		}
+		for _, c := range asked {
+			if !classes[c] {
+				t.Errorf("%s: %s request %s asks for DeviceClass %q, not one of %v", source, o.Name, r.Name, c, classes)
+			}
+		}
+	}
+	for _, c := range o.Spec.Spec.Devices.Constraints {
+		if key := string(ptr.Deref(c.MatchAttribute, "")); !attributes[key] {
+			t.Errorf("%s: %s: matchAttribute %q is no attribute the driver publishes", source, o.Name, key)
+		}
+	}
+}

@@ -30,24 +30,41 @@ tandem-scheduler-extender.{{ .Release.Namespace }}.svc
 {{ .Values.extender.tls.clientSecretName | default "tandem-scheduler-client-tls" }}
 {{- end }}
 
-{{/* Node placement of the node DaemonSets (the agent, the device plugin or the DRA driver). */}}
+{{/* Node placement of the node DaemonSets: .root, and .path: "" for the agent (every selected node),
+"dra" or "device-plugin". With draDriver.perNode the DRA driver runs on the nodes labelled
+tandem.dev/device-path=dra and the device plugin on the others: a term of nodes.affinity's required
+node affinity (or a term of its own) gets the label's expression. */}}
 {{- define "tandem.nodePlacement" -}}
+{{- $v := .root.Values -}}
 nodeSelector:
-{{- if .Values.nodes.nfd }}
+{{- if $v.nodes.nfd }}
   feature.node.kubernetes.io/pci-10de.present: "true"
   feature.node.kubernetes.io/pci-15b3.present: "true"
 {{- else }}
-{{- toYaml .Values.nodes.nodeSelector | nindent 2 }}
+{{- toYaml $v.nodes.nodeSelector | nindent 2 }}
 {{- end }}
-{{- with .Values.nodes.affinity }}
+{{- $affinity := deepCopy ($v.nodes.affinity | default dict) }}
+{{- if and .path $v.draDriver.enabled $v.draDriver.perNode }}
+{{- $expr := dict "key" "tandem.dev/device-path" "operator" (ternary "In" "NotIn" (eq .path "dra")) "values" (list "dra") }}
+{{- $na := $affinity.nodeAffinity | default dict }}
+{{- $req := $na.requiredDuringSchedulingIgnoredDuringExecution | default dict }}
+{{- $terms := list }}
+{{- range ($req.nodeSelectorTerms | default (list (dict))) }}
+{{- $terms = append $terms (set (deepCopy .) "matchExpressions" (append (.matchExpressions | default list) $expr)) }}
+{{- end }}
+{{- $_ := set $req "nodeSelectorTerms" $terms }}
+{{- $_ := set $na "requiredDuringSchedulingIgnoredDuringExecution" $req }}
+{{- $_ := set $affinity "nodeAffinity" $na }}
+{{- end }}
+{{- with $affinity }}
 affinity:
 {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.nodes.tolerations }}
+{{- with $v.nodes.tolerations }}
 tolerations:
 {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.imagePullSecrets }}
+{{- with $v.imagePullSecrets }}
 imagePullSecrets:
 {{- range . }}
   - name: {{ . }}
@@ -102,6 +119,12 @@ imagePullSecrets:
 {{- end -}}
 {{- if and .Values.draDriver.enabled .Values.devicePlugin.joint.enabled -}}
 {{- fail "draDriver.enabled runs the DRA driver instead of the device plugin, so devicePlugin.joint.enabled does nothing: set draDriver.joint for joint mode under DRA, or leave draDriver.enabled false" -}}
+{{- end -}}
+{{- if and .Values.draDriver.perNode (not .Values.draDriver.enabled) -}}
+{{- fail "draDriver.perNode puts the DRA driver on the nodes labelled tandem.dev/device-path=dra, but draDriver.enabled is false: set draDriver.enabled too, or leave draDriver.perNode false" -}}
+{{- end -}}
+{{- if and .Values.draDriver.claimTemplates.enabled (not .Values.draDriver.joint) -}}
+{{- fail "draDriver.claimTemplates.enabled installs claims that ask for the DeviceClasses tandem-gpu and tandem-hca, and tandem-gpu needs the DRA driver in joint mode: set draDriver.enabled and draDriver.joint, or leave draDriver.claimTemplates.enabled false" -}}
 {{- end -}}
 {{- if and .Values.draDriver.joint (not .Values.draDriver.enabled) -}}
 {{- fail "draDriver.joint is set but draDriver.enabled is false: set draDriver.enabled too (the DRA driver replaces the device plugin), or leave draDriver.joint false" -}}

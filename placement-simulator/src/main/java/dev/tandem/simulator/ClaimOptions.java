@@ -1,5 +1,6 @@
 package dev.tandem.simulator;
 
+import dev.tandem.api.claims.ClaimTemplates;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
@@ -28,7 +29,8 @@ record ClaimOptions(AllocationRequest request, String name, String namespace) {
         --hcas N           HCAs (DeviceClass tandem-hca)
         --alignment A      switch, root-complex, numa or none (default switch)
         --mode M           required or preferred (default required)
-        --name NAME        the template's name (default tandem-<gpus>g<hcas>h-<alignment>)
+        --name NAME        the template's name (default tandem-<gpus>g<hcas>h-<alignment>,
+                           with -preferred for a preferred aligned claim)
         --namespace NS     the template's namespace (default: none, kubectl's)
         --help             this text
 
@@ -70,11 +72,10 @@ record ClaimOptions(AllocationRequest request, String name, String namespace) {
     if (gpus < 0 || hcas < 0) {
       throw new UsageException("--gpus and --hcas are both required");
     }
-    if (name == null) {
-      name = "tandem-" + gpus + "g" + hcas + "h-" + alignment.value();
-    }
+    AllocationRequest request =
+        new AllocationRequest(gpus, hcas, new AlignmentPolicy(alignment, mode));
     return new ClaimOptions(
-        new AllocationRequest(gpus, hcas, new AlignmentPolicy(alignment, mode)), name, namespace);
+        request, name == null ? ClaimTemplates.defaultName(request) : name, namespace);
   }
 
   private static int count(String flag, String value) {

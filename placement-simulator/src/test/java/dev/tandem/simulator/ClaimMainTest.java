@@ -69,6 +69,18 @@ class ClaimMainTest {
   }
 
   @Test
+  void defaultNameSaysPreferred() {
+    assertEquals(0, run("claim", "--gpus", "4", "--hcas", "4", "--mode", "preferred"));
+    String yaml = out.toString(StandardCharsets.UTF_8);
+    assertEquals(
+        "tandem-4g4h-switch-preferred",
+        new KubernetesSerialization()
+            .unmarshal(yaml, ResourceClaimTemplate.class)
+            .getMetadata()
+            .getName());
+  }
+
+  @Test
   void refusesWhatNoClaimExpressesAndBadFlags() {
     assertEquals(1, run("claim", "--gpus", "9", "--hcas", "9"));
     assertTrue(

@@ -1,5 +1,7 @@
 package dev.tandem.api.claims;
 
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.policy.AlignmentMode;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
@@ -18,6 +20,25 @@ public final class ClaimTemplates {
   private static final String EXACT_COUNT = "ExactCount";
 
   private ClaimTemplates() {}
+
+  /**
+   * The name {@code tandem claim} and the shipped templates (the chart's {@code claimTemplates},
+   * {@code manifests/examples/dra-claims}) give a shape's template: {@code
+   * tandem-<gpus>g<hcas>h-<alignment>}, with {@code -preferred} for a preferred aligned claim (a
+   * claim without constraints is the same in both modes).
+   */
+  public static String defaultName(AllocationRequest request) {
+    String name =
+        "tandem-"
+            + request.gpus()
+            + "g"
+            + request.hcas()
+            + "h-"
+            + request.policy().alignment().value();
+    boolean preferred =
+        ClaimGenerator.aligned(request) && request.policy().mode() == AlignmentMode.PREFERRED;
+    return preferred ? name + "-preferred" : name;
+  }
 
   /**
    * @param name the template's name
