@@ -128,7 +128,7 @@ func TestDraDriverPod(t *testing.T) {
 }
 
 // published reads the sources for what the DRA driver publishes: the fully qualified attribute
-// names (tandem-api's DraAttributes) and the values of tandem.dev/kind (the driver's DeviceAttributes).
+// names (tandem-api's DraAttributes) and the values of tandem.dev/kind (DeviceAttributes, tandem-api, which the driver publishes).
 func published(t *testing.T) (attributes map[string]bool, kinds []string) {
 	t.Helper()
 	repo := filepath.Dir(ManifestsDir())
@@ -144,7 +144,7 @@ func published(t *testing.T) (attributes map[string]bool, kinds []string) {
 	for _, m := range regexp.MustCompile(`= ([A-Z_]+_DOMAIN) \+ "/([A-Za-z]+)"`).FindAllStringSubmatch(string(src), -1) {
 		attributes[domains[m[1]]+"/"+m[2]] = true
 	}
-	src, err = os.ReadFile(filepath.Join(repo, "dra-driver/src/main/java/dev/tandem/dra/slices/DeviceAttributes.java"))
+	src, err = os.ReadFile(filepath.Join(repo, "tandem-api/src/main/java/dev/tandem/api/dra/DeviceAttributes.java"))
 	if err != nil {
 		t.Fatal(err)
 	}

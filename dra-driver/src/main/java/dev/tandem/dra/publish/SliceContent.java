@@ -1,6 +1,6 @@
 package dev.tandem.dra.publish;
 
-import dev.tandem.dra.slices.AttributeValue;
+import dev.tandem.api.dra.AttributeValue;
 import dev.tandem.dra.slices.ConsumableCapacity;
 import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PublishedDevice;

@@ -1,5 +1,7 @@
 package dev.tandem.dra.slices;
 
+import dev.tandem.api.dra.AttributeValue;
+import dev.tandem.api.dra.DeviceAttributes;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.model.Device;

@@ -1,6 +1,7 @@
 package dev.tandem.dra.slices;
 
 import dev.tandem.api.DnsNames;
+import dev.tandem.api.dra.AttributeValue;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.model.Device;
 import java.util.Collections;

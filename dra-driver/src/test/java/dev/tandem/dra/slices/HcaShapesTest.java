@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.dra.AttributeValue;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.discovery.DiscoveryOptions;

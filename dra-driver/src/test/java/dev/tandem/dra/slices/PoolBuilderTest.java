@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.dra.AttributeValue;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.fixtures.PciModel;
 import dev.tandem.fixtures.RealMachines;
@@ -21,7 +22,6 @@ import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -363,14 +363,5 @@ class PoolBuilderTest {
         .deviceId(model.product())
         .model(model.name())
         .build();
-  }
-
-  @Test
-  @DisplayName("rateGbps: the whole Gb/s a port's rate starts with; none for a fraction or no rate")
-  void rateGbps() {
-    assertEquals(Optional.of(400L), DeviceAttributes.gbps("400 Gb/sec (4X NDR)"));
-    assertEquals(Optional.of(100L), DeviceAttributes.gbps("100"));
-    assertEquals(Optional.empty(), DeviceAttributes.gbps("2.5 Gb/sec (1X SDR)"));
-    assertEquals(Optional.empty(), DeviceAttributes.gbps(null));
   }
 }

@@ -1,14 +1,11 @@
 package dev.tandem.agent.audit;
 
+import dev.tandem.api.pod.PodWarnings;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,32 +53,13 @@ public final class AlignmentEvents {
   }
 
   private Event event(Violation v) {
-    String now =
-        DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
-    return new EventBuilder()
-        .withNewMetadata()
-        .withName(v.pod() + "." + Long.toHexString(clock.millis()).toLowerCase(Locale.ROOT))
-        .withNamespace(v.namespace())
-        .endMetadata()
-        .withNewInvolvedObject()
-        .withApiVersion("v1")
-        .withKind("Pod")
-        .withNamespace(v.namespace())
-        .withName(v.pod())
-        .withUid(v.uid())
-        .endInvolvedObject()
-        .withType("Warning")
-        .withReason(Violation.REASON)
-        .withMessage(v.message())
-        .withNewSource()
-        .withComponent(COMPONENT)
-        .withHost(nodeName)
-        .endSource()
-        .withReportingComponent(COMPONENT)
-        .withReportingInstance(nodeName)
-        .withFirstTimestamp(now)
-        .withLastTimestamp(now)
-        .withCount(1)
-        .build();
+    return PodWarnings.warning(
+        new PodWarnings.Reporter(COMPONENT, nodeName, nodeName),
+        v.namespace(),
+        v.pod(),
+        v.uid(),
+        Violation.REASON,
+        v.message(),
+        clock);
   }
 }

@@ -1,6 +1,7 @@
 package dev.tandem.simulator.dra;
 
 import dev.tandem.api.claims.ClaimGenerator;
+import dev.tandem.api.claims.DraDevice;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.allocation.Availability;

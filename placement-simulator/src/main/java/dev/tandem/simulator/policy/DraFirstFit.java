@@ -2,12 +2,12 @@ package dev.tandem.simulator.policy;
 
 import dev.tandem.api.claims.ClaimGenerator;
 import dev.tandem.api.claims.ClaimLimits;
+import dev.tandem.api.claims.ClaimMatcher;
 import dev.tandem.api.claims.ClaimRequest;
 import dev.tandem.api.claims.DeviceClaimSpec;
+import dev.tandem.api.claims.DraDevice;
 import dev.tandem.api.claims.InexpressibleClaimException;
 import dev.tandem.api.identity.DeviceIds;
-import dev.tandem.simulator.dra.ClaimMatcher;
-import dev.tandem.simulator.dra.DraDevice;
 import dev.tandem.simulator.dra.PublishedDevices;
 import dev.tandem.simulator.engine.ClusterState;
 import dev.tandem.simulator.engine.Decision;

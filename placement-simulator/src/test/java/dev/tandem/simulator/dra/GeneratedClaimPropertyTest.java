@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.claims.ClaimGenerator;
+import dev.tandem.api.claims.ClaimMatcher;
 import dev.tandem.api.claims.ClaimRequest;
 import dev.tandem.api.claims.DeviceClaimSpec;
+import dev.tandem.api.claims.DraDevice;
 import dev.tandem.api.claims.MatchConstraint;
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.api.identity.DeviceIds;

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The extender against a real API server: informers on NodeTopology, Pods and Nodes feed the {@link
  * ClusterState} and restore assumed plans; binds write through the API; leader election on a Lease
- * decides which replica is Ready and binds.
+ * decides which replica is Ready and binds; the leader reports pending pods' unsatisfiable claims
+ * ({@link ClaimAudit}).
  */
 public final class KubeCluster implements AutoCloseable {
 
@@ -63,6 +64,7 @@ public final class KubeCluster implements AutoCloseable {
   private final Map<String, SharedIndexInformer<?>> informers = new ConcurrentSkipListMap<>();
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
+  private volatile ClaimWatch claimWatch;
   private long watchTimer = -1;
   private long degradedSince = -1;
 
@@ -89,9 +91,16 @@ public final class KubeCluster implements AutoCloseable {
     return cluster;
   }
 
-  /** Starts the informers (blocking until their first list, on a worker) and leader election. */
+  /**
+   * Starts the informers (blocking until their first list, on a worker), the claim audit's own
+   * ({@link ClaimWatch}) and leader election.
+   */
   public void start(ExtenderMetrics metrics) {
     startInformersRetrying(metrics);
+    ClaimAudit audit =
+        new ClaimAudit(client, state, readiness, metrics, config.identity(), Clock.systemUTC());
+    claimWatch = new ClaimWatch(vertx, client, audit, RESYNC_MILLIS);
+    claimWatch.start();
     watchTimer = vertx.setPeriodic(WATCH_CHECK_MILLIS, id -> checkWatches());
     if (config.leaderElection()) {
       elect();
@@ -281,6 +290,10 @@ public final class KubeCluster implements AutoCloseable {
       e.cancel(true);
     }
     vertx.cancelTimer(watchTimer);
+    ClaimWatch claims = claimWatch;
+    if (claims != null) {
+      claims.close();
+    }
     informers.values().forEach(SharedIndexInformer::stop);
     client.close();
   }

@@ -30,6 +30,7 @@ public final class ExtenderMetrics {
   private final Counter[] preemptOutcomes = new Counter[PreemptOutcome.values().length];
   private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
+  private final Counter unsatisfiableClaims;
   private final Clock clock;
 
   /** The metrics of the extender serving {@code cluster}: its gauges read the cluster's state. */
@@ -60,6 +61,10 @@ public final class ExtenderMetrics {
                 .register(registry));
       }
     }
+    unsatisfiableClaims =
+        Counter.builder("tandem_extender_unsatisfiable_claims")
+            .description("Claims of pending pods that no node can be given, each reported once")
+            .register(registry);
     Gauge.builder("tandem_extender_assumed_allocations", cluster.assumptions(), Assumptions::count)
         .description("Assumed plans holding devices until the agent reports them")
         .register(registry);
@@ -114,6 +119,13 @@ public final class ExtenderMetrics {
                     .tag("result", r)
                     .register(registry))
         .increment();
+  }
+
+  /**
+   * A pending pod's claim was reported as one no node can be given ({@code ClaimUnsatisfiable}).
+   */
+  public void unsatisfiableClaim() {
+    unsatisfiableClaims.increment();
   }
 
   /** An informer delivered an event or a resync: its staleness restarts from zero. */

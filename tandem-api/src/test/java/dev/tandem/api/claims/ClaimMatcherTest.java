@@ -1,11 +1,7 @@
-package dev.tandem.simulator.dra;
+package dev.tandem.api.claims;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tandem.api.claims.ClaimRequest;
-import dev.tandem.api.claims.DeviceChoice;
-import dev.tandem.api.claims.DeviceClaimSpec;
-import dev.tandem.api.claims.MatchConstraint;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.tandem.dra.slices;
+package dev.tandem.api.dra;
 
 /**
  * The value of a device attribute: exactly one of a string, an integer, a boolean or a semantic

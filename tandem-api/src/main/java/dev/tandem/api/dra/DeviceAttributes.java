@@ -1,6 +1,5 @@
-package dev.tandem.dra.slices;
+package dev.tandem.api.dra;
 
-import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;

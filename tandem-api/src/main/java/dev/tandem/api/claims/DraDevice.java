@@ -1,4 +1,4 @@
-package dev.tandem.simulator.dra;
+package dev.tandem.api.claims;
 
 import java.util.Map;
 

@@ -1,9 +1,5 @@
-package dev.tandem.simulator.dra;
+package dev.tandem.api.claims;
 
-import dev.tandem.api.claims.ClaimRequest;
-import dev.tandem.api.claims.DeviceChoice;
-import dev.tandem.api.claims.DeviceClaimSpec;
-import dev.tandem.api.claims.MatchConstraint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +34,9 @@ public final class ClaimMatcher {
   private final List<ClaimRequest> requests;
   private final List<MatchConstraint> constraints;
 
+  /** The devices of each class the claim needs at least. */
+  private final Map<String, Integer> need;
+
   /** applies[constraint][request][choice]. */
   private final boolean[][][] applies;
 
@@ -53,6 +52,7 @@ public final class ClaimMatcher {
   private ClaimMatcher(DeviceClaimSpec claim) {
     this.requests = claim.requests();
     this.constraints = claim.constraints();
+    this.need = claim.leastPerClass();
     int n = requests.size();
     int k = constraints.size();
     this.applies = new boolean[k][n][];
@@ -113,15 +113,6 @@ public final class ClaimMatcher {
    * search would only find out after trying every one.
    */
   private boolean enough(List<DraDevice> free) {
-    Map<String, Integer> need = new HashMap<>();
-    for (ClaimRequest r : requests) {
-      Set<String> classes = new HashSet<>();
-      r.choices().forEach(c -> classes.add(c.deviceClass()));
-      if (classes.size() == 1) {
-        int least = r.choices().stream().mapToInt(DeviceChoice::count).min().orElse(0);
-        need.merge(classes.iterator().next(), least, Integer::sum);
-      }
-    }
     Map<String, Integer> have = new HashMap<>();
     free.forEach(d -> have.merge(d.deviceClass(), 1, Integer::sum));
     return need.entrySet().stream().allMatch(e -> have.getOrDefault(e.getKey(), 0) >= e.getValue());
