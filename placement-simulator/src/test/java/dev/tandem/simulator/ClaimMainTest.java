@@ -64,7 +64,7 @@ class ClaimMainTest {
             "x"));
     String yaml = out.toString(StandardCharsets.UTF_8);
     assertTrue(yaml.contains("name: \"x\"") || yaml.contains("name: x"), yaml);
-    assertTrue(yaml.contains("resource.kubernetes.io/numaNode"), yaml);
+    assertTrue(yaml.contains("tandem.dev/cpuDomain"), yaml);
     assertTrue(yaml.contains("any"), yaml);
   }
 

@@ -2,6 +2,7 @@ package dev.tandem.dra.slices;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -104,27 +106,48 @@ class PoolBuilderTest {
 
   @Test
   @DisplayName(
-      "on every real machine, equal pcieSwitch is exactly PXB or better and equal pixGroup exactly PIX,"
-          + " as topology-core's locality says, for every GPU and HCA")
+      "on every real machine, equal pcieSwitch is exactly PXB or better, equal pixGroup exactly PIX"
+          + " and equal pcieRoot exactly PHB, as topology-core's locality says, for every GPU and HCA")
   void switchKeysAreTheLocalityGroups() {
-    for (Machine m : realMachines()) {
+    assertKeysAreGroups(
+        realMachines(),
+        Map.of(
+            DraAttributes.PCIE_SWITCH, Locality.PXB,
+            DraAttributes.PIX_GROUP, Locality.PIX,
+            DraAttributes.PCIE_ROOT, Locality.PHB));
+  }
+
+  @Test
+  @DisplayName(
+      "on every machine, VMs and SNC hosts included, equal rootComplex is exactly PHB or better and"
+          + " equal cpuDomain exactly NODE or better: the groups numa and root-complex claims name")
+  void tandemGroupsAreTheLocalityGroupsEverywhere() {
+    List<Machine> machines = new ArrayList<>(realMachines());
+    machines.add(TestMachines.vmWithVf("vm"));
+    machines.add(TestMachines.twoSockets("two-sockets"));
+    assertKeysAreGroups(
+        machines,
+        Map.of(DraAttributes.ROOT_COMPLEX, Locality.PHB, DraAttributes.CPU_DOMAIN, Locality.NODE));
+    for (Machine m : machines) {
+      for (PublishedDevice d : PoolBuilder.build(m, PoolSpec.joint()).devices()) {
+        assertNotNull(d.attributes().get(DraAttributes.CPU_DOMAIN), m.nodeName() + " " + d.name());
+      }
+    }
+  }
+
+  /** For every pair of published devices: equal values of each key ⇔ within its level. */
+  private static void assertKeysAreGroups(List<Machine> machines, Map<String, Locality> keys) {
+    for (Machine m : machines) {
       NodePool pool = PoolBuilder.build(m, PoolSpec.joint());
       LocalityIndex index = LocalityIndex.of(m);
       for (PublishedDevice a : pool.devices()) {
         for (PublishedDevice b : pool.devices()) {
-          if (a == b) {
-            continue;
-          }
           Locality l = index.locality(a.device().id(), b.device().id());
           String what = m.nodeName() + " " + a.name() + "/" + b.name() + " " + l;
-          assertEquals(
-              l.isWithin(Locality.PXB),
-              sameKey(a, b, DraAttributes.PCIE_SWITCH),
-              "pcieSwitch " + what);
-          assertEquals(
-              l.isWithin(Locality.PIX), sameKey(a, b, DraAttributes.PIX_GROUP), "pixGroup " + what);
-          assertEquals(
-              l.isWithin(Locality.PHB), sameKey(a, b, DraAttributes.PCIE_ROOT), "pcieRoot " + what);
+          keys.forEach(
+              (key, level) ->
+                  assertEquals(
+                      a == b || l.isWithin(level), a == b || sameKey(a, b, key), key + " " + what));
         }
       }
     }

@@ -2,13 +2,12 @@ package dev.tandem.simulator.dra;
 
 import dev.tandem.api.claims.ClaimGenerator;
 import dev.tandem.api.claims.DraDevice;
-import dev.tandem.api.dra.DraAttributes;
+import dev.tandem.api.dra.LocalityAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
-import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.PcieNode;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,12 +18,8 @@ import java.util.function.Predicate;
 /**
  * The devices of a node that a claim can still be allocated, as Tandem's DRA driver publishes them
  * in joint mode: every GPU and every HCA that is not a VF, named by {@link DeviceIds#draName}, in
- * the node's canonical order (the driver's slice order). Their locality attributes are
- * topology-core's groups, the source the driver's {@code DeviceAttributes} reads too: {@code
- * tandem.dev/pcieSwitch} the {@code PXB} group, {@code pcieRoot} the {@code PHB} group, {@code
- * numaNode} the CPU domain; left out where the device is a group of its own. (The driver publishes
- * the kernel's NUMA node and leaves {@code pcieRoot} out on a VM; docs/dra.md says where these
- * differ from Tandem's groups.)
+ * the node's canonical order (the driver's slice order), with the locality attributes the driver
+ * publishes, from the same code ({@link LocalityAttributes}).
  */
 public final class PublishedDevices {
 
@@ -62,7 +57,8 @@ public final class PublishedDevices {
     for (int i = 0; i < index.devices().size(); i++) {
       Device d = index.devices().get(i);
       if (free.free(i) > 0 && publishes.test(d)) {
-        out.add(new DraDevice(DeviceIds.draName(d), deviceClass(d), attributes(d, nodes)));
+        out.add(
+            new DraDevice(DeviceIds.draName(d), deviceClass(d), LocalityAttributes.of(d, nodes)));
       }
     }
     return out;
@@ -70,18 +66,5 @@ public final class PublishedDevices {
 
   private static String deviceClass(Device d) {
     return d.kind() == DeviceKind.GPU ? ClaimGenerator.GPU_CLASS : ClaimGenerator.HCA_CLASS;
-  }
-
-  private static Map<String, String> attributes(Device d, Map<String, PcieNode> nodes) {
-    Map<String, String> out = new HashMap<>();
-    put(out, DraAttributes.PCIE_SWITCH, Locality.PXB, d, nodes);
-    put(out, DraAttributes.PCIE_ROOT, Locality.PHB, d, nodes);
-    put(out, DraAttributes.NUMA_NODE, Locality.NODE, d, nodes);
-    return out;
-  }
-
-  private static void put(
-      Map<String, String> out, String name, Locality level, Device d, Map<String, PcieNode> nodes) {
-    LocalityIndex.groupNode(level, d, nodes).ifPresent(n -> out.put(name, n.id()));
   }
 }

@@ -46,8 +46,8 @@ public final class ClaimGenerator {
   public static String attribute(Alignment alignment) {
     return switch (alignment) {
       case SWITCH -> DraAttributes.PCIE_SWITCH;
-      case ROOT_COMPLEX -> DraAttributes.PCIE_ROOT;
-      case NUMA -> DraAttributes.NUMA_NODE;
+      case ROOT_COMPLEX -> DraAttributes.ROOT_COMPLEX;
+      case NUMA -> DraAttributes.CPU_DOMAIN;
       case NONE -> null;
     };
   }

@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * The attributes of each device of one node's tree ({@link DraAttributes}): the standard PCI and
- * NUMA ones, Tandem's switch keys from topology-core's locality groups, the kind, and what a GPU or
- * an HCA adds. An attribute whose value is unknown is left out rather than published empty.
+ * NUMA ones, Tandem's locality groups ({@link LocalityAttributes}), the kind, and what a GPU or an
+ * HCA adds. An attribute whose value is unknown is left out rather than published empty.
  */
 public final class DeviceAttributes {
 
@@ -43,8 +43,7 @@ public final class DeviceAttributes {
     if (device.numaNode() >= 0) {
       out.put(DraAttributes.NUMA_NODE, AttributeValue.number(device.numaNode()));
     }
-    group(Locality.PXB, device).ifPresent(v -> out.put(DraAttributes.PCIE_SWITCH, text(v)));
-    group(Locality.PIX, device).ifPresent(v -> out.put(DraAttributes.PIX_GROUP, text(v)));
+    LocalityAttributes.of(device, nodes).forEach((name, value) -> out.put(name, text(value)));
     if (device.kind() == DeviceKind.GPU) {
       out.put(DraAttributes.KIND, text("gpu"));
       gpu(device, out);
@@ -85,12 +84,6 @@ public final class DeviceAttributes {
         .map(n -> HOST_BRIDGE.matcher(n.id()))
         .filter(Matcher::matches)
         .map(m -> "pci" + m.group(1) + ":" + m.group(2));
-  }
-
-  /** The PCI address of the bridge naming the device's group at a level, else its id. */
-  private Optional<String> group(Locality level, Device device) {
-    return LocalityIndex.groupNode(level, device, nodes)
-        .map(n -> n.address() != null ? n.address().toString() : n.id());
   }
 
   /** {@code 4: ACTIVE} (sysfs) and {@code ACTIVE} (ibverbs) both give {@code ACTIVE}. */

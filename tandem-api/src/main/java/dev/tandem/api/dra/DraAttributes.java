@@ -42,6 +42,22 @@ public final class DraAttributes {
    */
   public static final String PIX_GROUP = TANDEM_DOMAIN + "/pixGroup";
 
+  /**
+   * Tandem's {@code root-complex} group (topology-core's {@code PHB} group): the host bridge above
+   * the device, as discovery names it ({@code hostbridge:0000:40}). Unlike {@link #PCIE_ROOT} it is
+   * there on a VM whose NCCL topology file names its host bridges otherwise. Left out when no host
+   * bridge is above the device.
+   */
+  public static final String ROOT_COMPLEX = TANDEM_DOMAIN + "/rootComplex";
+
+  /**
+   * Tandem's {@code numa} group (topology-core's {@code NODE} group): the CPU domain the device's
+   * host bridge belongs to, as discovery names it ({@code numa:0-1}: the NUMA nodes of one package
+   * under SNC or NPS). Unlike {@link #NUMA_NODE} it is one value for the whole package, and a
+   * device whose {@code numa_node} is -1 still has its host bridge's.
+   */
+  public static final String CPU_DOMAIN = TANDEM_DOMAIN + "/cpuDomain";
+
   /** A GPU's UUID, {@code GPU-…}. */
   public static final String UUID = TANDEM_DOMAIN + "/uuid";
 

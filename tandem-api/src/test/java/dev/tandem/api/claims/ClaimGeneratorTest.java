@@ -110,9 +110,7 @@ class ClaimGeneratorTest {
       List<DeviceChoice> choices = r.choices();
       assertEquals(ClaimGenerator.ANY, choices.get(choices.size() - 1).name(), r.name());
     }
-    claim
-        .constraints()
-        .forEach(c -> assertEquals("resource.kubernetes.io/pcieRoot", c.attribute()));
+    claim.constraints().forEach(c -> assertEquals("tandem.dev/rootComplex", c.attribute()));
     claim.constraints().stream()
         .flatMap(c -> c.requests().stream())
         .forEach(ref -> assertTrue(ref.contains("/") && !ref.endsWith("/any"), ref));
