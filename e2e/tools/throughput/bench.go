@@ -34,7 +34,8 @@ type bench struct {
 	floor         *floorExtender // run f's extender, started at its first run
 	floorProxy    *timingProxy   // before it, when Tandem's verbs have a timing proxy too
 	schedKC       string
-	schedName     string // the shipped configuration's schedulerName, which the pods name
+	schedName     string    // the shipped configuration's schedulerName, which the pods name
+	claims        draClaims // each DRA run's claim per shape; nil without DRA runs
 	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
 	paths harness.PathMap
 }
@@ -57,6 +58,12 @@ func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error)
 		{"manifests/ and manifests/scheduler/second-scheduler applied", b.install},
 		{"NodeTopology of each machine published by the real agent", b.publishTemplates},
 		{"extender started with the Deployment's arguments and JVM flags", b.startExtender},
+	}
+	if o.dra() {
+		steps = append(steps, struct {
+			name string
+			f    func(context.Context) error
+		}{"DeviceClasses of manifests/overlays/dra and dra-joint applied, each machine's ResourceSlices from dra-driver.jar slices", b.installDRA})
 	}
 	for _, s := range steps {
 		t0 := time.Now()
@@ -260,7 +267,7 @@ func (b *bench) schedulerQPS() string {
 // proxy when there is one), the floor extender for run f, none for run a.
 func (b *bench) extenderTarget(run string) (string, error) {
 	switch {
-	case run == "a":
+	case run == "a" || isDRA(run):
 		return "", nil
 	case run == "f":
 		if b.floor == nil {
@@ -294,10 +301,10 @@ func (b *bench) extenderTarget(run string) (string, error) {
 
 // proxyOf is the timing proxy in front of a run's extender; nil for none (take then reports nothing).
 func (b *bench) proxyOf(run string) *timingProxy {
-	switch run {
-	case "a":
+	switch {
+	case run == "a" || isDRA(run):
 		return nil
-	case "f":
+	case run == "f":
 		return b.floorProxy
 	default:
 		return b.proxy

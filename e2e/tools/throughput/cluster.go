@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -19,6 +20,10 @@ type template struct {
 	harness.Machine
 	obj  *unstructured.Unstructured
 	topo *harness.Topology
+	// with DRA runs: the ResourceSlices the DRA driver publishes for the machine (on its template
+	// node), and their devices by name
+	slices  []resourcev1.ResourceSlice
+	devices map[string]publishedDevice
 }
 
 // publishTemplates runs the real agent once per machine on a template node and keeps what it
@@ -91,31 +96,43 @@ func (b *bench) runAgent(ctx context.Context, kc, node string, m harness.Machine
 // nodeName is the i-th fake node; its machine is templates[i % len].
 func nodeName(i int) string { return fmt.Sprintf("node-%05d", i) }
 
-// grow adds fake nodes until the cluster has n, each with the NodeTopology of its machine.
-func (b *bench) grow(ctx context.Context, n int) error {
-	t0 := time.Now()
-	from := b.nodes
-	work := make(chan int)
-	errs := make(chan error, n)
+// inParallel runs f on each item from 16 workers and returns the first error, once all have run.
+func inParallel[T any](items []T, f func(T) error) error {
+	work := make(chan T)
+	errs := make(chan error, len(items))
 	var wg sync.WaitGroup
 	for w := 0; w < 16; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range work {
-				if err := b.addNode(ctx, i); err != nil {
+			for it := range work {
+				if err := f(it); err != nil {
 					errs <- err
 				}
 			}
 		}()
 	}
-	for i := from; i < n; i++ {
-		work <- i
+	for _, it := range items {
+		work <- it
 	}
 	close(work)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
+		return err
+	}
+	return nil
+}
+
+// grow adds fake nodes until the cluster has n, each with the NodeTopology of its machine.
+func (b *bench) grow(ctx context.Context, n int) error {
+	t0 := time.Now()
+	from := b.nodes
+	var added []int
+	for i := from; i < n; i++ {
+		added = append(added, i)
+	}
+	if err := inParallel(added, func(i int) error { return b.addNode(ctx, i) }); err != nil {
 		return err
 	}
 	b.nodes = n
@@ -136,6 +153,11 @@ func (b *bench) addNode(ctx context.Context, i int) error {
 		"metadata":   map[string]any{"name": name},
 		"spec":       t.obj.Object["spec"],
 	}}
+	if b.claims != nil {
+		if err := b.createSlices(ctx, t, name); err != nil {
+			return err
+		}
+	}
 	res := b.c.Dynamic.Resource(harness.NodeTopologies)
 	created, err := res.Create(ctx, obj, metav1.CreateOptions{})
 	if err != nil {

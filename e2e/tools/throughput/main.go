@@ -10,6 +10,13 @@
 //	c  as b, with pods that request neither resource mixed in (not sent to the extender)
 //	f  kube-scheduler with a floor extender wired like Tandem's that decides nothing (floor.go): the
 //	   extender protocol's own cost, the most any extender could reach
+//	dra-root  kube-scheduler alone, each device pod's GPUs and HCAs in a ResourceClaim of its own with
+//	   the one constraint upstream DRA drivers recommend (matchAttribute resource.kubernetes.io/pcieRoot),
+//	   from the ResourceSlices Tandem's DRA driver publishes in joint mode for each node (dra.go)
+//	dra-gen  as dra-root, with the claims Tandem's generator writes for each shape and policy
+//	   (`tandem claim`)
+//
+// Issue #34 calls the last two (c) and (d); here c is taken, so they are named.
 package main
 
 import (
@@ -27,6 +34,7 @@ import (
 type options struct {
 	sizes        []int
 	pods         int
+	draPods      int
 	cpuPods      int
 	runs         []string
 	heap         string
@@ -60,7 +68,8 @@ func parseOptions() (*options, error) {
 	sizes := flag.String("nodes", "1000,5000", "cluster sizes, comma-separated; nodes are added between sizes")
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing)")
+	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen); 0: as -pods")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -87,8 +96,8 @@ func parseOptions() (*options, error) {
 	}
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
-		if r != "a" && r != "b" && r != "c" && r != "f" {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f", r)
+		if r != "a" && r != "b" && r != "c" && r != "f" && !isDRA(r) {
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s", r, runDRARoot, runDRAGen)
 		}
 		o.runs = append(o.runs, r)
 	}
@@ -98,8 +107,24 @@ func parseOptions() (*options, error) {
 	if o.pods < 1 {
 		return nil, fmt.Errorf("-pods must be at least 1, got %d", o.pods)
 	}
+	if o.draPods < 0 {
+		return nil, fmt.Errorf("-dra-pods must not be negative, got %d", o.draPods)
+	}
+	if o.draPods == 0 {
+		o.draPods = o.pods
+	}
 	o.extenderArgs = strings.Fields(*extra)
 	return o, nil
+}
+
+// dra says whether a DRA run is asked: the cluster then gets DeviceClasses and ResourceSlices.
+func (o *options) dra() bool {
+	for _, r := range o.runs {
+		if isDRA(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func main() {
@@ -138,7 +163,11 @@ func measure(o *options) error {
 				}
 				warm = true
 			}
-			res, err := b.run(ctx, r, r, n, o.pods)
+			count := o.pods
+			if isDRA(r) {
+				count = o.draPods
+			}
+			res, err := b.run(ctx, r, r, n, count)
 			if err != nil {
 				return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
 			}
@@ -147,6 +176,9 @@ func measure(o *options) error {
 		}
 	}
 	table := render(results, o.transport())
+	if b.claims != nil {
+		table += fmt.Sprintf("\nDRA claims: %s: %s; %s: %s\n", runDRARoot, b.claims.describe(runDRARoot), runDRAGen, b.claims.describe(runDRAGen))
+	}
 	fmt.Print(table)
 	if o.report != "" {
 		return os.WriteFile(o.report, []byte(table), 0o644)

@@ -9,13 +9,16 @@ import (
 // render prints the runs side by side: throughput first, then where the time goes.
 func render(rs []result, transport string) string {
 	var b strings.Builder
-	base, floor := map[int]float64{}, map[int]float64{} // the last run a and run f at each size
+	// the last run a, run f and run dra-root at each size
+	base, floor, dra := map[int]float64{}, map[int]float64{}, map[int]float64{}
 	for _, r := range rs {
 		switch r.run {
 		case "a":
 			base[r.nodes] = r.podsPerSecond()
 		case "f":
 			floor[r.nodes] = r.podsPerSecond()
+		case runDRARoot:
+			dra[r.nodes] = r.podsPerSecond()
 		}
 	}
 	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s; extender verbs: %s\n\n", rs[0].qps, transport)
@@ -32,11 +35,20 @@ func render(rs []result, transport string) string {
 		if r.cpu.pods > 0 {
 			cpu, cpuRate = fmt.Sprint(r.cpu.pods), fmt.Sprintf("%.1f", float64(r.cpu.pods)/r.cpu.seconds())
 		}
-		if r.run == "b" || r.run == "c" {
+		if r.run == "b" || r.run == "c" || isDRA(r.run) {
 			aligned = fmt.Sprintf("%d/%d", r.aligned, r.pods)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d | %.1f | %.1f | %s | %s | %s | %s | %s | %d | %s |\n",
-			r.nodes, r.run, r.device.pods, r.device.seconds(), r.podsPerSecond(), ratio, ratioF, cpu, cpuRate, aligned, r.doubleBooked, r.load)
+		devicePods := fmt.Sprint(r.device.pods)
+		if r.pending > 0 {
+			devicePods += fmt.Sprintf(" (+%d unschedulable)", r.pending)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %.1f | %.1f | %s | %s | %s | %s | %s | %d | %s |\n",
+			r.nodes, r.run, devicePods, r.device.seconds(), r.podsPerSecond(), ratio, ratioF, cpu, cpuRate, aligned, r.doubleBooked, r.load)
+	}
+	for _, r := range rs {
+		if root := dra[r.nodes]; r.run == runDRAGen && root > 0 {
+			fmt.Fprintf(&b, "\n%s ÷ %s at %d nodes: %.2f (goal: at least 0.9)\n", runDRAGen, runDRARoot, r.nodes, r.podsPerSecond()/root)
+		}
 	}
 	b.WriteString("\nWhere the time goes (ms; extender verbs: mean / p50 / p99 / max as kube-scheduler sees them at the proxy, mean / p99 bucket bound in the extender's own metrics):\n\n")
 	b.WriteString("| nodes | run | algorithm mean | own plugins | filter seen | filter own | prioritize seen | prioritize own | bind seen | bind own | scheduler Bind point | GC pauses |\n")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
@@ -57,6 +58,7 @@ type result struct {
 	load          string
 	aligned, pods int
 	doubleBooked  int
+	pending       int // pods left unschedulable (DRA runs)
 }
 
 // span is one class of pods: from the first creation to the last binding.
@@ -96,7 +98,7 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 		toolProcess: os.Getpid(),
 	}
 	res := result{run: run, nodes: nodes, qps: b.schedulerQPS(), cpuPerPod: map[string]float64{}}
-	pods := b.pods(id, podCount, run == "c")
+	pods, claims := b.pods(id, podCount, run)
 	before, err := b.observe(schedURL, pids)
 	if err != nil {
 		return res, err
@@ -108,7 +110,7 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 	if b.o.profileDir != "" {
 		profiled = profileScheduler(schedURL, b.o.profileDir, id, b.o.profileSecs)
 	}
-	created, bound, err := b.createAndWait(ctx, pods, sched)
+	created, bound, pending, err := b.createAndWait(ctx, pods, claims, sched, isDRA(run))
 	if err != nil {
 		return res, err
 	}
@@ -123,7 +125,8 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 	res.gcCount, res.gcMs, _ = gcPauses(b.gcLog, gcStart)
 	res.seen = proxy.take()
 	res.device, res.cpu = spans(pods, created, bound)
-	b.figures(&res, before, after, len(pods))
+	res.pending = pending
+	b.figures(&res, before, after, len(bound))
 	return res, b.verify(ctx, &res, run == "b" || run == "c")
 }
 
@@ -199,13 +202,21 @@ func (b *bench) figures(r *result, before, after *snapshot, pods int) {
 	}
 }
 
-// pods builds the run's pods: the device mix, and for run c as many CPU-only pods interleaved.
-func (b *bench) pods(id string, count int, withCPU bool) []*corev1.Pod {
+// pods builds the run's pods: the device mix, and for run c as many CPU-only pods interleaved; in the
+// DRA runs each device pod asks its devices through a claim of its own, returned by pod name.
+func (b *bench) pods(id string, count int, run string) ([]*corev1.Pod, map[string]*resourcev1.ResourceClaim) {
 	rng := rand.New(rand.NewSource(b.o.seed))
+	withCPU := run == "c"
 	var out []*corev1.Pod
+	claims := map[string]*resourcev1.ResourceClaim{}
 	for i := 0; i < count; i++ {
 		s := mix[rng.Intn(len(mix))]
-		out = append(out, b.pod(fmt.Sprintf("%s-gpu-%04d", id, i), s))
+		p := b.pod(fmt.Sprintf("%s-gpu-%04d", id, i), s)
+		if isDRA(run) {
+			draPod(p, s)
+			claims[p.Name] = b.claimFor(run, p, s)
+		}
+		out = append(out, p)
 		if withCPU && i < b.o.cpuPods {
 			out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
 		}
@@ -213,7 +224,7 @@ func (b *bench) pods(id string, count int, withCPU bool) []*corev1.Pod {
 	for i := count; withCPU && i < b.o.cpuPods; i++ {
 		out = append(out, b.pod(fmt.Sprintf("%s-cpu-%04d", id, i), shape{}))
 	}
-	return out
+	return out, claims
 }
 
 func (b *bench) pod(name string, s shape) *corev1.Pod {
@@ -245,42 +256,54 @@ func (b *bench) pod(name string, s shape) *corev1.Pod {
 }
 
 // createAndWait creates the pods from 16 workers and returns when each was first seen bound.
-func (b *bench) createAndWait(ctx context.Context, pods []*corev1.Pod, sched *harness.Proc) (created, bound map[string]time.Time, err error) {
+//
+// With settle (the DRA runs, whose claims some shapes cannot meet on any machine: docs/performance.md)
+// a pod kube-scheduler has found unschedulable counts as settled, and the run ends when every pod is
+// bound or settled so; pending says how many were not bound then.
+func (b *bench) createAndWait(ctx context.Context, pods []*corev1.Pod, claims map[string]*resourcev1.ResourceClaim, sched *harness.Proc, settle bool) (created, bound map[string]time.Time, pending int, err error) {
 	var mu sync.Mutex
 	bound, created = map[string]time.Time{}, map[string]time.Time{}
+	unschedulable := map[string]bool{}
 	seen := func(obj any) {
 		p, ok := obj.(*corev1.Pod)
-		if !ok || p.Spec.NodeName == "" {
+		if !ok {
 			return
 		}
 		now := time.Now()
 		mu.Lock()
+		defer mu.Unlock()
+		if p.Spec.NodeName == "" {
+			if settle && isUnschedulable(p) {
+				unschedulable[p.Name] = true
+			}
+			return
+		}
 		if _, done := bound[p.Name]; !done {
 			bound[p.Name] = now
 		}
-		mu.Unlock()
+		delete(unschedulable, p.Name)
 	}
 	f := informers.NewSharedInformerFactoryWithOptions(b.c.Kube, 0, informers.WithNamespace(namespace))
 	inf := f.Core().V1().Pods().Informer()
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: seen, UpdateFunc: func(_, obj any) { seen(obj) },
 	}); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	stop := make(chan struct{})
 	defer close(stop)
 	f.Start(stop)
 	f.WaitForCacheSync(stop)
-	if err := b.create(ctx, pods, created, &mu); err != nil {
-		return nil, nil, err
+	if err := b.create(ctx, pods, claims, created, &mu); err != nil {
+		return nil, nil, 0, err
 	}
 	// Every pod bound, or none more for 2 minutes (a stuck run names why), or kube-scheduler gone.
 	last, progress := 0, time.Now()
 	err = harness.Eventually(ctx, 50*time.Millisecond, b.o.timeout, func(ctx context.Context) error {
 		mu.Lock()
-		n := len(bound)
+		n, waiting := len(bound), len(unschedulable)
 		mu.Unlock()
-		if n == len(pods) {
+		if n+waiting == len(pods) {
 			return nil
 		}
 		if n != last {
@@ -295,53 +318,44 @@ func (b *bench) createAndWait(ctx context.Context, pods []*corev1.Pod, sched *ha
 		return fmt.Errorf("%d of %d pods bound", n, len(pods))
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w (%s); see %s and logs/extender.log", err, b.whyPending(ctx), sched.Log)
+		return nil, nil, 0, fmt.Errorf("%w (%s); see %s and logs/extender.log", err, b.whyPending(ctx), sched.Log)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	return created, bound, nil
+	return created, bound, len(pods) - len(bound), nil
 }
 
-func (b *bench) create(ctx context.Context, pods []*corev1.Pod, created map[string]time.Time, mu *sync.Mutex) error {
-	work := make(chan *corev1.Pod)
-	errs := make(chan error, len(pods))
-	var wg sync.WaitGroup
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range work {
-				t := time.Now()
-				if _, err := b.c.Kube.CoreV1().Pods(namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
-					errs <- fmt.Errorf("create pod %s: %w", p.Name, err)
-					continue
-				}
-				mu.Lock()
-				created[p.Name] = t
-				mu.Unlock()
+// create creates the pods from 16 workers, each pod's claim (if any) just before it; a pod counts as
+// created when its claim's creation began.
+func (b *bench) create(ctx context.Context, pods []*corev1.Pod, claims map[string]*resourcev1.ResourceClaim, created map[string]time.Time, mu *sync.Mutex) error {
+	return inParallel(pods, func(p *corev1.Pod) error {
+		t := time.Now()
+		if c := claims[p.Name]; c != nil {
+			if _, err := b.c.Kube.ResourceV1().ResourceClaims(namespace).Create(ctx, c, metav1.CreateOptions{}); err != nil {
+				return fmt.Errorf("create claim %s: %w", c.Name, err)
 			}
-		}()
-	}
-	for _, p := range pods {
-		work <- p
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		return err
-	}
-	return nil
+		}
+		if _, err := b.c.Kube.CoreV1().Pods(namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("create pod %s: %w", p.Name, err)
+		}
+		mu.Lock()
+		created[p.Name] = t
+		mu.Unlock()
+		return nil
+	})
 }
 
-// spans splits the run into its device pods and its CPU-only pods.
+// spans splits the run's bound pods into its device pods and its CPU-only pods.
 func spans(pods []*corev1.Pod, created, bound map[string]time.Time) (device, cpu span) {
 	for _, p := range pods {
 		s := &device
-		if _, asks := p.Spec.Containers[0].Resources.Limits["nvidia.com/gpu"]; !asks {
+		if _, asks := p.Spec.Containers[0].Resources.Limits["nvidia.com/gpu"]; !asks && len(p.Spec.ResourceClaims) == 0 {
 			s = &cpu
 		}
 		c, t := created[p.Name], bound[p.Name]
+		if t.IsZero() {
+			continue // left unschedulable (a DRA run)
+		}
 		if s.pods == 0 || c.Before(s.first) {
 			s.first = c
 		}
@@ -361,6 +375,9 @@ func (b *bench) clear(ctx context.Context) error {
 		metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
 	if err != nil {
 		return fmt.Errorf("delete the previous run's pods: %w", err)
+	}
+	if err := b.clearClaims(ctx); err != nil {
+		return err
 	}
 	return harness.Eventually(ctx, 200*time.Millisecond, time.Minute, func(ctx context.Context) error {
 		list, err := b.c.Kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
@@ -410,6 +427,17 @@ func (b *bench) whyPending(ctx context.Context) string {
 		}
 	}
 	return fmt.Sprintf("pod %s: not tried yet", p.Name)
+}
+
+// isUnschedulable says whether kube-scheduler has set the pod's PodScheduled condition to
+// Unschedulable.
+func isUnschedulable(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
+			return true
+		}
+	}
+	return false
 }
 
 // apiCallsPerPod counts kube-apiserver's requests during a run (apiserver_request_total) per pod,

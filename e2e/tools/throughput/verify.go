@@ -77,6 +77,11 @@ func (b *bench) verify(ctx context.Context, r *result, planned bool) error {
 			owner[key] = p.Name
 		}
 	}
+	dra, err := b.verifyClaims(ctx, r, list.Items)
+	if err != nil {
+		return err
+	}
+	problems = append(problems, dra...)
 	for node, u := range used {
 		t := b.templateOf(node)
 		if t != nil && (u["gpu"] > t.GPUs || u["hca"] > t.HCAs) {

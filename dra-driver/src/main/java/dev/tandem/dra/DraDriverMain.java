@@ -7,6 +7,7 @@ import dev.tandem.kit.kube.KubeConnection;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the dra-driver jar: settings (exit 2 on a bad one), then the driver ({@link
- * DraDriver}) until SIGTERM, which removes its sockets. A start that fails (discovery, the pool,
- * the API server) exits 1, for the DaemonSet to restart it.
+ * DraDriver}) until SIGTERM, which removes its sockets; or, with a first argument {@code slices},
+ * the slices it would publish for an hwloc export ({@link SlicesCommand}). A start that fails
+ * (discovery, the pool, the API server) exits 1, for the DaemonSet to restart it.
  */
 public final class DraDriverMain {
 
@@ -25,6 +27,11 @@ public final class DraDriverMain {
   private DraDriverMain() {}
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("slices")) {
+      System.exit(
+          SlicesCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+      return;
+    }
     if (Settings.wantsHelp(List.of(args))) {
       System.out.print(DraSettings.SETTINGS.usage());
       System.exit(0);

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecBuilder;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,21 @@ import java.util.function.Predicate;
 final class SliceContent {
 
   private SliceContent() {}
+
+  /**
+   * Slice {@code index} of {@code pool} at pool generation {@code generation}: its name, the
+   * {@linkplain #fingerprint fingerprint} of its spec, the spec; no owner, no resource version.
+   */
+  static ResourceSlice slice(NodePool pool, int index, long generation) {
+    ResourceSliceSpec spec = spec(pool, index, generation);
+    return new ResourceSliceBuilder()
+        .withNewMetadata()
+        .withName(pool.sliceName(index))
+        .addToAnnotations(SlicePublisher.FINGERPRINT, fingerprint(spec))
+        .endMetadata()
+        .withSpec(spec)
+        .build();
+  }
 
   /** The spec of slice {@code index} of {@code pool} at pool generation {@code generation}. */
   static ResourceSliceSpec spec(NodePool pool, int index, long generation) {

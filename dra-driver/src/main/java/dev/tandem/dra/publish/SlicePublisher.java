@@ -89,17 +89,14 @@ public final class SlicePublisher {
     int updated = 0;
     for (int i = 0; i < count; i++) {
       ResourceSlice old = held.remove(pool.sliceName(i));
-      ResourceSliceSpec spec = SliceContent.spec(pool, i, next);
       ResourceSlice slice =
-          new ResourceSliceBuilder()
-              .withNewMetadata()
-              .withName(pool.sliceName(i))
+          new ResourceSliceBuilder(SliceContent.slice(pool, i, next))
+              .editMetadata()
               .withOwnerReferences(owner)
               .withResourceVersion(old == null ? null : old.getMetadata().getResourceVersion())
-              .addToAnnotations(FINGERPRINT, SliceContent.fingerprint(spec))
               .endMetadata()
-              .withSpec(spec)
               .build();
+      ResourceSliceSpec spec = slice.getSpec();
       ResourceSlice kept;
       if (old == null) {
         kept = slices().resource(slice).create();
