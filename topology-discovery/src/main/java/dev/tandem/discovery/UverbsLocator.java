@@ -67,6 +67,15 @@ public final class UverbsLocator {
     return Optional.empty();
   }
 
+  /** The ibverbs name in a uverbs device's {@code ibdev}; null when the file cannot be read. */
+  private static String ibdevName(Path ibdev) {
+    try {
+      return HostFile.read(ibdev).trim();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   private Optional<String> byIbdevFile(String ibDevice) {
     Path cls = root.resolve("sys/class/infiniband_verbs");
     if (!Files.isDirectory(cls)) {
@@ -75,7 +84,7 @@ public final class UverbsLocator {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(cls, "uverbs*")) {
       for (Path p : entries) {
         Path ibdev = p.resolve("ibdev");
-        if (Files.isReadable(ibdev) && Files.readString(ibdev).trim().equals(ibDevice)) {
+        if (Files.isReadable(ibdev) && ibDevice.equals(ibdevName(ibdev))) {
           return Optional.of(p.getFileName().toString());
         }
       }

@@ -14,6 +14,12 @@ import java.util.Set;
  */
 public final class AllocateResponder {
 
+  /** How many unknown ids an error names. */
+  static final int UNKNOWN_NAMED = 8;
+
+  /** How much of an id an error shows. */
+  static final int ID_SHOWN = 80;
+
   private final String node;
   private final String idNoun;
   private final List<String> offered;
@@ -59,13 +65,31 @@ public final class AllocateResponder {
           "unknown "
               + idNoun
               + (unknown.size() == 1 ? " " : "s ")
-              + String.join(", ", unknown)
+              + named(unknown)
               + " on node "
               + node
               + "; this plugin offers "
               + describeOffered());
     }
     return answer.answer(ids);
+  }
+
+  /**
+   * The first {@link #UNKNOWN_NAMED} unknown ids, each cut at {@link #ID_SHOWN} characters, and how
+   * many more: the message travels in a gRPC trailer and the kubelet logs it whole, while a request
+   * may carry thousands of ids of any length.
+   */
+  private static String named(List<String> unknown) {
+    StringBuilder b = new StringBuilder();
+    for (String id : unknown.subList(0, Math.min(UNKNOWN_NAMED, unknown.size()))) {
+      b.append(b.length() == 0 ? "" : ", ")
+          .append(
+              id.length() <= ID_SHOWN
+                  ? id
+                  : id.substring(0, ID_SHOWN) + "… (" + id.length() + " characters)");
+    }
+    int more = unknown.size() - UNKNOWN_NAMED;
+    return more > 0 ? b + " and " + more + " more" : b.toString();
   }
 
   private String describeOffered() {

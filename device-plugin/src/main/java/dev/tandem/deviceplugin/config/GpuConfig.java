@@ -32,7 +32,7 @@ public record GpuConfig(boolean enabled, boolean cdi, String resourceName, Durat
 
   /** Parses the {@code gpu} object; unknown keys were rejected by the caller. */
   static GpuConfig parse(JsonObject o) {
-    int seconds = o.getInteger("reservationSeconds", 30);
+    int seconds = WholeNumbers.read(o, "gpu.", "reservationSeconds", 30);
     if (seconds < 1) {
       throw new InvalidConfigurationException(
           "gpu.reservationSeconds must be at least 1, got " + seconds);

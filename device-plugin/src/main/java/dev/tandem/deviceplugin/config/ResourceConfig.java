@@ -41,6 +41,13 @@ public record ResourceConfig(
     boolean allocateAllDevices) {
 
   public static final String DEFAULT_RESOURCE = ResourceNames.HCA;
+
+  /**
+   * The most slots per HCA in {@code shared} mode: 65,536 devices per HCA already make a
+   * ListAndWatch list of about 2.3 MiB, and the kubelet reads at most 4 MiB.
+   */
+  public static final int MAX_SLOTS_PER_HCA = 65_536;
+
   public static final ResourceConfig DEFAULT =
       new ResourceConfig(Mode.HCA, DEFAULT_RESOURCE, 1, Selectors.ALL, Duration.ofSeconds(10));
 
@@ -80,8 +87,12 @@ public record ResourceConfig(
 
   public ResourceConfig {
     checkName("resourceName", resourceName);
-    if (slotsPerHca < 1) {
-      throw new InvalidConfigurationException("slotsPerHca must be at least 1, got " + slotsPerHca);
+    if (slotsPerHca < 1 || slotsPerHca > MAX_SLOTS_PER_HCA) {
+      throw new InvalidConfigurationException(
+          "slotsPerHca must be from 1 to "
+              + MAX_SLOTS_PER_HCA
+              + " (each slot is a device in the list sent to the kubelet), got "
+              + slotsPerHca);
     }
     if (mode != Mode.SHARED && slotsPerHca != 1) {
       throw new InvalidConfigurationException(
@@ -127,9 +138,10 @@ public record ResourceConfig(
       rejectUnknown(o, KEYS, where, "");
       Mode mode = Mode.parse(o.getString("mode", "hca"));
       int slots =
-          o.getInteger("slotsPerHca", mode == Mode.SHARED ? DeviceIds.DEFAULT_SHARES_PER_HCA : 1);
+          WholeNumbers.read(
+              o, "", "slotsPerHca", mode == Mode.SHARED ? DeviceIds.DEFAULT_SHARES_PER_HCA : 1);
       Selectors sel = selectors(o.getJsonObject("selectors", new JsonObject()), where);
-      int seconds = o.getInteger("healthCheckSeconds", 10);
+      int seconds = WholeNumbers.read(o, "", "healthCheckSeconds", 10);
       if (seconds < 1) {
         throw new InvalidConfigurationException(
             "healthCheckSeconds must be at least 1, got " + seconds);

@@ -9,13 +9,16 @@ import dev.tandem.kubelet.serve.UnixSocketServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerOptions;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,33 +69,34 @@ public final class PluginServer {
    * replaced in one step).
    */
   public Future<Void> start() {
-    GrpcServer grpc = GrpcServer.server(vertx);
-    grpc.callHandler(
+    GrpcServer grpc =
+        GrpcServer.server(
+            vertx, new GrpcServerOptions().setMaxMessageSize(InvalidMessages.MAX_MESSAGE_SIZE));
+    serve(
+        grpc,
         DevicePluginGrpcService.GetDevicePluginOptions,
-        req -> req.handler(m -> req.response().end(OPTIONS)));
-    grpc.callHandler(DevicePluginGrpcService.ListAndWatch, req -> req.handler(m -> watch(req)));
-    grpc.callHandler(
+        (req, m) -> req.response().end(OPTIONS));
+    serve(grpc, DevicePluginGrpcService.ListAndWatch, (req, m) -> watch(req));
+    serve(
+        grpc,
         DevicePluginGrpcService.GetPreferredAllocation,
-        req ->
-            req.handler(
-                m ->
-                    resource
-                        .preferred(m)
-                        .onSuccess(r -> req.response().end(r))
-                        .onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e))));
-    grpc.callHandler(
+        (req, m) ->
+            resource
+                .preferred(m)
+                .onSuccess(r -> req.response().end(r))
+                .onFailure(e -> fail(req.response(), GrpcStatus.INTERNAL, e)));
+    serve(
+        grpc,
         DevicePluginGrpcService.Allocate,
-        req ->
-            req.handler(
-                m ->
-                    resource
-                        .allocate(m)
-                        .onSuccess(r -> req.response().end(r))
-                        .onFailure(e -> allocateFailed(req.response(), e))));
-    grpc.callHandler(
+        (req, m) ->
+            resource
+                .allocate(m)
+                .onSuccess(r -> req.response().end(r))
+                .onFailure(e -> allocateFailed(req.response(), e)));
+    serve(
+        grpc,
         DevicePluginGrpcService.PreStartContainer,
-        req ->
-            req.handler(m -> req.response().end(PreStartContainerResponse.getDefaultInstance())));
+        (req, m) -> req.response().end(PreStartContainerResponse.getDefaultInstance()));
     unsubscribe = resource.onChange(this::broadcast);
     return UnixSocketServer.listen(vertx, socket, grpc)
         .map(
@@ -100,6 +104,32 @@ public final class PluginServer {
               server = s;
               return null;
             });
+  }
+
+  /**
+   * Serves {@code method}; a request message it cannot read is answered by {@link InvalidMessages}.
+   */
+  private <I, O> void serve(
+      GrpcServer grpc, ServiceMethod<I, O> method, BiConsumer<GrpcServerRequest<I, O>, I> handler) {
+    grpc.callHandler(
+        method,
+        req -> {
+          String name = socket.getFileName().toString();
+          long timer =
+              vertx.setTimer(
+                  InvalidMessages.MESSAGE_WITHIN.toMillis(),
+                  t -> InvalidMessages.refuseMissing(req, name));
+          InvalidMessages.refuseOversize(req, name, () -> vertx.cancelTimer(timer));
+          req.messageHandler(
+              m -> {
+                // every method takes one message: a second one, after the first was answered, is
+                // not read
+                if (vertx.cancelTimer(timer)) {
+                  InvalidMessages.decode(req, method.decoder(), m, name)
+                      .ifPresent(decoded -> handler.accept(req, decoded));
+                }
+              });
+        });
   }
 
   /** The incarnation of the socket file this server created; empty before it listens. */

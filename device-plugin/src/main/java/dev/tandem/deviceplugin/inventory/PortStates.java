@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin.inventory;
 
+import dev.tandem.discovery.HostFile;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -8,8 +9,9 @@ import java.util.Optional;
 
 /**
  * Reads an HCA's port states from sysfs ({@code
- * <root>/sys/class/infiniband/<ibdev>/ports/<n>/state}, e.g. {@code 4: ACTIVE}). Blocking file I/O:
- * call it from a worker thread.
+ * <root>/sys/class/infiniband/<ibdev>/ports/<n>/state}, e.g. {@code 4: ACTIVE}); a state file that
+ * is no sysfs file ({@link HostFile}: too long, not UTF-8) tells nothing. Blocking file I/O: call
+ * it from a worker thread.
  */
 public final class PortStates implements HealthProbe {
 
@@ -32,7 +34,7 @@ public final class PortStates implements HealthProbe {
         Path state = port.resolve("state");
         if (Files.isReadable(state)) {
           seen = true;
-          if (Files.readString(state).trim().endsWith("ACTIVE")) {
+          if (HostFile.read(state).trim().endsWith("ACTIVE")) {
             return Optional.of(true);
           }
         }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -126,7 +127,7 @@ public final class ResourcePlugin implements ServedResource {
 
   @Override
   public Future<PreferredAllocationResponse> preferred(PreferredAllocationRequest request) {
-    return PreferredWire.answer(preferred, side, request);
+    return PreferredWire.answer(preferred, side, request, Set.copyOf(table.ids()));
   }
 
   @Override

@@ -15,6 +15,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,5 +128,26 @@ class AllocateResponderTest {
     String pf0 = shared.device("mlx5_0-slot-0").orElseThrow().hca().address().toString();
     String pf1 = shared.device("mlx5_1-slot-0").orElseThrow().hca().address().toString();
     assertEquals(pf0 + "," + pf1, slots.get("PCIDEVICE_RDMA_SHARED_HCA"));
+  }
+
+  @Test
+  @DisplayName(
+      "unknown ids: the error names the first 8, each cut at 80 characters, and counts the rest")
+  void manyUnknownIds() {
+    Inventory inv = Inventory.of(TestMachines.twoSockets("n1"), ResourceConfig.DEFAULT);
+    List<String> ids = new ArrayList<>();
+    ids.add("x".repeat(100_000));
+    for (int i = 0; i < 29_999; i++) {
+      ids.add("mlx5_" + (100 + i));
+    }
+    String message =
+        assertThrows(
+                AllocationException.class,
+                () -> hcas(inv, Map.of("mlx5_0", "uverbs3")).allocate(request(ids)))
+            .getMessage();
+    assertTrue(message.startsWith("unknown "), message);
+    assertTrue(message.contains("x".repeat(80) + "… (100000 characters)"), message);
+    assertTrue(message.contains("mlx5_106 and 29992 more on node n1"), message);
+    assertTrue(message.length() < 1_000, message.length() + " characters");
   }
 }

@@ -138,4 +138,37 @@ class ResourceConfigTest {
             .getMessage()
             .startsWith("p.json: a value has the wrong type"));
   }
+
+  @Test
+  @DisplayName(
+      "a count is read as exactly the whole number written, or refused naming the key and the file")
+  void wholeNumbers() {
+    for (String n : new String[] {"1.5", "4294967297", "1e400", "65537", "0"}) {
+      String json = "{\"mode\":\"shared\",\"slotsPerHca\":" + n + "}";
+      String message =
+          assertThrows(
+                  InvalidConfigurationException.class, () -> ResourceConfig.parse(json, "p.json"))
+              .getMessage();
+      assertTrue(message.startsWith("p.json") && message.contains("slotsPerHca"), message);
+    }
+    assertEquals(
+        65_536,
+        ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":65536}", "p.json")
+            .slotsPerHca());
+    assertEquals(
+        1000,
+        ResourceConfig.parse("{\"mode\":\"shared\",\"slotsPerHca\":1e3}", "p.json").slotsPerHca());
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"healthCheckSeconds\":2.5}", "p.json"))
+            .getMessage()
+            .contains("healthCheckSeconds"));
+    assertTrue(
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> ResourceConfig.parse("{\"gpu\":{\"reservationSeconds\":1e10}}", "p.json"))
+            .getMessage()
+            .contains("gpu.reservationSeconds"));
+  }
 }

@@ -14,11 +14,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 @DisplayName("the kubelet's messages mapped to and from the policy's domain types, at the edge")
 class PreferredWireTest {
+
+  static final Set<String> OFFERED = Set.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3");
 
   /** Records what it is asked and told; answers each request when the test says so. */
   static final class Recording implements PreferredPolicy {
@@ -58,7 +61,7 @@ class PreferredWireTest {
                     .addAllAvailableDeviceIDs(List.of("mlx5_3"))
                     .setAllocationSize(1))
             .build();
-    var response = PreferredWire.answer(policy, Side.HCA, request);
+    var response = PreferredWire.answer(policy, Side.HCA, request, OFFERED);
     assertEquals(
         List.of(
             new PreferredRequest(
@@ -72,6 +75,25 @@ class PreferredWireTest {
         response.await().getContainerResponsesList().stream()
             .map(ContainerPreferredAllocationResponse::getDeviceIDsList)
             .toList());
+  }
+
+  @Test
+  @DisplayName("ids the resource does not offer never reach the policy, so no answer names one")
+  void unknownIdsDropped() {
+    Recording policy = new Recording();
+    PreferredWire.answer(
+        policy,
+        Side.HCA,
+        PreferredAllocationRequest.newBuilder()
+            .addContainerRequests(
+                ContainerPreferredAllocationRequest.newBuilder()
+                    .addAllAvailableDeviceIDs(List.of("mlx5_99", "mlx5_0", "GPU-x"))
+                    .addMustIncludeDeviceIDs("mlx5_99")
+                    .setAllocationSize(2))
+            .build(),
+        OFFERED);
+    assertEquals(
+        List.of(new PreferredRequest(Side.HCA, List.of("mlx5_0"), List.of(), 2)), policy.asked);
   }
 
   @Test

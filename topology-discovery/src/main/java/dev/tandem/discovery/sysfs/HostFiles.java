@@ -1,7 +1,7 @@
 package dev.tandem.discovery.sysfs;
 
+import dev.tandem.discovery.HostFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,22 +26,28 @@ final class HostFiles {
     return root.resolve(absolute.startsWith("/") ? absolute.substring(1) : absolute);
   }
 
-  /** The file's first line, trimmed; null when it is absent or unreadable. */
+  /**
+   * The file's first line, trimmed; null when it is absent or unreadable (longer than {@link
+   * HostFile#MAX_BYTES} or not UTF-8 included).
+   */
   static String firstLine(Path file) {
+    List<String> lines = read(file);
+    return lines == null ? null : lines.isEmpty() ? "" : lines.get(0).trim();
+  }
+
+  /** The file's lines; null when it is absent or unreadable. */
+  private static List<String> read(Path file) {
     try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return lines.isEmpty() ? "" : lines.get(0).trim();
+      return HostFile.read(file).lines().toList();
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
 
+  /** The file's lines; none when it is absent or unreadable. */
   static List<String> lines(Path file) {
-    try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      return List.of();
-    }
+    List<String> lines = read(file);
+    return lines == null ? List.of() : lines;
   }
 
   /** Entry names of a directory, sorted; empty when it is absent. */
