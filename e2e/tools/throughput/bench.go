@@ -205,7 +205,9 @@ func (b *bench) startScheduler(ctx context.Context, run, target string) (*harnes
 	port := harness.FreePort()
 	p, err := harness.Start(b.env.Logs(), "kube-scheduler-"+run, nil,
 		filepath.Join(b.env.Bin, "kube-scheduler"), "--config", path, "--secure-port", fmt.Sprint(port),
-		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics,/debug/pprof/*", "--v", "1")
+		"--bind-address", "127.0.0.1", "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics,/debug/pprof/*",
+		// as e2e/control-plane's API server keeps the driver's taints (GA from 1.37, off before 1.36)
+		"--feature-gates", "DRADeviceTaints=true", "--v", "1")
 	if err != nil {
 		return nil, "", err
 	}
