@@ -210,7 +210,7 @@ public final class DraDriver {
     Preparer preparer =
         new Preparer(
             config.driver(),
-            () -> current.machine(),
+            () -> current.pool(),
             new ApiServerClaims(kube),
             new CdiDirectory(config.cdiDir()),
             config.deviceInfoDir(),

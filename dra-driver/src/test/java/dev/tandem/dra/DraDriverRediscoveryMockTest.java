@@ -209,7 +209,9 @@ class DraDriverRediscoveryMockTest {
             .getClaimsOrThrow(claimUid())
             .getError();
     kubelet.close().await();
-    assertTrue(error.contains("was given device mlx5-1, which node n1 does not have"), error);
+    assertTrue(
+        error.contains("was given device mlx5-1, which this driver does not publish on node n1"),
+        error);
   }
 
   @Test

@@ -10,10 +10,16 @@ import java.util.regex.Pattern;
  */
 public final class DnsNames {
 
+  private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   private DnsNames() {}
+
+  /** Whether {@code text} is shaped as one lowercase DNS label (no dot), whatever its length. */
+  public static boolean isLabel(String text) {
+    return LABEL.matcher(text).matches();
+  }
 
   /** Whether {@code text} is shaped as a lowercase DNS subdomain, whatever its length. */
   public static boolean isSubdomain(String text) {

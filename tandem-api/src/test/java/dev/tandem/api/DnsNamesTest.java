@@ -6,7 +6,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-@DisplayName("lowercase DNS subdomains, as Kubernetes validates them")
+@DisplayName("lowercase DNS subdomains and labels, as Kubernetes validates them")
 class DnsNamesTest {
 
   @ParameterizedTest
@@ -25,5 +25,22 @@ class DnsNamesTest {
   })
   void subdomains(String text, boolean valid) {
     assertEquals(valid, DnsNames.isSubdomain(text), text);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "team, true",
+    "a, true",
+    "0-a9, true",
+    "team.a, false",
+    "Team, false",
+    "-team, false",
+    "team-, false",
+    "a/b, false",
+    "'..', false",
+    "'', false"
+  })
+  void labels(String text, boolean valid) {
+    assertEquals(valid, DnsNames.isLabel(text), text);
   }
 }

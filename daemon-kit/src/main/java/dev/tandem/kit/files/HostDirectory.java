@@ -2,6 +2,7 @@ package dev.tandem.kit.files;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -92,13 +93,23 @@ public final class HostDirectory {
       return Files.deleteIfExists(file);
     } catch (IOException e) {
       throw new HostFileException(
-          "the " + kind + " file " + file + " cannot be removed: " + WholeFile.why(e), e);
+          "the "
+              + kind
+              + " file "
+              + file
+              + " cannot be removed: "
+              + WholeFile.why(e)
+              + ". Only this daemon writes that name: remove what is there by hand",
+          e);
     }
   }
 
-  /** Whether a file of that name is in the directory. */
+  /**
+   * Whether a file of that name is in the directory: a regular file, not a directory or a link put
+   * in its place (which is not what this daemon wrote).
+   */
   public boolean exists(String fileName) {
-    return Files.exists(dir.resolve(fileName));
+    return Files.isRegularFile(dir.resolve(fileName), LinkOption.NOFOLLOW_LINKS);
   }
 
   /** The names among {@code candidates} that are files in the directory now. */

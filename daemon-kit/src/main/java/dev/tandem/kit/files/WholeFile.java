@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -68,9 +70,16 @@ public final class WholeFile {
     if (e instanceof AccessDeniedException) {
       return "permission denied";
     }
+    if (e instanceof DirectoryNotEmptyException) {
+      return "a directory that is not empty is in its place";
+    }
+    if (e instanceof NotDirectoryException) {
+      return "a directory above it is a file";
+    }
     if (e instanceof FileSystemException f && f.getReason() != null) {
       return f.getReason();
     }
-    return e.toString();
+    // the words of the failure, not the class of an exception (the message may reach a pod event)
+    return "I/O error" + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 }

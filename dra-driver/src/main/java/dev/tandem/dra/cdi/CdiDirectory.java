@@ -1,12 +1,18 @@
 package dev.tandem.dra.cdi;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.tandem.kit.files.HostDirectory;
 import dev.tandem.kit.files.HostFileException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The directory the driver writes CDI specs to (by default {@code /var/run/cdi}, which container
@@ -21,6 +27,9 @@ public final class CdiDirectory {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** Larger than any spec this driver writes (32 devices): a larger file is not one of them. */
+  private static final long MAX_SPEC_BYTES = 1L << 20;
 
   private final HostDirectory dir;
 
@@ -58,8 +67,24 @@ public final class CdiDirectory {
     return dir.remove(fileName);
   }
 
-  /** Whether a spec of that name is in the directory. */
-  public boolean exists(String fileName) {
-    return dir.exists(fileName);
+  /**
+   * Whether the file of that name is a spec of this driver's kind ({@link ClaimSpec#KIND}) defining
+   * exactly {@code devices}: a regular file, not a link, a directory or another program's spec put
+   * under this name (Prepare then writes it again).
+   */
+  public boolean holds(String fileName, Set<String> devices) {
+    Path file = dir.path().resolve(fileName);
+    try {
+      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+          || Files.size(file) > MAX_SPEC_BYTES) {
+        return false;
+      }
+      JsonNode spec = JSON.readTree(Files.readAllBytes(file));
+      Set<String> named = new HashSet<>();
+      spec.path("devices").forEach(d -> named.add(d.path("name").asText()));
+      return ClaimSpec.KIND.equals(spec.path("kind").asText()) && named.equals(devices);
+    } catch (IOException e) {
+      return false; // unreadable or not JSON: not the spec this driver wrote
+    }
   }
 }

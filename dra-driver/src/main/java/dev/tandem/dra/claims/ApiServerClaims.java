@@ -41,9 +41,14 @@ public final class ApiServerClaims implements ClaimSource {
         && allocation.getDevices() != null
         && allocation.getDevices().getResults() != null) {
       for (DeviceRequestAllocationResult r : allocation.getDevices().getResults()) {
-        devices.add(new AllocatedDevice(r.getRequest(), r.getDriver(), r.getPool(), r.getDevice()));
+        if (r != null) {
+          devices.add(
+              new AllocatedDevice(r.getRequest(), r.getDriver(), r.getPool(), r.getDevice()));
+        }
       }
     }
-    return new ClaimAllocation(claim.getMetadata().getUid(), allocation != null, devices);
+    // a claim without metadata has no UID: Prepare refuses it as not the kubelet's claim
+    String uid = claim.getMetadata() == null ? null : claim.getMetadata().getUid();
+    return new ClaimAllocation(uid, allocation != null, devices);
   }
 }

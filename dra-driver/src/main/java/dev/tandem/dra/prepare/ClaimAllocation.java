@@ -11,6 +11,13 @@ import java.util.List;
  */
 public record ClaimAllocation(String uid, boolean allocated, List<AllocatedDevice> devices) {
 
+  /**
+   * The most results an allocation has: the API server's {@code AllocationResultsMaxSize}
+   * (resource.k8s.io/v1). A claim with more was not written by kube-scheduler through the API
+   * server; refusing it also bounds Prepare's answer.
+   */
+  public static final int MAX_RESULTS = 32;
+
   public ClaimAllocation {
     devices = List.copyOf(devices);
   }

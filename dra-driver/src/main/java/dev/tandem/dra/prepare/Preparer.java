@@ -6,18 +6,22 @@ import dev.tandem.dra.cdi.CdiDirectory;
 import dev.tandem.dra.cdi.CdiException;
 import dev.tandem.dra.cdi.ClaimSpec;
 import dev.tandem.dra.cdi.NvidiaGpuCdi;
+import dev.tandem.dra.slices.NodePool;
+import dev.tandem.dra.slices.PublishedDevice;
 import dev.tandem.kit.files.HostDirectory;
 import dev.tandem.kit.files.HostFileException;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
-import dev.tandem.topology.model.Machine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +32,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Prepare</b> reads the claim ({@link ClaimSource}) by namespace and name, checks its UID
  *       and allocation, checks that each of this driver's devices is in this node's pool and is a
- *       device of the node, writes a CDI spec for its HCAs ({@link ClaimSpec}; an HCA shared by
- *       several of its requests once), a Device Information file for each of its SR-IOV VFs (the
- *       device plugin's, {@link DeviceInfo}), gives each GPU the CDI name NVIDIA's toolkit gives it
- *       ({@link NvidiaGpuCdi}), and records the claim in the {@link Checkpoint} before it answers.
- *       A claim already prepared is answered from the checkpoint, without asking the API server
- *       (its files are written again if one is gone).
+ *       device the driver publishes there now, writes a CDI spec for its HCAs ({@link ClaimSpec};
+ *       an HCA shared by several of its requests once), a Device Information file for each of its
+ *       SR-IOV VFs (the device plugin's, {@link DeviceInfo}), gives each GPU the CDI name NVIDIA's
+ *       toolkit gives it ({@link NvidiaGpuCdi}), and records the claim in the {@link Checkpoint}
+ *       before it answers. A claim already prepared is answered from the checkpoint, without asking
+ *       the API server (its files are written again if one is gone).
  *   <li><b>Unprepare</b> removes the claim's CDI spec (by its name, whether or not the checkpoint
  *       knows the claim) and the Device Information files the checkpoint names, and forgets the
  *       claim. Unpreparing a claim never prepared succeeds.
@@ -47,8 +51,11 @@ public final class Preparer {
 
   private static final Logger LOG = LoggerFactory.getLogger(Preparer.class);
 
+  /** The most characters of an exception's message shown in a claim's error. */
+  private static final int CAUSE_SHOWN = 1_024;
+
   private final String driver;
-  private final Supplier<Machine> machine;
+  private final Supplier<NodePool> pool;
   private final ClaimSource claims;
   private final CdiDirectory cdi;
   private final HostDirectory deviceInfo;
@@ -57,21 +64,21 @@ public final class Preparer {
 
   /**
    * @param driver this driver's name: allocation results of other drivers are theirs
-   * @param machine the node's tree now (its name is the pool's)
+   * @param pool the devices this driver publishes on the node now (the pool is named after it)
    * @param deviceInfoDir where granted VFs' Device Information files go ({@code --device-info-dir})
    * @param hcaResource names the {@code PCIDEVICE_<RESOURCE>} variable and the Device Information
    *     files ({@code rdma/hca}), as the device plugin names them for its resource
    */
   public Preparer(
       String driver,
-      Supplier<Machine> machine,
+      Supplier<NodePool> pool,
       ClaimSource claims,
       CdiDirectory cdi,
       Path deviceInfoDir,
       Checkpoint checkpoint,
       String hcaResource) {
     this.driver = driver;
-    this.machine = machine;
+    this.pool = pool;
     this.claims = claims;
     this.cdi = cdi;
     this.deviceInfo =
@@ -90,6 +97,9 @@ public final class Preparer {
     if (!ClaimRef.isUid(ref.uid())) {
       return ClaimOutcome.failed(notUid(ref));
     }
+    if (!ref.isKubernetesName()) {
+      return ClaimOutcome.failed(notName(ref));
+    }
     Optional<PreparedClaim> done = checkpoint.get(ref.uid());
     if (done.isPresent() && filesThere(done.get())) {
       return ClaimOutcome.prepared(done.get().devices());
@@ -105,9 +115,13 @@ public final class Preparer {
       LOG.warn("claim {} not prepared: {}", ref, e.getMessage());
       return ClaimOutcome.failed("claim " + ref + ": " + e.getMessage());
     } catch (RuntimeException e) {
-      LOG.warn("claim {} not prepared: {}", ref, e.toString());
+      LOG.error("claim {} not prepared: the driver failed", ref, e);
       return ClaimOutcome.failed(
-          "claim " + ref + " cannot be read from the API server: " + e.getMessage());
+          "claim "
+              + ref
+              + " not prepared: the driver failed ("
+              + UntrustedText.shown(e.toString(), CAUSE_SHOWN)
+              + "); this is a bug in Tandem: report it with the driver's log");
     }
   }
 
@@ -133,27 +147,63 @@ public final class Preparer {
     return "claim "
         + ref
         + ": the kubelet sent UID '"
-        + ref.uid()
+        + UntrustedText.shown(ref.uid())
         + "', which is not a Kubernetes UID (letters, digits and '-'): nothing was done; a kubelet"
         + " of a supported release sends the claim's metadata.uid";
   }
 
-  private PreparedClaim prepareAnew(ClaimRef ref) {
+  private static String notName(ClaimRef ref) {
+    return "claim "
+        + ref
+        + ": the kubelet sent a namespace that is not a DNS label or a name that is not a DNS"
+        + " subdomain (RFC 1123, at most "
+        + ClaimRef.MAX_NAME_LENGTH
+        + " characters), which no ResourceClaim has: nothing was done; a kubelet of a supported"
+        + " release sends the claim's metadata";
+  }
+
+  /** The claim from the API server; refused when it is not there or cannot be read. */
+  private ClaimAllocation read(ClaimRef ref) {
+    Optional<ClaimAllocation> found;
+    try {
+      found = claims.claim(ref.namespace(), ref.name());
+    } catch (RuntimeException e) {
+      LOG.warn("claim {} cannot be read from the API server", ref, e);
+      throw new Refused(
+          "claim "
+              + ref
+              + " cannot be read from the API server: "
+              + UntrustedText.shown(e.getMessage(), CAUSE_SHOWN));
+    }
     ClaimAllocation claim =
-        claims
-            .claim(ref.namespace(), ref.name())
-            .orElseThrow(
-                () ->
-                    new Refused(
-                        "claim "
-                            + ref
-                            + " is not in the API server (deleted before its pod started?)"));
+        found.orElseThrow(
+            () ->
+                new Refused(
+                    "claim "
+                        + ref
+                        + " is not in the API server (deleted before its pod started?)"));
+    if (claim.devices().size() > ClaimAllocation.MAX_RESULTS) {
+      throw new Refused(
+          "claim "
+              + ref
+              + " has "
+              + claim.devices().size()
+              + " allocation results, more than the "
+              + ClaimAllocation.MAX_RESULTS
+              + " the API server allows (AllocationResultsMaxSize): not prepared; check what"
+              + " answers as the API server at the driver's kubeconfig");
+    }
+    return claim;
+  }
+
+  private PreparedClaim prepareAnew(ClaimRef ref) {
+    ClaimAllocation claim = read(ref);
     if (!ref.uid().equals(claim.uid())) {
       throw new Refused(
           "claim "
               + ref
               + " has UID "
-              + claim.uid()
+              + UntrustedText.shown(claim.uid())
               + ", not "
               + ref.uid()
               + " as the kubelet asked: it was deleted and created again, and the kubelet asks for"
@@ -163,7 +213,7 @@ public final class Preparer {
       throw new Refused(
           "claim " + ref + " is not allocated: the scheduler allocates it before the pod starts");
     }
-    Machine node = machine.get();
+    NodePool node = pool.get();
     List<Granted> granted = granted(ref, claim, node);
     Map<String, ClaimSpec.GrantedHca> hcas = new LinkedHashMap<>();
     granted.stream()
@@ -228,10 +278,25 @@ public final class Preparer {
     return out;
   }
 
-  /** Whether every file Prepare wrote for the claim is still there (tmpfs after a reboot). */
+  /**
+   * Whether every file Prepare wrote for the claim is still there as it was written (tmpfs after a
+   * reboot empties the directories; anything else may have replaced a spec with a directory, a link
+   * or another program's file): its spec defines exactly its HCAs' CDI devices.
+   */
   private boolean filesThere(PreparedClaim c) {
-    return (c.cdiSpec() == null || cdi.exists(c.cdiSpec()))
+    return (c.cdiSpec() == null || cdi.holds(c.cdiSpec(), specDevices(c)))
         && c.deviceInfo().stream().allMatch(deviceInfo::exists);
+  }
+
+  /** The names of the CDI devices the claim's spec defines: its HCAs' CDI ids, after the kind. */
+  private static Set<String> specDevices(PreparedClaim c) {
+    String prefix = ClaimSpec.KIND + "=";
+    Set<String> out = new HashSet<>();
+    c.devices().stream()
+        .flatMap(d -> d.cdiIds().stream())
+        .filter(id -> id.startsWith(prefix))
+        .forEach(id -> out.add(id.substring(prefix.length())));
+    return out;
   }
 
   /** Removes what a Prepare that failed may have written; keeps the first failure's message. */
@@ -250,21 +315,33 @@ public final class Preparer {
   private record Granted(AllocatedDevice result, Device device) {}
 
   /** This driver's devices of the claim, each checked to be a device of this node's pool. */
-  private List<Granted> granted(ClaimRef ref, ClaimAllocation claim, Machine node) {
-    DeviceIds ids = DeviceIds.of(node);
+  private List<Granted> granted(ClaimRef ref, ClaimAllocation claim, NodePool node) {
+    Map<String, Device> published = new HashMap<>();
+    for (PublishedDevice p : node.devices()) {
+      published.put(p.name(), p.device());
+    }
     List<Granted> out = new ArrayList<>();
     for (AllocatedDevice d : claim.devices()) {
       if (!driver.equals(d.driver())) {
         continue;
+      }
+      if (d.request() == null || d.request().isEmpty()) {
+        throw new Refused(
+            "claim "
+                + ref
+                + " was given device "
+                + UntrustedText.shown(d.device())
+                + " for no request (an allocation result without its request name): not"
+                + " prepared; delete the pod so that its claim is allocated again");
       }
       if (!node.nodeName().equals(d.pool())) {
         throw new Refused(
             "claim "
                 + ref
                 + " was given device "
-                + d.device()
+                + UntrustedText.shown(d.device())
                 + " of pool "
-                + d.pool()
+                + UntrustedText.shown(d.pool())
                 + ", but this driver serves pool "
                 + node.nodeName()
                 + " of node "
@@ -273,18 +350,19 @@ public final class Preparer {
                 + " scheduled again");
       }
       Device device =
-          ids.draDevice(d.device())
+          Optional.ofNullable(published.get(d.device()))
               .orElseThrow(
                   () ->
                       new Refused(
                           "claim "
                               + ref
                               + " was given device "
-                              + d.device()
-                              + ", which node "
+                              + UntrustedText.shown(d.device())
+                              + ", which this driver does not publish on node "
                               + node.nodeName()
-                              + " does not have (gone since the claim was allocated?); delete"
-                              + " the pod so that its claim is allocated again"));
+                              + " (gone since the claim was allocated, or not a device of the"
+                              + " driver's mode); delete the pod so that its claim is allocated"
+                              + " again"));
       out.add(new Granted(d, device));
     }
     return out;

@@ -10,6 +10,8 @@ import dev.tandem.dra.prepare.ClaimAllocation;
 import dev.tandem.dra.prepare.ClaimOutcome;
 import dev.tandem.dra.prepare.ClaimRef;
 import dev.tandem.dra.prepare.Preparer;
+import dev.tandem.dra.slices.PoolBuilder;
+import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.fixtures.TestMachines;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
@@ -109,7 +111,7 @@ class ApiServerClaimsMockTest {
     Preparer preparer =
         new Preparer(
             "tandem.dev",
-            () -> TestMachines.twoSwitchesAndLoneHca("n1"),
+            () -> PoolBuilder.build(TestMachines.twoSwitchesAndLoneHca("n1"), PoolSpec.joint()),
             new ApiServerClaims(client),
             new CdiDirectory(dir.resolve("cdi")),
             dir.resolve("devinfo"),

@@ -88,7 +88,7 @@ class KubeletServersIT {
   Preparer preparer() {
     return new Preparer(
         "tandem.dev",
-        () -> machine,
+        () -> PoolBuilder.build(machine, PoolSpec.joint()),
         (ns, name) -> Optional.ofNullable(claims.get(ns + "/" + name)),
         new CdiDirectory(dir.resolve("cdi")),
         dir.resolve("devinfo"),

@@ -10,6 +10,9 @@ import dev.tandem.api.container.DeviceInfo;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.slices.HcaShape;
+import dev.tandem.dra.slices.PoolBuilder;
+import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
@@ -57,7 +60,7 @@ class PreparerModesTest {
   Preparer preparer(Path deviceInfo) {
     return new Preparer(
         DRIVER,
-        () -> machine,
+        () -> PoolBuilder.build(machine, PoolSpec.joint().withShape(HcaShape.SRIOV)),
         (ns, name) -> Optional.ofNullable(claims.get(ns + "/" + name)),
         new CdiDirectory(dir.resolve("cdi")),
         deviceInfo,

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.dra.cdi.CdiDirectory;
+import dev.tandem.dra.slices.PoolBuilder;
+import dev.tandem.dra.slices.PoolSpec;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Machine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,7 +55,7 @@ class PreparerTest {
   Preparer preparer(Path cdi, Path checkpoint) {
     return new Preparer(
         DRIVER,
-        () -> machine,
+        () -> PoolBuilder.build(machine, PoolSpec.joint()),
         source(),
         new CdiDirectory(cdi),
         dir.resolve("devinfo"),
@@ -187,7 +191,7 @@ class PreparerTest {
     String unknown = preparer().prepare(REF).error();
     assertTrue(
         unknown.startsWith(
-            "claim team/train-gpus was given device mlx5-9, which node n1 does not have"),
+            "claim team/train-gpus was given device mlx5-9, which this driver does not publish on node n1"),
         unknown);
 
     claims.put("team/train-gpus", new ClaimAllocation("other-uid", true, List.of()));
@@ -207,7 +211,7 @@ class PreparerTest {
     Preparer offline =
         new Preparer(
             DRIVER,
-            () -> machine,
+            () -> PoolBuilder.build(machine, PoolSpec.joint()),
             broken,
             new CdiDirectory(dir.resolve("cdi")),
             dir.resolve("devinfo"),
@@ -258,5 +262,112 @@ class PreparerTest {
     assertTrue(error.startsWith("claim team/train-gpus: the checkpoint "), error);
     assertTrue(error.contains("state directory must be writable"), error);
     assertFalse(Files.exists(spec()));
+  }
+
+  @Test
+  @DisplayName(
+      "hostile input, each refused naming the claim before anything is written: names that are"
+          + " not Kubernetes names, a device not published, a result without request, more results"
+          + " than the API allows; a long or unprintable name shown short and escaped")
+  void hostileClaims() {
+    for (ClaimRef bad :
+        List.of(
+            new ClaimRef("a/b", UID, "train-gpus"),
+            new ClaimRef("team", UID, ".."),
+            new ClaimRef("Team", UID, "train-gpus"),
+            new ClaimRef("team", UID, "x".repeat(254)))) {
+      String error = preparer().prepare(bad).error();
+      assertTrue(error.contains("is not a DNS label or a name that is not a DNS"), error);
+    }
+    assertEquals(0, reads.get(), "the API server is not asked about such a name");
+
+    allocate(ours("gpus", "gpu-a0"));
+    Preparer hcaOnly =
+        new Preparer(
+            DRIVER,
+            () -> PoolBuilder.build(machine, new PoolSpec(DRIVER, false)),
+            source(),
+            new CdiDirectory(dir.resolve("cdi")),
+            dir.resolve("devinfo"),
+            Checkpoint.open(dir.resolve("checkpoint.json")),
+            "rdma/hca");
+    assertTrue(
+        hcaOnly
+            .prepare(REF)
+            .error()
+            .startsWith(
+                "claim team/train-gpus was given device gpu-a0, which this driver does not"
+                    + " publish on node n1"),
+        "HCA-only mode publishes no GPU, so none is prepared");
+
+    allocate(ours("", "mlx5-0"));
+    assertTrue(preparer().prepare(REF).error().contains("for no request"));
+
+    allocate(ours("hcas", "mlx5-0" + "0".repeat(100_000) + "\u0000"));
+    String shown = preparer().prepare(REF).error();
+    assertTrue(shown.contains("… (100007 characters)"), shown);
+    assertTrue(shown.length() < 1_000, shown);
+
+    allocate(ours("hcas", "mlx5-\ud800\u0007"));
+    assertTrue(preparer().prepare(REF).error().contains("mlx5-\\ud800\\u0007"));
+
+    List<AllocatedDevice> many = new ArrayList<>();
+    for (int i = 0; i < ClaimAllocation.MAX_RESULTS + 1; i++) {
+      many.add(ours("hcas", "mlx5-0"));
+    }
+    allocate(many.toArray(AllocatedDevice[]::new));
+    assertTrue(preparer().prepare(REF).error().contains("has 33 allocation results, more than"));
+    assertFalse(Files.exists(spec()));
+    assertTrue(Checkpoint.open(dir.resolve("checkpoint.json")).claims().isEmpty());
+  }
+
+  @Test
+  @DisplayName(
+      "prepared already, but its spec replaced by a link or another program's file: written"
+          + " again; a directory in its place, and one that cannot be removed, an error naming it")
+  void replacedSpecWrittenAgain() throws IOException {
+    allocate(ours("hcas", "mlx5-0"));
+    Preparer preparer = preparer();
+    assertEquals("", preparer.prepare(REF).error());
+    Path elsewhere = Files.writeString(dir.resolve("elsewhere.json"), "{}");
+    for (Runnable replace :
+        List.<Runnable>of(
+            () ->
+                replace(
+                    spec(),
+                    () ->
+                        Files.writeString(
+                            spec(), "{\"cdiVersion\":\"0.5.0\",\"kind\":\"other.example/x\"}")),
+            () -> replace(spec(), () -> Files.createSymbolicLink(spec(), elsewhere)))) {
+      replace.run();
+      assertEquals("", preparer.prepare(REF).error());
+      assertTrue(Files.isRegularFile(spec(), LinkOption.NOFOLLOW_LINKS), "written again");
+      assertTrue(Files.readString(spec()).contains("\"kind\" : \"tandem.dev/hca\""));
+    }
+    assertEquals("{}", Files.readString(elsewhere), "nothing written through the link");
+    replace(spec(), () -> Files.createDirectory(spec()));
+    String blocked = preparer.prepare(REF).error();
+    assertTrue(blocked.contains("cannot be written"), blocked);
+
+    Files.deleteIfExists(spec()); // the failed Prepare removed the empty directory again
+    Files.writeString(Files.createDirectory(spec()).resolve("x"), "");
+    String error = preparer.unprepare(REF);
+    assertTrue(error.contains("a directory that is not empty is in its place"), error);
+    assertTrue(error.contains("remove what is there by hand"), error);
+  }
+
+  /** Replaces the file with what {@code make} puts in its place. */
+  private static void replace(Path file, IoStep make) {
+    try {
+      Files.delete(file);
+      make.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface IoStep {
+    void run() throws IOException;
   }
 }

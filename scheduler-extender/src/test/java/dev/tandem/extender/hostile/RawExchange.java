@@ -1,5 +1,6 @@
 package dev.tandem.extender.hostile;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,7 +59,10 @@ public final class RawExchange {
         // the server may answer and close before the whole request is written (413, 431)
       }
       try {
-        return read(s.getInputStream(), deadline.toNanos() + System.nanoTime());
+        // buffered: an answer of megabytes (a filter of 27,000 nodes) read a byte per system call
+        // took longer than the deadline itself
+        return read(
+            new BufferedInputStream(s.getInputStream()), deadline.toNanos() + System.nanoTime());
       } catch (SocketTimeoutException e) {
         return new Answer(0, "", false, true);
       }
@@ -116,12 +120,15 @@ public final class RawExchange {
       }
     } else if (lower.contains("\r\ntransfer-encoding: chunked")) {
       String tail = "0\r\n\r\n";
-      while (!b.toString(StandardCharsets.ISO_8859_1).endsWith(tail)) {
+      String recent = ""; // the last bytes read, as long as the tail: not the whole body each time
+      while (!recent.endsWith(tail)) {
         int c = readByte(in, until);
         if (c < 0) {
           break;
         }
         b.write(c);
+        recent += (char) c;
+        recent = recent.substring(Math.max(0, recent.length() - tail.length()));
       }
     }
     if (lower.contains("\r\ncontent-encoding: gzip")) {

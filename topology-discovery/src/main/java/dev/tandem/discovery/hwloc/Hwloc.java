@@ -7,7 +7,7 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.tandem.discovery.DiscoveryException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -81,12 +81,21 @@ public final class Hwloc {
     return export(null, "this machine");
   }
 
-  /** Loads an hwloc XML file (v1 or v2 format) and returns libhwloc's v2 export of it. */
-  String exportFile(Path file) {
-    return export(file.toString(), file.toString());
+  /**
+   * Loads an hwloc XML document (v1 or v2 format) from these very bytes, never from a path, and
+   * returns libhwloc's v2 export of it: what libhwloc parses is what the caller checked ({@link
+   * HwlocXmlVersion}), not a file that may have changed since, nor a second read of it.
+   *
+   * @param what names the document in errors (its file)
+   */
+  String exportDocument(byte[] document, String what) {
+    return export(Arrays.copyOf(document, document.length + 1), what);
   }
 
-  private String export(String file, String what) {
+  /**
+   * @param document the XML document with its ending NUL; null for this machine
+   */
+  private String export(byte[] document, String what) {
     HwlocLibrary lib = library();
     PointerByReference ref = new PointerByReference();
     if (lib.hwloc_topology_init(ref) != 0) {
@@ -96,8 +105,8 @@ public final class Hwloc {
     try {
       lib.hwloc_topology_set_io_types_filter(topology, HwlocLibrary.TYPE_FILTER_KEEP_ALL);
       int rc = 0;
-      if (file != null) {
-        rc = lib.hwloc_topology_set_xml(topology, file);
+      if (document != null) {
+        rc = lib.hwloc_topology_set_xmlbuffer(topology, document, document.length);
       }
       if (rc == 0) {
         rc = lib.hwloc_topology_load(topology);

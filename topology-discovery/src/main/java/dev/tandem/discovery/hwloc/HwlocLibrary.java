@@ -21,7 +21,11 @@ interface HwlocLibrary extends Library {
 
   int hwloc_topology_set_io_types_filter(Pointer topology, int filter);
 
-  int hwloc_topology_set_xml(Pointer topology, String xmlpath);
+  /**
+   * {@code int hwloc_topology_set_xmlbuffer(hwloc_topology_t, const char *buffer, int size)}: the
+   * XML document in memory; {@code size} counts the ending NUL, as hwloc's own export does.
+   */
+  int hwloc_topology_set_xmlbuffer(Pointer topology, byte[] buffer, int size);
 
   int hwloc_topology_load(Pointer topology);
 

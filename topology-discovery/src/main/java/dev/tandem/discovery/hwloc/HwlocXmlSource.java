@@ -6,8 +6,9 @@ import dev.tandem.discovery.read.NamedFile;
 import java.nio.file.Path;
 
 /**
- * An hwloc XML export (v1 or v2 format), checked for its version, then loaded and exported again by
- * libhwloc so that every file reaches the reader in the 2.x form.
+ * An hwloc XML export (v1 or v2 format), read once, checked ({@link HwlocXmlVersion}), then loaded
+ * from those same bytes and exported again by libhwloc so that every file reaches the reader in the
+ * 2.x form. libhwloc never opens the file: a file replaced after the check is not what it parses.
  */
 public final class HwlocXmlSource implements TopologySource {
 
@@ -23,7 +24,9 @@ public final class HwlocXmlSource implements TopologySource {
 
   @Override
   public Discovery discover() {
-    HwlocXmlVersion.check(NamedFile.text(file, "hwloc XML file"), file.toString());
-    return HwlocXmlReader.read(hwloc.exportFile(file), nodeName, "hwloc-xml", file.toString());
+    String what = file.toString();
+    byte[] document = NamedFile.bytes(file, "hwloc XML file");
+    HwlocXmlVersion.check(NamedFile.utf8(document, "hwloc XML file " + what), what);
+    return HwlocXmlReader.read(hwloc.exportDocument(document, what), nodeName, "hwloc-xml", what);
   }
 }

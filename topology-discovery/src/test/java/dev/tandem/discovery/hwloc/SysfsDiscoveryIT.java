@@ -11,6 +11,8 @@ import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +32,15 @@ class SysfsDiscoveryIT {
 
   private final Hwloc libhwloc = new Hwloc();
 
+  /** libhwloc's v2 export of a fixture. */
+  private String export(Path xml) {
+    try {
+      return libhwloc.exportDocument(Files.readAllBytes(xml), xml.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(
       strings = {
@@ -44,7 +55,7 @@ class SysfsDiscoveryIT {
     Path xml = Topologies.path(file);
     Machine hwloc =
         TopologySources.discoverOnce(DiscoveryOptions.hwlocXml("node-a", xml)).machine();
-    SysfsTree.render(libhwloc.exportFile(xml), root);
+    SysfsTree.render(export(xml), root);
 
     Discovery sysfs = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
 
@@ -58,8 +69,7 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("the rendered tree also carries what only sysfs knows: uverbs devices")
   void uverbsFromSysfs(@TempDir Path root) {
-    SysfsTree.render(
-        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(export(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
 
     Machine m = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root)).machine();
 
@@ -71,7 +81,7 @@ class SysfsDiscoveryIT {
   @DisplayName("HCAs found by hwloc get uverbs device and port state from sysfs (live nodes)")
   void hcaDetailsFromSysfs(@TempDir Path root) throws Exception {
     Path xml = Topologies.path("penguin-relion-x1904gt-p100x2.xml");
-    SysfsTree.render(libhwloc.exportFile(xml), root);
+    SysfsTree.render(export(xml), root);
     Path port = root.resolve("sys/class/infiniband/mlx5_0/ports/1");
     Files.writeString(port.resolve("link_layer"), "InfiniBand\n");
     Files.writeString(port.resolve("rate"), "100 Gb/sec (4X EDR)\n");
@@ -92,8 +102,7 @@ class SysfsDiscoveryIT {
   @Test
   @DisplayName("an HCA function with a physfn link is a virtual function of that PF")
   void virtualFunction(@TempDir Path root) throws Exception {
-    SysfsTree.render(
-        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(export(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     Path function = root.resolve("sys/bus/pci/devices/0000:08:00.0").toRealPath();
     Files.createSymbolicLink(function.resolve("physfn"), Path.of("../0000:08:00.1"));
 
@@ -112,8 +121,7 @@ class SysfsDiscoveryIT {
   @DisplayName(
       "an unreadable bridge is skipped with a note; what is below it hangs off the next bridge up")
   void unreadableBridge(@TempDir Path root) throws Exception {
-    SysfsTree.render(
-        libhwloc.exportFile(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
+    SysfsTree.render(export(Topologies.path("penguin-relion-x1904gt-p100x2.xml")), root);
     Files.delete(root.resolve("sys/bus/pci/devices/0000:03:04.0/class"));
 
     Discovery d = TopologySources.discoverOnce(DiscoveryOptions.sysfs("node-a", root));
