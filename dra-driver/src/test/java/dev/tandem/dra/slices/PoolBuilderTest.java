@@ -142,12 +142,14 @@ class PoolBuilderTest {
       LocalityIndex index = LocalityIndex.of(m);
       for (PublishedDevice a : pool.devices()) {
         for (PublishedDevice b : pool.devices()) {
+          if (a == b) {
+            continue;
+          }
           Locality l = index.locality(a.device().id(), b.device().id());
           String what = m.nodeName() + " " + a.name() + "/" + b.name() + " " + l;
           keys.forEach(
               (key, level) ->
-                  assertEquals(
-                      a == b || l.isWithin(level), a == b || sameKey(a, b, key), key + " " + what));
+                  assertEquals(l.isWithin(level), sameKey(a, b, key), key + " " + what));
         }
       }
     }

@@ -58,13 +58,12 @@ public final class PublishedDevices {
       Device d = index.devices().get(i);
       if (free.free(i) > 0 && publishes.test(d)) {
         out.add(
-            new DraDevice(DeviceIds.draName(d), deviceClass(d), LocalityAttributes.of(d, nodes)));
+            new DraDevice(
+                DeviceIds.draName(d),
+                ClaimGenerator.deviceClass(d.kind()),
+                LocalityAttributes.of(d, nodes)));
       }
     }
     return out;
-  }
-
-  private static String deviceClass(Device d) {
-    return d.kind() == DeviceKind.GPU ? ClaimGenerator.GPU_CLASS : ClaimGenerator.HCA_CLASS;
   }
 }

@@ -3,6 +3,7 @@ package dev.tandem.simulator.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.simulator.policy.Policies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -20,16 +21,7 @@ class SvgChartTest {
   @DisplayName("every series of a line chart has its legend entry inside the picture, none overlap")
   void legendFits() {
     List<SvgChart.Series> series = new ArrayList<>();
-    for (String name :
-        List.of(
-            "joint",
-            "joint-binpack",
-            "joint-smallest-first",
-            "hint",
-            "stock",
-            "topology-manager",
-            "dra",
-            "dra-tandem-score")) {
+    for (String name : Policies.NAMES) {
       series.add(new SvgChart.Series(name, new double[] {0, 10}, new double[] {3, 5}));
     }
     String svg = SvgChart.lines("t", series, "s", "pairs");

@@ -2,6 +2,7 @@ package dev.tandem.api.claims;
 
 import dev.tandem.api.dra.DraAttributes;
 import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
 import java.util.ArrayList;
@@ -38,6 +39,11 @@ public final class ClaimGenerator {
   static final String ANY = "any";
 
   private ClaimGenerator() {}
+
+  /** The DeviceClass of Tandem's devices of a kind. */
+  public static String deviceClass(DeviceKind kind) {
+    return kind == DeviceKind.GPU ? GPU_CLASS : HCA_CLASS;
+  }
 
   /**
    * The attribute whose equal values mean an alignment's locality; null for {@code none}, which

@@ -4,7 +4,6 @@ import dev.tandem.api.dra.AttributeValue;
 import dev.tandem.api.dra.DeviceAttributes;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.topology.model.Device;
-import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,9 +28,8 @@ public final class NodeDevices {
     DeviceAttributes attributes = new DeviceAttributes(machine);
     List<DraDevice> out = new ArrayList<>();
     for (Device d : machine.devices()) {
-      String deviceClass =
-          d.kind() == DeviceKind.GPU ? ClaimGenerator.GPU_CLASS : ClaimGenerator.HCA_CLASS;
-      out.add(new DraDevice(name(d), deviceClass, values(attributes.of(d))));
+      out.add(
+          new DraDevice(name(d), ClaimGenerator.deviceClass(d.kind()), values(attributes.of(d))));
     }
     return out;
   }
