@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.tandem.kit.files.HostDirectory;
 import dev.tandem.kit.files.HostFileException;
 import java.io.IOException;
@@ -11,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The directory the driver writes CDI specs to (by default {@code /var/run/cdi}, which container
@@ -27,6 +31,8 @@ public final class CdiDirectory {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /** Larger than any spec this driver writes (32 devices): a larger file is not one of them. */
   private static final long MAX_SPEC_BYTES = 1L << 20;
@@ -74,17 +80,60 @@ public final class CdiDirectory {
    */
   public boolean holds(String fileName, Set<String> devices) {
     Path file = dir.path().resolve(fileName);
-    try {
-      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-          || Files.size(file) > MAX_SPEC_BYTES) {
-        return false;
-      }
-      JsonNode spec = JSON.readTree(Files.readAllBytes(file));
-      Set<String> named = new HashSet<>();
-      spec.path("devices").forEach(d -> named.add(d.path("name").asText()));
-      return ClaimSpec.KIND.equals(spec.path("kind").asText()) && named.equals(devices);
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    Set<String> named = new HashSet<>();
+    return ClaimSpec.KIND.equals(readKind(file, JSON, named)) && named.equals(devices);
+  }
+
+  /**
+   * The other spec files of the directory that define one of {@code devices} under this driver's
+   * kind. The CDI library drops a name that two specs of one directory define (a conflict at equal
+   * priority), so a container given that name would fail to start.
+   */
+  public List<String> rivals(String fileName, Set<String> devices) {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir.path())) {
+      files
+          .filter(f -> !f.getFileName().toString().equals(fileName))
+          .filter(Files::isRegularFile)
+          .forEach(
+              f -> {
+                String name = f.getFileName().toString();
+                ObjectMapper reader =
+                    name.endsWith(".json") ? JSON : name.endsWith(".yaml") ? YAML : null;
+                Set<String> named = new HashSet<>();
+                if (reader != null
+                    && ClaimSpec.KIND.equals(readKind(f, reader, named))
+                    && named.stream().anyMatch(devices::contains)) {
+                  out.add(name);
+                }
+              });
     } catch (IOException e) {
-      return false; // unreadable or not JSON: not the spec this driver wrote
+      throw new CdiException(
+          "cannot list the CDI directory " + dir.path() + ": " + e.getMessage(), e);
+    }
+    return out.stream().sorted().toList();
+  }
+
+  /**
+   * A spec file's kind, its device names added to {@code named}; empty when it is too large,
+   * unreadable or not a spec (the CDI library skips such a file too).
+   */
+  private static String readKind(Path file, ObjectMapper reader, Set<String> named) {
+    try {
+      if (Files.size(file) > MAX_SPEC_BYTES) {
+        return "";
+      }
+      JsonNode spec = reader.readTree(Files.readAllBytes(file));
+      if (spec == null) {
+        return "";
+      }
+      spec.path("devices").forEach(d -> named.add(d.path("name").asText()));
+      return spec.path("kind").asText();
+    } catch (IOException e) {
+      return "";
     }
   }
 }

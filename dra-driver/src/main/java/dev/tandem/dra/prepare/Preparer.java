@@ -252,6 +252,7 @@ public final class Preparer {
     try {
       if (spec != null) {
         cdi.write(spec.fileName(), spec.spec());
+        refuseRivals(spec.fileName(), specDevices(prepared));
       }
       vfs.forEach(
           (info, vf) ->
@@ -281,11 +282,36 @@ public final class Preparer {
   /**
    * Whether every file Prepare wrote for the claim is still there as it was written (tmpfs after a
    * reboot empties the directories; anything else may have replaced a spec with a directory, a link
-   * or another program's file): its spec defines exactly its HCAs' CDI devices.
+   * or another program's file): its spec defines exactly its HCAs' CDI devices, and no other file
+   * defines one of them.
    */
   private boolean filesThere(PreparedClaim c) {
-    return (c.cdiSpec() == null || cdi.holds(c.cdiSpec(), specDevices(c)))
+    return (c.cdiSpec() == null
+            || cdi.holds(c.cdiSpec(), specDevices(c))
+                && cdi.rivals(c.cdiSpec(), specDevices(c)).isEmpty())
         && c.deviceInfo().stream().allMatch(deviceInfo::exists);
+  }
+
+  /**
+   * Fails when another file of the CDI directory defines one of the claim's CDI devices: the
+   * container runtime would drop that name as a conflict and the container would not start.
+   */
+  private void refuseRivals(String specFile, Set<String> devices) {
+    List<String> rivals = cdi.rivals(specFile, devices);
+    if (!rivals.isEmpty()) {
+      throw new CdiException(
+          "CDI spec file(s) "
+              + String.join(", ", rivals)
+              + " in "
+              + cdi.path()
+              + " also define device(s) of "
+              + specFile
+              + " under kind "
+              + ClaimSpec.KIND
+              + "; the container runtime drops a name two specs of one directory define, so the"
+              + " container would not get its HCA. Remove those files: this driver's specs are"
+              + " named tandem.dev-hca_<claim uid>.json and it writes no others");
+    }
   }
 
   /** The names of the CDI devices the claim's spec defines: its HCAs' CDI ids, after the kind. */

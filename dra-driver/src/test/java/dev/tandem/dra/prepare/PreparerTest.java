@@ -356,6 +356,38 @@ class PreparerTest {
     assertTrue(error.contains("remove what is there by hand"), error);
   }
 
+  @Test
+  @DisplayName(
+      "another file of the CDI directory defining one of the claim's CDI names (JSON or YAML):"
+          + " refused, naming the file; its own spec removed; prepared once the file is gone")
+  void rivalSpecRefused() throws IOException {
+    allocate(ours("hcas", "mlx5-0"), ours("hcas", "mlx5-1"));
+    Preparer preparer = preparer();
+    assertEquals("", preparer.prepare(REF).error());
+    Path cdi = dir.resolve("cdi");
+    Files.writeString(
+        cdi.resolve("other.example-x.json"),
+        "{\"cdiVersion\":\"0.5.0\",\"kind\":\"other.example/x\",\"devices\":[{\"name\":\""
+            + UID
+            + "-mlx5-0\"}]}");
+    Files.writeString(
+        cdi.resolve("unrelated.yaml"),
+        "cdiVersion: 0.5.0\nkind: tandem.dev/hca\ndevices:\n- name: someone-else\n");
+    assertEquals("", preparer.prepare(REF).error(), "other kinds and other names are no rivals");
+
+    Path copy = cdi.resolve("backup copy.yaml");
+    Files.writeString(
+        copy, "cdiVersion: 0.5.0\nkind: tandem.dev/hca\ndevices:\n- name: " + UID + "-mlx5-1\n");
+    String error = preparer.prepare(REF).error();
+    assertTrue(error.contains("backup copy.yaml"), error);
+    assertTrue(error.contains("the container would not get its HCA"), error);
+    assertFalse(Files.exists(spec()), "its own spec removed with the failed Prepare");
+
+    Files.delete(copy);
+    assertEquals("", preparer.prepare(REF).error());
+    assertTrue(Files.exists(spec()));
+  }
+
   /** Replaces the file with what {@code make} puts in its place. */
   private static void replace(Path file, IoStep make) {
     try {
