@@ -6,6 +6,7 @@ import dev.tandem.fixtures.Topologies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -39,5 +40,12 @@ class HwlocDataDirectIT {
 
     assertTrue(exported.contains("pci_busid=\"0000:05:00.0\""), "the function is gone");
     assertTrue(exported.contains("0801 [15b3:2100]"), "its class and ids are gone");
+    List<String> notes = HwlocXmlReader.read(exported, "relion", "hwloc", "export").notes();
+    assertTrue(
+        notes.contains(
+            "hwloc: Data Direct functions (15b3:2100) [0000:05:00.0]: hwloc's tree does not say"
+                + " which NIC each serves, so the NICs stay at their own PCI address (live"
+                + " discovery reads sysfs when libmlx5 ties them)"),
+        notes.toString());
   }
 }

@@ -7,11 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.discovery.DataDirectTies;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.fixtures.GraceTray;
+import dev.tandem.topology.allocation.Allocation;
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.allocation.Availability;
+import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
+import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.render.TopologyMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +71,31 @@ class GraceTraysTest {
     assertEquals(1, m.device("mlx5_3").orElseThrow().numaNode());
     assertEquals(List.of(0, 1), m.numaNodes(), "CPU-less GPU memory nodes are no domain");
     assertTrue(d.notes().stream().noneMatch(n -> n.contains("align by CPU NUMA node")), notes(d));
+  }
+
+  @Test
+  @DisplayName("the matrix and the allocator pair each GPU with its Data Direct NIC; CX-7: refused")
+  void matrixAndAllocator() throws IOException {
+    GraceTray.GB300_CX8.write(root);
+    Machine m = read(DataDirectTies.of(GraceTray.GB300_CX8.dataDirect())).machine();
+
+    String pairs = TopologyMatrix.pairs(m);
+    assertTrue(pairs.contains("GPU0 -> mlx5_1 (PIX)"), pairs);
+    assertTrue(pairs.contains("GPU1 -> mlx5_0 (PIX)"), pairs);
+    AllocationRequest oneAndOne = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
+    AllocationResult placed = allocate(m, oneAndOne);
+    assertTrue(placed instanceof Allocation a && a.worst() == Locality.PIX, placed.toString());
+
+    Path cx7 = root.resolve("cx7");
+    GraceTray.GB200_CX7.write(cx7);
+    Machine gb200 =
+        SysfsReader.read(cx7, "gb200", List.of(), DataDirectTies.of(Map.of())).machine();
+    assertTrue(allocate(gb200, oneAndOne) instanceof Infeasible, "switch policy on a GB200");
+  }
+
+  private static AllocationResult allocate(Machine m, AllocationRequest request) {
+    LocalityIndex index = LocalityIndex.of(m);
+    return new Allocator(index).allocate(request, Availability.allFree(index, 1));
   }
 
   @Test
