@@ -15,6 +15,8 @@ import java.util.List;
  * @param uverbs uverbs character device name
  * @param virtualFunction true for an SR-IOV VF
  * @param physicalFunction PCI address of the PF of a VF
+ * @param dataDirect PCI address of the HCA's Data Direct function, where the HCA is placed in the
+ *     tree (its own PCI address stays the device's {@code address}); absent when it has none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HcaEntry(
@@ -26,7 +28,8 @@ public record HcaEntry(
     List<String> netdevs,
     String uverbs,
     boolean virtualFunction,
-    String physicalFunction) {
+    String physicalFunction,
+    String dataDirect) {
 
   public HcaEntry {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);

@@ -89,6 +89,13 @@ public final class DraAttributes {
   public static final String PF = TANDEM_DOMAIN + "/pf";
 
   /**
+   * The PCI address of an HCA's ConnectX-8 Data Direct function ({@code 0009:03:00.0}), where
+   * discovery places the HCA (so its {@code pcieRoot} and switch keys are that function's, by its
+   * GPU); {@link #PCI_BUS_ID} stays the HCA's own. Only HCAs with one have it.
+   */
+  public static final String DATA_DIRECT = TANDEM_DOMAIN + "/dataDirect";
+
+  /**
    * The consumable capacity of an HCA in the {@code shared} shape: how many claims may hold it at
    * once, each taking one share unless it asks for more. A capacity, not an attribute.
    */

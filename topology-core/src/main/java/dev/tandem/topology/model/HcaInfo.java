@@ -14,6 +14,9 @@ import java.util.List;
  * @param uverbs the uverbs character device name, e.g. {@code uverbs0}; null if unknown
  * @param virtualFunction true for an SR-IOV VF
  * @param physicalFunction PCI address of the PF of a VF; null otherwise
+ * @param dataDirect PCI address of the HCA's Data Direct function (ConnectX-8 {@code 15b3:2100}, a
+ *     DMA engine in a GPU's PCIe domain): where the HCA sits in the tree when it has one, its own
+ *     PCI address staying {@link Device#address()}; null when it has none or it is unknown
  */
 public record HcaInfo(
     String ibDevice,
@@ -24,7 +27,8 @@ public record HcaInfo(
     List<String> netdevs,
     String uverbs,
     boolean virtualFunction,
-    PciAddress physicalFunction) {
+    PciAddress physicalFunction,
+    PciAddress dataDirect) {
 
   public HcaInfo {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);
@@ -53,7 +57,8 @@ public record HcaInfo(
         .netdevs(netdevs)
         .uverbs(uverbs)
         .virtualFunction(virtualFunction)
-        .physicalFunction(physicalFunction);
+        .physicalFunction(physicalFunction)
+        .dataDirect(dataDirect);
   }
 
   /** Port ACTIVE, or unknown (a source that cannot read ports does not make a device unhealthy). */
@@ -73,6 +78,7 @@ public record HcaInfo(
     private String uverbs;
     private boolean virtualFunction;
     private PciAddress physicalFunction;
+    private PciAddress dataDirect;
 
     private Builder(String ibDevice) {
       this.ibDevice = ibDevice;
@@ -132,6 +138,12 @@ public record HcaInfo(
       return this;
     }
 
+    /** The PCI address of the HCA's Data Direct function. */
+    public Builder dataDirect(PciAddress value) {
+      this.dataDirect = value;
+      return this;
+    }
+
     public HcaInfo build() {
       return new HcaInfo(
           ibDevice,
@@ -142,7 +154,8 @@ public record HcaInfo(
           netdevs,
           uverbs,
           virtualFunction,
-          physicalFunction);
+          physicalFunction,
+          dataDirect);
     }
   }
 }

@@ -57,6 +57,12 @@ public final class HwlocXmlReader {
    */
   private final Map<String, Integer> numaOf = new LinkedHashMap<>();
 
+  /** NUMA nodes without CPUs (a Grace GPU's HBM): never a CPU domain, never a device's node. */
+  private final Set<Integer> memoryOnly = new HashSet<>();
+
+  /** The ConnectX-8 Data Direct functions ({@code 15b3:2100}) the tree holds. */
+  private final List<PciAddress> dataDirect = new ArrayList<>();
+
   private HwlocXmlReader(String nodeName, String source) {
     this.builder = new TopologyBuilder(nodeName, source);
   }
@@ -78,6 +84,9 @@ public final class HwlocXmlReader {
     }
     HwlocXmlReader reader = new HwlocXmlReader(nodeName, source);
     for (Element top : children(root, "object")) {
+      reader.memoryOnly(top, true);
+    }
+    for (Element top : children(root, "object")) {
       reader.walkNormal(top, new ArrayList<>());
     }
     var machine = reader.builder.build();
@@ -94,6 +103,14 @@ public final class HwlocXmlReader {
             + machine.switches().size()
             + " PCIe switches, NUMA nodes "
             + machine.numaNodes());
+    if (!reader.dataDirect.isEmpty()) {
+      notes.add(
+          source
+              + ": Data Direct functions (15b3:2100) "
+              + reader.dataDirect
+              + ": hwloc's tree does not say which NIC each serves, so the NICs stay at their own"
+              + " PCI address (live discovery reads sysfs when libmlx5 ties them)");
+    }
     notes.addAll(reader.builder.warnings());
     return new Discovery(machine, source, notes, reader.builder.warnings());
   }
@@ -176,6 +193,9 @@ public final class HwlocXmlReader {
               .deviceId(pci.device())
               .build());
     } else {
+      if (DeviceRules.isDataDirect(pci.vendor(), pci.device())) {
+        dataDirect.add(address);
+      }
       builder.endpoint(address, parent);
     }
   }
@@ -247,7 +267,7 @@ public final class HwlocXmlReader {
    * NPS machines that object is a sub-NUMA group; the shared README counts devices of one package
    * as NODE), else the object itself.
    */
-  private static Element domainObject(List<Element> cpuPath) {
+  private Element domainObject(List<Element> cpuPath) {
     for (int i = cpuPath.size() - 1; i >= 0; i--) {
       if (cpuPath.get(i).getAttribute("type").equals("Package")) {
         return cpuPath.get(i);
@@ -264,7 +284,7 @@ public final class HwlocXmlReader {
   /**
    * The NUMA nodes of the object a host bridge is attached to (or the nearest one above with any).
    */
-  private static List<Integer> localNuma(List<Element> cpuPath) {
+  private List<Integer> localNuma(List<Element> cpuPath) {
     for (int i = cpuPath.size() - 1; i >= 0; i--) {
       List<Integer> numa = numaNodes(cpuPath.get(i));
       if (!numa.isEmpty()) {
@@ -274,14 +294,47 @@ public final class HwlocXmlReader {
     return List.of();
   }
 
-  private static List<Integer> numaNodes(Element e) {
+  private List<Integer> numaNodes(Element e) {
     List<Integer> fromSet = NumaSet.parseBitmap(attr(e, "nodeset"));
-    if (!fromSet.isEmpty()) {
-      return fromSet;
+    if (fromSet.isEmpty()) {
+      List<Integer> below = new ArrayList<>();
+      collectNuma(e, below);
+      fromSet = below.stream().distinct().sorted().toList();
     }
-    List<Integer> below = new ArrayList<>();
-    collectNuma(e, below);
-    return below.stream().distinct().sorted().toList();
+    return fromSet.stream().filter(n -> !memoryOnly.contains(n)).toList();
+  }
+
+  /**
+   * Records the NUMA nodes without CPUs below {@code e}: hwloc 2.11 and later mark a GPU's memory
+   * {@code subtype="GPUMemory"}; older ones attach such a node to the machine itself while the
+   * nodes with CPUs hang below a package or group (a NUMA node's cpuset is its parent's, so the
+   * place it hangs is what says it has no CPUs of its own).
+   */
+  private void memoryOnly(Element e, boolean machine) {
+    List<Element> kids = children(e, "object");
+    boolean numaBelow = machine && kids.stream().anyMatch(k -> hasNumaBelow(k));
+    for (Element c : kids) {
+      String type = c.getAttribute("type");
+      if (type.equals("NUMANode") && c.hasAttribute("os_index")) {
+        if ("GPUMemory".equals(c.getAttribute("subtype")) || numaBelow) {
+          memoryOnly.add(Integer.parseInt(c.getAttribute("os_index")));
+        }
+      } else if (!IO_TYPES.contains(type)) {
+        memoryOnly(c, false);
+      }
+    }
+  }
+
+  private static boolean hasNumaBelow(Element e) {
+    if (e.getAttribute("type").equals("NUMANode") || IO_TYPES.contains(e.getAttribute("type"))) {
+      return false;
+    }
+    for (Element c : children(e, "object")) {
+      if (c.getAttribute("type").equals("NUMANode") || hasNumaBelow(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void collectNuma(Element e, List<Integer> out) {

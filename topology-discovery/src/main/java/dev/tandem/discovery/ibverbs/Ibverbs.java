@@ -4,19 +4,23 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import dev.tandem.discovery.DataDirectTies;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.read.DeviceRules;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.HcaInfo;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.model.PciAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Port states from libibverbs, for HCAs on real hardware. A machine without RDMA devices ({@code
+ * Port states from libibverbs, and each mlx5 device's Data Direct function from libmlx5 ({@link
+ * #dataDirect}), for HCAs on real hardware. A machine without RDMA devices ({@code
  * ibv_get_device_list} returns NULL with errno ENOSYS, or an empty list) reports none; a missing
  * library is a note, never an error. The library is loaded on first use and held by this instance.
  */
@@ -29,15 +33,21 @@ public final class Ibverbs {
   private static final int ENOSYS = 38;
 
   private final String libraryName;
+  private final String mlx5Name;
   private IbverbsLibrary library;
 
-  /** The system's libibverbs. */
+  /** The system's libibverbs and libmlx5. */
   public Ibverbs() {
-    this("ibverbs");
+    this("ibverbs", "mlx5");
   }
 
   Ibverbs(String libraryName) {
+    this(libraryName, "mlx5");
+  }
+
+  Ibverbs(String libraryName, String mlx5Name) {
     this.libraryName = libraryName;
+    this.mlx5Name = mlx5Name;
   }
 
   /** Loads libibverbs on first use; null while it cannot be loaded (tried again next time). */
@@ -84,6 +94,51 @@ public final class Ibverbs {
     }
     notes.add("ibverbs: " + out.size() + " RDMA devices " + out.keySet());
     return out;
+  }
+
+  /**
+   * The Data Direct function of every mlx5 device that has one, from libmlx5 ({@link
+   * DataDirectPath}); why it could not be asked when libmlx5 or its symbol is missing.
+   */
+  public DataDirectTies dataDirect(List<String> notes) {
+    List<String> why = new ArrayList<>();
+    DataDirectPath path = DataDirectPath.bind(mlx5Name, why);
+    IbverbsLibrary lib = library();
+    if (lib == null) {
+      why.add("libibverbs is not installed (Debian package libibverbs1)");
+    }
+    if (!why.isEmpty()) {
+      String reason = String.join("; ", why);
+      notes.add("ibverbs: Data Direct functions not asked: " + reason);
+      return DataDirectTies.unavailable(reason);
+    }
+    IntByReference count = new IntByReference();
+    Pointer list = lib.ibv_get_device_list(count);
+    if (list == null) {
+      return DataDirectTies.of(Map.of());
+    }
+    Map<String, PciAddress> out = new TreeMap<>();
+    try {
+      for (int i = 0; i < count.getValue(); i++) {
+        Pointer dev = list.getPointer((long) i * Native.POINTER_SIZE);
+        String name = lib.ibv_get_device_name(dev);
+        Pointer ctx = name == null ? null : lib.ibv_open_device(dev);
+        if (ctx != null) {
+          try {
+            PciAddress at = DataDirectPath.of(path, name, ctx, notes);
+            if (at != null) {
+              out.put(name, at);
+            }
+          } finally {
+            lib.ibv_close_device(ctx);
+          }
+        }
+      }
+    } finally {
+      lib.ibv_free_device_list(list);
+    }
+    notes.add("ibverbs: Data Direct functions " + out);
+    return DataDirectTies.of(out);
   }
 
   private static Port query(IbverbsLibrary lib, Pointer dev) {

@@ -1,7 +1,9 @@
 package dev.tandem.discovery.live;
 
+import dev.tandem.discovery.DataDirectTies;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.NumaOnlyPairing;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.hwloc.Hwloc;
 import dev.tandem.discovery.hwloc.HwlocXmlReader;
@@ -15,8 +17,9 @@ import java.util.List;
 
 /**
  * This machine: libhwloc first (GPU UUIDs from {@code /proc/driver/nvidia} and HCA details from
- * sysfs filled in), the sysfs tree when libhwloc is missing or finds no GPU or HCA, then libibverbs
- * for port states. A missing library is a note, never an error.
+ * sysfs filled in), the sysfs tree when libhwloc is missing or finds no GPU or HCA, or when libmlx5
+ * ties an mlx5 device to a Data Direct function (sysfs places it there), then libibverbs for port
+ * states. A missing library is a note, never an error.
  */
 public final class LiveSource implements TopologySource {
 
@@ -42,18 +45,26 @@ public final class LiveSource implements TopologySource {
     } catch (DiscoveryException e) {
       notes.add("hwloc: skipped: " + e.getMessage());
     }
-    if (hw != null && !hw.machine().devices().isEmpty()) {
+    DataDirectTies ties = ibverbs.dataDirect(notes);
+    boolean hwlocFound = hw != null && !hw.machine().devices().isEmpty();
+    if (hwlocFound && ties.byIbDevice().isEmpty()) {
       return ibverbs.enrich(completed(hw, notes));
     }
-    if (hw != null) {
+    if (hwlocFound) {
+      notes.add(
+          "hwloc's tree does not say which NIC a Data Direct function serves; reading sysfs under "
+              + sysfsRoot
+              + " to place the NICs libmlx5 ties to one");
+    } else if (hw != null) {
       notes.add("hwloc found no GPU or HCA; reading sysfs under " + sysfsRoot);
     }
-    return ibverbs.enrich(SysfsReader.read(sysfsRoot, nodeName, notes));
+    return ibverbs.enrich(SysfsReader.read(sysfsRoot, nodeName, notes, ties));
   }
 
   /** What hwloc leaves out without vendor plugins: GPU UUIDs, HCA link layer, rate and uverbs. */
   private Discovery completed(Discovery hw, List<String> notes) {
     Machine m = NvidiaProc.withUuids(hw.machine(), sysfsRoot, notes);
+    NumaOnlyPairing.note(m, "hwloc").ifPresent(notes::add);
     return new Discovery(
         SysfsReader.withHcaDetails(m, sysfsRoot, notes), "hwloc", notes, hw.warnings());
   }

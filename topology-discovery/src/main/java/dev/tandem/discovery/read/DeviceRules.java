@@ -49,6 +49,14 @@ public final class DeviceRules {
     return vendor == MELLANOX && (classId == 0x0207 || classId == 0x0200 || classId == 0x0c06);
   }
 
+  /**
+   * A ConnectX-8 Data Direct function: {@code 15b3:2100}, the id the kernel's mlx5 Data Direct
+   * driver binds ({@code drivers/infiniband/hw/mlx5/data_direct.c}); a DMA engine, not an HCA.
+   */
+  public static boolean isDataDirect(int vendor, int device) {
+    return vendor == MELLANOX && device == 0x2100;
+  }
+
   public static boolean isBridge(int classId) {
     return classId == 0x0604;
   }

@@ -1,7 +1,9 @@
 package dev.tandem.discovery.sysfs;
 
+import dev.tandem.discovery.DataDirectTies;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.NumaOnlyPairing;
 import dev.tandem.discovery.read.DeviceRules;
 import dev.tandem.discovery.read.NumaSet;
 import dev.tandem.topology.model.Device;
@@ -17,7 +19,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -46,6 +50,9 @@ public final class SysfsReader {
   private final HostFiles files;
   private final String nodeName;
   private final List<String> skipped = new ArrayList<>();
+  private final Map<Integer, List<Integer>> nodeCpus = new TreeMap<>();
+  private final Map<PciAddress, Integer> numaNodes = new HashMap<>();
+  private final Map<String, Function> dataDirectAt = new HashMap<>();
 
   /** One PCI function: where it is and what it is. */
   private record Function(
@@ -80,13 +87,22 @@ public final class SysfsReader {
   }
 
   public static Discovery read(Path root, String nodeName, List<String> priorNotes) {
+    return read(root, nodeName, priorNotes, DataDirectTies.unavailable("libmlx5 not asked"));
+  }
+
+  /**
+   * The tree under {@code root}, each mlx5 device that {@code ties} names placed where its Data
+   * Direct function sits ({@link DataDirectClaims}), its own PCI address kept.
+   */
+  public static Discovery read(
+      Path root, String nodeName, List<String> priorNotes, DataDirectTies ties) {
     if (!Files.isDirectory(root)) {
       throw new DiscoveryException("sysfs root " + root + " is not a directory");
     }
-    return new SysfsReader(root, nodeName).read(priorNotes);
+    return new SysfsReader(root, nodeName).read(priorNotes, ties);
   }
 
-  private Discovery read(List<String> priorNotes) {
+  private Discovery read(List<String> priorNotes, DataDirectTies ties) {
     List<String> notes = new ArrayList<>(priorNotes);
     Path bus = files.host("/sys/bus/pci/devices");
     if (!Files.isDirectory(bus)) {
@@ -101,6 +117,8 @@ public final class SysfsReader {
       }
     }
     TopologyBuilder builder = new TopologyBuilder(nodeName, "sysfs");
+    readNodeCpus();
+    Map<String, PciAddress> dataDirect = dataDirect(functions, ties, notes);
     Map<String, List<Integer>> hostNuma = hostBridgeNuma(functions);
     Map<String, String> domains = new HashMap<>();
     for (var e : hostNuma.entrySet()) {
@@ -111,11 +129,16 @@ public final class SysfsReader {
       domains.put(e.getKey(), domain);
       builder.hostBridge(e.getKey(), domain);
     }
+    dataDirect.forEach((ib, at) -> dataDirectAt.put(ib, functions.get(at).placed(functions)));
     for (Function unplaced : functions.values()) {
       Function f = unplaced.placed(functions);
       List<Integer> numa = hostNuma.get(f.hostBridge());
-      int numaNode = f.numaNode() >= 0 ? f.numaNode() : numa.isEmpty() ? -1 : numa.get(0);
-      add(builder, f, numaNode, RdmaFunction.ibDevices(f.dir()));
+      int own = cpuNode(f, notes);
+      numaNodes.put(f.address(), own >= 0 ? own : numa.isEmpty() ? -1 : numa.get(0));
+    }
+    for (Function unplaced : functions.values()) {
+      Function f = unplaced.placed(functions);
+      add(builder, f, numaNodes.get(f.address()), RdmaFunction.ibDevices(f.dir()));
     }
     Machine m = builder.build();
     notes.add(
@@ -132,6 +155,7 @@ public final class SysfsReader {
     if (!skipped.isEmpty()) {
       notes.add("sysfs: unreadable PCI functions skipped: " + String.join(", ", skipped));
     }
+    NumaOnlyPairing.note(m, "sysfs").ifPresent(notes::add);
     notes.addAll(builder.warnings());
     return new Discovery(m, "sysfs", notes, builder.warnings());
   }
@@ -143,13 +167,71 @@ public final class SysfsReader {
       builder.device(gpu(f, numaNode));
     } else if (!ibNames.isEmpty()) {
       for (String name : ibNames) {
-        builder.device(at(f, numaNode, Device.hca(name, hca(name, f)).name(name)));
+        builder.device(placed(at(f, numaNode, Device.hca(name, hca(name, f)).name(name))));
       }
     } else if (DeviceRules.isRdmaFunction(f.vendor(), f.device(), f.classId())) {
       builder.device(at(f, numaNode, Device.hca(f.address().toString(), hca(null, f))));
     } else {
       builder.endpoint(f.address(), f.parentId());
     }
+  }
+
+  /**
+   * The HCA where its Data Direct function sits (that function's parent and NUMA node), its own PCI
+   * address kept, when it has one; else as it is.
+   */
+  private Device placed(Device hca) {
+    Function dd = dataDirectAt.get(hca.hca().ibDevice());
+    if (dd == null) {
+      return hca;
+    }
+    return hca.toBuilder()
+        .parentId(dd.parentId())
+        .numaNode(numaNodes.get(dd.address()))
+        .hca(hca.hca().toBuilder().dataDirect(dd.address()).build())
+        .build();
+  }
+
+  /** Each mlx5 device placed at its Data Direct function, by ibverbs name. */
+  private static Map<String, PciAddress> dataDirect(
+      Map<PciAddress, Function> functions, DataDirectTies ties, List<String> notes) {
+    Set<PciAddress> dd = new TreeSet<>();
+    Map<String, PciAddress> nics = new HashMap<>();
+    for (Function f : functions.values()) {
+      if (DeviceRules.isDataDirect(f.vendor(), f.device())) {
+        dd.add(f.address());
+      }
+      RdmaFunction.ibDevices(f.dir()).forEach(ib -> nics.put(ib, f.address()));
+    }
+    return DataDirectClaims.placed(dd, nics, ties, notes);
+  }
+
+  /**
+   * The function's NUMA node for alignment: its {@code numa_node}, unless that node has no CPUs (a
+   * Grace GPU's memory, a memory expander): then the CPU node its {@code local_cpulist} covers,
+   * with a note; -1 when there is none (the host bridge's node is used).
+   */
+  private int cpuNode(Function f, List<String> notes) {
+    int n = f.numaNode();
+    if (n < 0 || !nodeCpus.getOrDefault(n, List.of(0)).isEmpty()) {
+      return n;
+    }
+    Integer cpuNode =
+        nodeCpus.entrySet().stream()
+            .filter(e -> !e.getValue().isEmpty() && f.localCpus().containsAll(e.getValue()))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElse(null);
+    notes.add(
+        "sysfs: PCI "
+            + f.address()
+            + " names NUMA node "
+            + n
+            + ", which has no CPUs (GPU memory or a memory expander), as its numa_node: "
+            + (cpuNode != null
+                ? "its CPU node " + cpuNode + " (local_cpulist) is used for alignment"
+                : "no CPU node holds its local_cpulist; its host bridge's CPU node is used"));
+    return cpuNode == null ? -1 : cpuNode;
   }
 
   private Device gpu(Function f, int numaNode) {
@@ -287,7 +369,17 @@ public final class SysfsReader {
    * that list when the CPUs span packages or their packages are unknown; else {@code numa_node}.
    */
   private Map<String, List<Integer>> hostBridgeNuma(Map<PciAddress, Function> functions) {
-    Map<Integer, List<Integer>> nodeCpus = new TreeMap<>();
+    Map<String, List<Integer>> out = new LinkedHashMap<>();
+    for (Function f : functions.values()) {
+      if (!out.containsKey(f.hostBridge())) {
+        out.put(f.hostBridge(), domainNuma(f));
+      }
+    }
+    return out;
+  }
+
+  /** The NUMA nodes and their CPUs ({@code /sys/devices/system/node/nodeN/cpulist}). */
+  private void readNodeCpus() {
     for (Path node : HostFiles.list(files.host("/sys/devices/system/node"))) {
       String n = node.getFileName().toString();
       if (n.matches("node[0-9]+")) {
@@ -296,16 +388,9 @@ public final class SysfsReader {
             NumaSet.parseList(HostFiles.firstLine(node.resolve("cpulist"))));
       }
     }
-    Map<String, List<Integer>> out = new LinkedHashMap<>();
-    for (Function f : functions.values()) {
-      if (!out.containsKey(f.hostBridge())) {
-        out.put(f.hostBridge(), domainNuma(f, nodeCpus));
-      }
-    }
-    return out;
   }
 
-  private List<Integer> domainNuma(Function f, Map<Integer, List<Integer>> nodeCpus) {
+  private List<Integer> domainNuma(Function f) {
     List<Integer> numa = new ArrayList<>();
     Integer pkg = packageOf(f.localCpus());
     nodeCpus.forEach(
@@ -318,7 +403,9 @@ public final class SysfsReader {
             numa.add(node);
           }
         });
-    if (numa.isEmpty() && f.numaNode() >= 0) {
+    if (numa.isEmpty()
+        && f.numaNode() >= 0
+        && !nodeCpus.getOrDefault(f.numaNode(), List.of(0)).isEmpty()) {
       numa.add(f.numaNode());
     }
     return numa;
