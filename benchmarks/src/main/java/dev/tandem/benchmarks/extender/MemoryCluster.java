@@ -123,7 +123,8 @@ final class MemoryCluster {
             h.netdevs(),
             h.uverbs(),
             h.virtualFunction(),
-            h.physicalFunction());
+            h.physicalFunction(),
+            h.rail());
     return new DeviceEntry(
         d.id(),
         d.kind(),

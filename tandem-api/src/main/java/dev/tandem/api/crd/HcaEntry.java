@@ -15,6 +15,7 @@ import java.util.List;
  * @param uverbs uverbs character device name
  * @param virtualFunction true for an SR-IOV VF
  * @param physicalFunction PCI address of the PF of a VF
+ * @param rail the fabric rail the HCA is cabled to; absent when it has none (docs/rails.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HcaEntry(
@@ -26,7 +27,8 @@ public record HcaEntry(
     List<String> netdevs,
     String uverbs,
     boolean virtualFunction,
-    String physicalFunction) {
+    String physicalFunction,
+    Integer rail) {
 
   public HcaEntry {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);

@@ -178,7 +178,8 @@ public final class NodeTopologyMapper {
         h.netdevs(),
         h.uverbs(),
         h.virtualFunction(),
-        text(h.physicalFunction()));
+        text(h.physicalFunction()),
+        h.rail());
   }
 
   private static HcaInfo toHca(HcaEntry e, Sharing sharing) {
@@ -191,7 +192,8 @@ public final class NodeTopologyMapper {
         sharing.share(e.netdevs()),
         sharing.share(e.uverbs()),
         e.virtualFunction(),
-        sharing.share(address(e.physicalFunction())));
+        sharing.share(address(e.physicalFunction())),
+        e.rail());
   }
 
   /** Reads one field, naming it in the error when its value cannot be read. */

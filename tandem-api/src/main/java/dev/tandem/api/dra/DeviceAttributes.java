@@ -72,6 +72,9 @@ public final class DeviceAttributes {
     put(out, DraAttributes.PORT_STATE, portState(hca.portState()));
     put(out, DraAttributes.RATE, hca.rate());
     gbps(hca.rate()).ifPresent(g -> out.put(DraAttributes.RATE_GBPS, AttributeValue.number(g)));
+    if (hca.rail() != null) {
+      out.put(DraAttributes.RAIL, AttributeValue.number(hca.rail()));
+    }
   }
 
   /**

@@ -14,6 +14,8 @@ import java.util.List;
  * @param uverbs the uverbs character device name, e.g. {@code uverbs0}; null if unknown
  * @param virtualFunction true for an SR-IOV VF
  * @param physicalFunction PCI address of the PF of a VF; null otherwise
+ * @param rail the fabric rail the HCA is cabled to (HCA k of every node of a rail-optimized fabric
+ *     on leaf switch k, docs/rails.md); null when it has none (a storage HCA) or it is unknown
  */
 public record HcaInfo(
     String ibDevice,
@@ -24,10 +26,19 @@ public record HcaInfo(
     List<String> netdevs,
     String uverbs,
     boolean virtualFunction,
-    PciAddress physicalFunction) {
+    PciAddress physicalFunction,
+    Integer rail) {
 
   public HcaInfo {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);
+    if (rail != null && rail < 0) {
+      throw new IllegalArgumentException("rail " + rail + " of HCA " + ibDevice + " is negative");
+    }
+  }
+
+  /** The same HCA on {@code value} (null: on no rail). */
+  public HcaInfo withRail(Integer value) {
+    return toBuilder().rail(value).build();
   }
 
   /** An HCA known only by its ibverbs name. */
@@ -53,7 +64,8 @@ public record HcaInfo(
         .netdevs(netdevs)
         .uverbs(uverbs)
         .virtualFunction(virtualFunction)
-        .physicalFunction(physicalFunction);
+        .physicalFunction(physicalFunction)
+        .rail(rail);
   }
 
   /** Port ACTIVE, or unknown (a source that cannot read ports does not make a device unhealthy). */
@@ -73,6 +85,7 @@ public record HcaInfo(
     private String uverbs;
     private boolean virtualFunction;
     private PciAddress physicalFunction;
+    private Integer rail;
 
     private Builder(String ibDevice) {
       this.ibDevice = ibDevice;
@@ -132,6 +145,12 @@ public record HcaInfo(
       return this;
     }
 
+    /** The rail the HCA is cabled to; null for none. */
+    public Builder rail(Integer value) {
+      this.rail = value;
+      return this;
+    }
+
     public HcaInfo build() {
       return new HcaInfo(
           ibDevice,
@@ -142,7 +161,8 @@ public record HcaInfo(
           netdevs,
           uverbs,
           virtualFunction,
-          physicalFunction);
+          physicalFunction,
+          rail);
     }
   }
 }
