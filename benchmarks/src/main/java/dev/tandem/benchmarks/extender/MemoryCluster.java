@@ -124,7 +124,8 @@ final class MemoryCluster {
             h.uverbs(),
             h.virtualFunction(),
             h.physicalFunction(),
-            h.dataDirect());
+            h.dataDirect(),
+            h.rail());
     return new DeviceEntry(
         d.id(),
         d.kind(),

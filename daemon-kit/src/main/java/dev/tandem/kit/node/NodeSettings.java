@@ -99,6 +99,16 @@ public final class NodeSettings {
                   + " joint mode, for GPU health (a GPU NVML cannot find is unhealthy; a library"
                   + " that does not load is a note)");
 
+  public static final Setting<Path> RAIL_MAP =
+      Setting.of("--rail-map", "FILE", Parsers.existingFile())
+          .env("TANDEM_RAIL_MAP")
+          .defaultText("rails by PCI order")
+          .help(
+              "the operator's rail mapping, a JSON array of `{nodeSelector, rails}` entries (rail"
+                  + " by ibverbs name, netdev or PCI address; docs/rails.md), read again at every"
+                  + " rediscovery; the node takes the first entry its labels match, else its HCAs'"
+                  + " rails follow their PCI order");
+
   /** At most one way of reading the machine besides the default (the libraries, then sysfs). */
   public static final Rule ONE_SOURCE = Rule.atMostOne(HWLOC_XML, NCCL_TOPO, SYSFS_ONLY);
 

@@ -21,6 +21,7 @@ import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PciAddress;
 import dev.tandem.topology.model.TopologyBuilder;
+import dev.tandem.topology.rail.Rails;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -192,6 +193,20 @@ class PoolBuilderTest {
     assertEquals(1, pool.slices().size());
     assertEquals("hgx-h100-8nic-tandem.dev-0", pool.sliceName(0));
     assertEquals("hgx-h100-8nic", pool.poolName());
+  }
+
+  @Test
+  @DisplayName("rails: DGX A100's GPU-side NICs carry tandem.dev/rail 0-7, its storage NIC none")
+  void rails() {
+    Map<String, PublishedDevice> d =
+        byTreeId(
+            PoolBuilder.build(
+                Rails.byPciOrder(RealMachines.dgxA100()).machine(), PoolSpec.joint()));
+    for (int i = 0; i < 8; i++) {
+      assertEquals(String.valueOf(i), attr(d.get("mlx5_" + i), DraAttributes.RAIL), "mlx5_" + i);
+    }
+    assertNull(attr(d.get("mlx5_8"), DraAttributes.RAIL), "storage NIC");
+    assertNull(attr(d.get("GPU-0"), DraAttributes.RAIL), "GPUs have no rail");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.tandem.agent.audit.NodeSlices;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
+import dev.tandem.agent.publish.RailedSource;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.discovery.nvml.Nvml;
 import dev.tandem.kit.kube.KubeConnection;
@@ -64,7 +65,10 @@ public final class Agent {
     publish =
         new PublishLoop(
             vertx,
-            TopologySources.create(config.discovery()),
+            new RailedSource(
+                TopologySources.create(config.discovery()),
+                config.railMap(),
+                () -> NodeTopologyPublisher.labels(client, config.nodeName())),
             new NodeTopologyPublisher(client, config.nodeName()),
             config.resources(),
             config.resync(),

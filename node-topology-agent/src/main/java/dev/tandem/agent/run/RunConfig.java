@@ -15,6 +15,7 @@ import java.util.Map;
  * environment over defaults). Only {@code main} passes the real environment.
  *
  * @param node the node's name and how its machine is read
+ * @param railMap the operator's rail mapping file, or null for rails by PCI order
  * @param podResourcesSocket the kubelet's PodResources socket
  * @param resync time between full rediscoveries
  * @param poll time between PodResources polls
@@ -26,6 +27,7 @@ import java.util.Map;
  */
 public record RunConfig(
     LocalNode node,
+    Path railMap,
     Path podResourcesSocket,
     Duration resync,
     Duration poll,
@@ -53,6 +55,7 @@ public record RunConfig(
   static RunConfig from(Resolved v, Map<String, String> env) {
     return new RunConfig(
         NodeSettings.localNode(v, env),
+        v.get(NodeSettings.RAIL_MAP),
         v.get(NodeSettings.POD_RESOURCES_SOCKET),
         v.get(RunSettings.RESYNC),
         v.get(RunSettings.POLL),

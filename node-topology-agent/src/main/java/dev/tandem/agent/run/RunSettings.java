@@ -74,6 +74,7 @@ public final class RunSettings {
                   NodeSettings.NCCL_TOPO,
                   NodeSettings.SYSFS_ROOT,
                   NodeSettings.SYSFS_ONLY,
+                  NodeSettings.RAIL_MAP,
                   NodeSettings.POD_RESOURCES_SOCKET,
                   RESYNC,
                   POLL,

@@ -17,6 +17,7 @@ import java.util.List;
  * @param physicalFunction PCI address of the PF of a VF
  * @param dataDirect PCI address of the HCA's Data Direct function, where the HCA is placed in the
  *     tree (its own PCI address stays the device's {@code address}); absent when it has none
+ * @param rail the fabric rail the HCA is cabled to; absent when it has none (docs/rails.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HcaEntry(
@@ -29,7 +30,8 @@ public record HcaEntry(
     String uverbs,
     boolean virtualFunction,
     String physicalFunction,
-    String dataDirect) {
+    String dataDirect,
+    Integer rail) {
 
   public HcaEntry {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);

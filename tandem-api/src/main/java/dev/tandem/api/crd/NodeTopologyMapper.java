@@ -179,7 +179,8 @@ public final class NodeTopologyMapper {
         h.uverbs(),
         h.virtualFunction(),
         text(h.physicalFunction()),
-        text(h.dataDirect()));
+        text(h.dataDirect()),
+        h.rail());
   }
 
   private static HcaInfo toHca(HcaEntry e, Sharing sharing) {
@@ -193,7 +194,8 @@ public final class NodeTopologyMapper {
         sharing.share(e.uverbs()),
         e.virtualFunction(),
         sharing.share(address(e.physicalFunction())),
-        address(e.dataDirect()));
+        address(e.dataDirect()),
+        e.rail());
   }
 
   /** Reads one field, naming it in the error when its value cannot be read. */

@@ -75,6 +75,9 @@ public final class DeviceAttributes {
     if (hca.dataDirect() != null) {
       out.put(DraAttributes.DATA_DIRECT, text(hca.dataDirect().toString()));
     }
+    if (hca.rail() != null) {
+      out.put(DraAttributes.RAIL, AttributeValue.number(hca.rail()));
+    }
   }
 
   /**

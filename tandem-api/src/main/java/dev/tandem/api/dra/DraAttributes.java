@@ -83,6 +83,12 @@ public final class DraAttributes {
   public static final String RATE_GBPS = TANDEM_DOMAIN + "/rateGbps";
 
   /**
+   * The fabric rail an HCA is cabled to, an integer (docs/rails.md): HCAs with one value on two
+   * nodes reach each other through one leaf switch. Left out for an HCA on no rail.
+   */
+  public static final String RAIL = TANDEM_DOMAIN + "/rail";
+
+  /**
    * An SR-IOV VF's PF, as its PCI address ({@code 0000:3b:00.0}); only VFs ({@code sriov} shape)
    * have it. Two VFs with one value share a port's bandwidth.
    */

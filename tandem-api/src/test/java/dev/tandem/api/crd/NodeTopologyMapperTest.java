@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.rail.Rails;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ class NodeTopologyMapperTest {
         TestMachines.twoSwitchesAndLoneHca("gpu-1"),
         TestMachines.gpusOnRootPorts("gpu-2"),
         TestMachines.vmWithVf("vm-3"),
+        Rails.byPciOrder(TestMachines.twoSwitchesAndLoneHca("gpu-5")).machine(),
         Machine.empty("cpu-4", "sysfs"));
   }
 

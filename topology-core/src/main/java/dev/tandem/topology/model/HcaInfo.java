@@ -17,6 +17,8 @@ import java.util.List;
  * @param dataDirect PCI address of the HCA's Data Direct function (ConnectX-8 {@code 15b3:2100}, a
  *     DMA engine in a GPU's PCIe domain): where the HCA sits in the tree when it has one, its own
  *     PCI address staying {@link Device#address()}; null when it has none or it is unknown
+ * @param rail the fabric rail the HCA is cabled to (HCA k of every node of a rail-optimized fabric
+ *     on leaf switch k, docs/rails.md); null when it has none (a storage HCA) or it is unknown
  */
 public record HcaInfo(
     String ibDevice,
@@ -28,10 +30,19 @@ public record HcaInfo(
     String uverbs,
     boolean virtualFunction,
     PciAddress physicalFunction,
-    PciAddress dataDirect) {
+    PciAddress dataDirect,
+    Integer rail) {
 
   public HcaInfo {
     netdevs = netdevs == null ? List.of() : List.copyOf(netdevs);
+    if (rail != null && rail < 0) {
+      throw new IllegalArgumentException("rail " + rail + " of HCA " + ibDevice + " is negative");
+    }
+  }
+
+  /** The same HCA on {@code value} (null: on no rail). */
+  public HcaInfo withRail(Integer value) {
+    return toBuilder().rail(value).build();
   }
 
   /** An HCA known only by its ibverbs name. */
@@ -58,7 +69,8 @@ public record HcaInfo(
         .uverbs(uverbs)
         .virtualFunction(virtualFunction)
         .physicalFunction(physicalFunction)
-        .dataDirect(dataDirect);
+        .dataDirect(dataDirect)
+        .rail(rail);
   }
 
   /** Port ACTIVE, or unknown (a source that cannot read ports does not make a device unhealthy). */
@@ -79,6 +91,7 @@ public record HcaInfo(
     private boolean virtualFunction;
     private PciAddress physicalFunction;
     private PciAddress dataDirect;
+    private Integer rail;
 
     private Builder(String ibDevice) {
       this.ibDevice = ibDevice;
@@ -144,6 +157,12 @@ public record HcaInfo(
       return this;
     }
 
+    /** The rail the HCA is cabled to; null for none. */
+    public Builder rail(Integer value) {
+      this.rail = value;
+      return this;
+    }
+
     public HcaInfo build() {
       return new HcaInfo(
           ibDevice,
@@ -155,7 +174,8 @@ public record HcaInfo(
           uverbs,
           virtualFunction,
           physicalFunction,
-          dataDirect);
+          dataDirect,
+          rail);
     }
   }
 }

@@ -36,7 +36,8 @@ class DeviceTest {
             "uverbs4",
             true,
             PciAddress.parse("0000:3b:00.0"),
-            PciAddress.parse("0008:03:00.0"));
+            PciAddress.parse("0008:03:00.0"),
+            3);
     Device hca =
         new Device(
             "mlx5_4",
@@ -62,7 +63,8 @@ class DeviceTest {
   void hcaAttributes() {
     HcaInfo driverless = HcaInfo.builder(null).netdevs(null).build();
     assertEquals(
-        new HcaInfo(null, null, null, null, null, List.of(), null, false, null, null), driverless);
+        new HcaInfo(null, null, null, null, null, List.of(), null, false, null, null, null),
+        driverless);
     assertTrue(driverless.portUsable(), "unknown port state does not make a device unhealthy");
     IllegalArgumentException e =
         assertThrows(
