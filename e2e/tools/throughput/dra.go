@@ -17,7 +17,7 @@ import (
 )
 
 // The DRA runs: pods whose GPUs and HCAs come from a ResourceClaim of their own (created with the pod,
-// named after it), allocated by kube-scheduler's DRA plugin from the ResourceSlices Tandem's DRA
+// named after it; in dra-ext written by kube-scheduler, extended.go), allocated by kube-scheduler's DRA plugin from the ResourceSlices Tandem's DRA
 // driver publishes in joint mode on each fake node; no extender.
 const (
 	// runDRARoot: the claim upstream drivers recommend, N GPUs and N HCAs under one matchAttribute.
@@ -33,7 +33,7 @@ const (
 	shapeAnnotation = "throughput.tandem.dev/devices"
 )
 
-func isDRA(run string) bool { return run == runDRARoot || run == runDRAGen }
+func isDRA(run string) bool { return run == runDRARoot || run == runDRAGen || run == runDRAExt }
 
 // localityAttribute is the published attribute whose equal values mean a policy's locality: Tandem's
 // own group (as tandem-api's ClaimGenerator.attribute says).
@@ -251,7 +251,7 @@ func (b *bench) verifyClaims(ctx context.Context, r *result, pods []corev1.Pod) 
 		}
 		r.pods++
 		node := p.Spec.NodeName
-		c := claims[p.Name]
+		c := claims[claimName(&p)]
 		if c == nil || c.Status.Allocation == nil {
 			problems = append(problems, fmt.Sprintf("pod %s bound to %s, its claim not allocated", p.Name, node))
 			continue

@@ -3,7 +3,9 @@ package main
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // A claim counts as aligned only when every GPU has an HCA of its claim under its switch and every
@@ -38,5 +40,18 @@ func TestAlignedClaimPairsEveryDeviceOfBothKinds(t *testing.T) {
 	}
 	if aligned(pick("g1"), pick("h1", "h2")) {
 		t.Error("h2's switch holds no GPU of the claim: want not aligned")
+	}
+}
+
+// A dra-ext pod's devices are in the claim kube-scheduler wrote and named in the pod's status; a
+// dra-root or dra-gen pod's in the claim named after it.
+func TestClaimNameOfADRAPod(t *testing.T) {
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}}
+	if got := claimName(p); got != "p" {
+		t.Errorf("pod with a claim of its own: claim %q, want p", got)
+	}
+	p.Status.ExtendedResourceClaimStatus = &corev1.PodExtendedResourceClaimStatus{ResourceClaimName: "p-extended-resources-x7k2q"}
+	if got := claimName(p); got != "p-extended-resources-x7k2q" {
+		t.Errorf("dra-ext pod: claim %q, want the one in its status", got)
 	}
 }

@@ -15,6 +15,9 @@
 //	   from the ResourceSlices Tandem's DRA driver publishes in joint mode for each node (dra.go)
 //	dra-gen  as dra-root, with the claims Tandem's generator writes for each shape and policy
 //	   (`tandem claim`)
+//	dra-ext  kube-scheduler alone, the device pods asking nvidia.com/gpu and rdma/hca as extended
+//	   resources that Tandem's DeviceClasses serve through DRA (KEP-5004, extended.go): the claim is
+//	   kube-scheduler's own, without constraints
 //
 // Issue #34 calls the last two (c) and (d); here c is taken, so they are named.
 package main
@@ -68,8 +71,8 @@ func parseOptions() (*options, error) {
 	sizes := flag.String("nodes", "1000,5000", "cluster sizes, comma-separated; nodes are added between sizes")
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
-	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen); 0: as -pods")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims)")
+	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen, dra-ext); 0: as -pods")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -97,7 +100,7 @@ func parseOptions() (*options, error) {
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
 		if r != "a" && r != "b" && r != "c" && r != "f" && !isDRA(r) {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s", r, runDRARoot, runDRAGen)
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt)
 		}
 		o.runs = append(o.runs, r)
 	}
@@ -167,7 +170,11 @@ func measure(o *options) error {
 			if isDRA(r) {
 				count = o.draPods
 			}
-			res, err := b.run(ctx, r, r, n, count)
+			run := b.run
+			if r == runDRAExt {
+				run = b.runExt
+			}
+			res, err := run(ctx, r, r, n, count)
 			if err != nil {
 				return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
 			}
@@ -177,7 +184,8 @@ func measure(o *options) error {
 	}
 	table := render(results, o.transport())
 	if b.claims != nil {
-		table += fmt.Sprintf("\nDRA claims: %s: %s; %s: %s\n", runDRARoot, b.claims.describe(runDRARoot), runDRAGen, b.claims.describe(runDRAGen))
+		table += fmt.Sprintf("\nDRA claims: %s: %s; %s: %s; %s: kube-scheduler's, one exactly request per name, no constraints\n",
+			runDRARoot, b.claims.describe(runDRARoot), runDRAGen, b.claims.describe(runDRAGen), runDRAExt)
 	}
 	fmt.Print(table)
 	if o.report != "" {

@@ -212,7 +212,10 @@ func (b *bench) pods(id string, count int, run string) ([]*corev1.Pod, map[strin
 	for i := 0; i < count; i++ {
 		s := mix[rng.Intn(len(mix))]
 		p := b.pod(fmt.Sprintf("%s-gpu-%04d", id, i), s)
-		if isDRA(run) {
+		switch {
+		case run == runDRAExt:
+			extPod(p, s)
+		case isDRA(run):
 			draPod(p, s)
 			claims[p.Name] = b.claimFor(run, p, s)
 		}

@@ -39,7 +39,9 @@ func (b *bench) verify(ctx context.Context, r *result, planned bool) error {
 		}
 		used[node]["gpu"] += int(g.Value())
 		used[node]["hca"] += int(h.Value())
-		r.pods++
+		if _, dra := p.Annotations[shapeAnnotation]; !dra {
+			r.pods++ // a DRA pod (dra-ext's ask the resources too) is counted by verifyClaims
+		}
 		if !planned {
 			continue
 		}

@@ -60,7 +60,8 @@ record SimulateOptions(
         --seed N                seed of the generator and of random choices (default 1)
       options:
         --policies LIST         joint,joint-binpack,joint-smallest-first,hint,stock,
-                                topology-manager,dra,dra-tandem-score,optimum
+                                topology-manager,dra,dra-tandem-score,dra-ext,
+                                dra-ext-tandem-score,optimum
                                 (default all)
         --max-wait S            seconds a pod may stay pending before it is turned away
                                 (default 0: placed on arrival or turned away, as the optimum)

@@ -16,7 +16,9 @@ public final class Policies {
           "stock",
           "topology-manager",
           "dra",
-          "dra-tandem-score");
+          "dra-tandem-score",
+          "dra-ext",
+          "dra-ext-tandem-score");
 
   private Policies() {}
 
@@ -33,6 +35,8 @@ public final class Policies {
       case "topology-manager" -> new TopologyManagerSingleNuma();
       case "dra" -> DraFirstFit.alone();
       case "dra-tandem-score" -> DraFirstFit.withTandemScore();
+      case "dra-ext" -> DraFirstFit.extendedResources();
+      case "dra-ext-tandem-score" -> DraFirstFit.extendedResourcesWithTandem();
       default ->
           throw new IllegalArgumentException(
               "unknown policy '" + name + "'; known: " + String.join(", ", NAMES) + ", optimum");

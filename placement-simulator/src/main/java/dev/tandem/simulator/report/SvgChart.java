@@ -7,7 +7,8 @@ import java.util.Locale;
 final class SvgChart {
 
   static final String[] COLORS = {
-    "#1b6ac9", "#e07b00", "#2a9d3c", "#c0392b", "#7d3c98", "#555", "#0a7e8c", "#a0522d"
+    "#1b6ac9", "#e07b00", "#2a9d3c", "#c0392b", "#7d3c98", "#555", "#0a7e8c", "#a0522d", "#b8860b",
+    "#d6336c"
   };
   private static final int WIDTH = 720;
   private static final int LEFT = 170;

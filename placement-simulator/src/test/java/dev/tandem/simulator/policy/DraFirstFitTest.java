@@ -10,6 +10,7 @@ import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.cluster.SimNode;
 import dev.tandem.simulator.engine.ClusterState;
 import dev.tandem.simulator.engine.Decision;
+import dev.tandem.simulator.engine.Placement;
 import dev.tandem.simulator.engine.PlacementPolicy;
 import dev.tandem.simulator.engine.PolicyResult;
 import dev.tandem.simulator.engine.RunLimits;
@@ -116,6 +117,67 @@ class DraFirstFitTest {
     PodSpec p = pod(0, 1, 1, AlignmentPolicy.DEFAULT);
     assertEquals(Set.of(0, 1), nodesChosen(DraFirstFit.alone(), p, nodes));
     assertEquals(Set.of(1), nodesChosen(DraFirstFit.withTandemScore(), p, nodes));
+  }
+
+  @Test
+  @DisplayName(
+      "extended resources through DRA take the first free GPU and HCA, whatever the switch")
+  void extendedResourcesTakeTheFirstFreeDevices() {
+    Cluster node =
+        SmallClusters.of(TestMachines.machine("n", new Switch(0, 1, 0), new Switch(0, 1, 1)), 1);
+    PodSpec p = pod(0, 1, 1, AlignmentPolicy.DEFAULT);
+    Decision d = DraFirstFit.extendedResources().place(p, new ClusterState(node), new Random(1));
+    Placement placed = assertInstanceOf(Decision.Placed.class, d).placement();
+    assertEquals(List.of("GPU-n-0"), placed.gpuIds());
+    assertEquals(List.of("mlx5_0"), placed.hcaIds());
+
+    PolicyResult ext = run(DraFirstFit.extendedResources(), node, p);
+    assertEquals(1, ext.placed());
+    assertEquals(0, ext.aligned());
+    assertEquals(1, run(DraFirstFit.alone(), node, p).aligned());
+  }
+
+  @Test
+  @DisplayName("extended resources through DRA never hand out a device twice: the fifth 1+1 waits")
+  void extendedResourcesNeverAllocateADeviceTwice() {
+    Cluster node =
+        SmallClusters.of(TestMachines.machine("n", new Switch(0, 2, 2), new Switch(0, 2, 2)), 1);
+    PodSpec[] pods = new PodSpec[5];
+    for (int i = 0; i < pods.length; i++) {
+      pods[i] = pod(i, 1, 1, AlignmentPolicy.DEFAULT);
+    }
+    PolicyResult ext = run(DraFirstFit.extendedResources(), node, pods);
+    assertEquals(4, ext.placed());
+    assertEquals(1, ext.turnedAway());
+  }
+
+  @Test
+  @DisplayName("with Tandem's extender, extended resources go only where Tandem can align them")
+  void extenderFiltersExtendedResourcePods() {
+    Cluster nodes =
+        cluster(
+            TestMachines.machine("apart", new Switch(0, 1, 0), new Switch(0, 0, 1)),
+            TestMachines.machine("paired", new Switch(0, 1, 1)));
+    PodSpec p = pod(0, 1, 1, AlignmentPolicy.DEFAULT);
+    assertEquals(Set.of(0, 1), nodesChosen(DraFirstFit.extendedResources(), p, nodes));
+    assertEquals(Set.of(1), nodesChosen(DraFirstFit.extendedResourcesWithTandem(), p, nodes));
+
+    Cluster apart =
+        SmallClusters.of(TestMachines.machine("a", new Switch(0, 1, 0), new Switch(0, 0, 1)), 1);
+    Decision d =
+        DraFirstFit.extendedResourcesWithTandem().place(p, new ClusterState(apart), new Random(1));
+    assertInstanceOf(Decision.Wait.class, d);
+  }
+
+  @Test
+  @DisplayName("Tandem's extender cannot make DRA's first fit follow its plan")
+  void extenderDoesNotChooseTheDevices() {
+    Cluster node =
+        SmallClusters.of(TestMachines.machine("n", new Switch(0, 1, 0), new Switch(0, 1, 1)), 1);
+    PolicyResult ext =
+        run(DraFirstFit.extendedResourcesWithTandem(), node, pod(0, 1, 1, AlignmentPolicy.DEFAULT));
+    assertEquals(1, ext.placed());
+    assertEquals(0, ext.aligned());
   }
 
   private static Set<Integer> nodesChosen(PlacementPolicy policy, PodSpec p, Cluster cluster) {

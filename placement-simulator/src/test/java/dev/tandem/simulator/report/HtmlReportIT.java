@@ -9,9 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tandem.fixtures.HeadlessChromium;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.simulator.SimulateMainRunner;
+import dev.tandem.simulator.policy.Policies;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
@@ -51,23 +54,14 @@ class HtmlReportIT {
     String dom = HeadlessChromium.offline().dumpDom(html.toUri().toString());
     assertEquals(3, count(dom, "<svg"));
     assertTrue(dom.contains("<table id=\"results\">"));
-    for (String policy :
-        new String[] {
-          "joint",
-          "joint-binpack",
-          "joint-smallest-first",
-          "hint",
-          "stock",
-          "topology-manager",
-          "dra",
-          "dra-tandem-score",
-          "optimum"
-        }) {
+    List<String> policies = new ArrayList<>(Policies.NAMES);
+    policies.add("optimum");
+    for (String policy : policies) {
       assertTrue(dom.contains(">" + policy), policy + " missing from the rendered table");
     }
-    assertEquals(16, count(dom, "<polyline"), "two time series per policy");
+    assertEquals(2 * Policies.NAMES.size(), count(dom, "<polyline"), "two time series per policy");
     JsonNode report = new ObjectMapper().readTree(json.toFile());
-    assertEquals(8, report.get("results").size());
+    assertEquals(Policies.NAMES.size(), report.get("results").size());
     assertEquals(150, report.get("pods").asInt());
     assertFalse(report.get("partial").asBoolean());
   }
