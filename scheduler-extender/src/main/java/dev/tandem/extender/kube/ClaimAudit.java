@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * that asks only Tandem's DeviceClasses in a shape {@link ClaimReading} reads exactly, it judges
  * the claim against every node's devices as Tandem's driver publishes them, all free ({@link
  * ClaimSatisfiability}), and records a Warning Event {@value #REASON} on the pod naming the claim,
- * what no node meets and what comes nearest. Each pod's claim is judged once per claim generation,
- * not on every resync; a claim it cannot read is left alone. Only the leader judges, and only once
- * the NodeTopologies are listed. Calls block (the informers' thread).
+ * what no node meets and what comes nearest. Nodes whose devices the matcher cannot tell apart are
+ * matched once, by their first ({@link ClaimSatisfiability#distinct}): a node's devices and their
+ * signature are worked out once per change of its tree, not per claim. Each pod's claim is judged
+ * once per claim generation, not on every resync; a claim it cannot read is left alone. Only the
+ * leader judges, and only once the NodeTopologies are listed. Calls block (the informers' thread).
  */
 final class ClaimAudit {
 
@@ -57,7 +59,7 @@ final class ClaimAudit {
   private final Set<String> judged = ConcurrentHashMap.newKeySet();
   private final Map<String, Offer> offers = new ConcurrentHashMap<>();
 
-  /** A node's devices, kept while its tree is the same object. */
+  /** A node's devices and their signature, kept while its tree is the same object. */
   private record Offer(Machine machine, NodeOffer offer) {}
 
   ClaimAudit(
@@ -150,7 +152,7 @@ final class ClaimAudit {
       return false;
     }
     Optional<DeviceClaimSpec> spec = ClaimReading.read(claim.getSpec());
-    List<NodeOffer> nodes = offers();
+    List<NodeOffer> nodes = ClaimSatisfiability.distinct(offers());
     if (nodes.isEmpty()) {
       return false; // nothing to judge by yet: judged at a later event or resync
     }
