@@ -148,21 +148,22 @@ final class ClaimAudit {
             + claim.getMetadata().getUid()
             + "/"
             + claim.getMetadata().getGeneration();
-    if (judged.contains(key)) {
+    // taken before judging: the pod informer's thread and the claim informer's may judge the same
+    // pod at once, and only one of them may record the Event
+    if (!judged.add(key)) {
       return false;
     }
     Optional<DeviceClaimSpec> spec = ClaimReading.read(claim.getSpec());
     List<NodeOffer> nodes = ClaimSatisfiability.distinct(offers());
     if (nodes.isEmpty()) {
+      judged.remove(key);
       return false; // nothing to judge by yet: judged at a later event or resync
     }
     if (spec.isEmpty()) {
-      judged.add(key); // a claim the matcher does not model is never judged
-      return false;
+      return false; // a claim the matcher does not model is never judged
     }
     Optional<Unsatisfiable> verdict = ClaimSatisfiability.judge(spec.get(), nodes);
     if (verdict.isEmpty()) {
-      judged.add(key);
       return false;
     }
     String message = verdict.get().message(claim.getMetadata().getName());
@@ -181,9 +182,9 @@ final class ClaimAudit {
           REASON,
           e.getMessage(),
           message);
+      judged.remove(key);
       return false;
     }
-    judged.add(key);
     metrics.unsatisfiableClaim();
     LOG.info(
         "pod {}/{}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), message);
