@@ -41,14 +41,8 @@ const (
 // project's library, into the device nodes and environment of exactly the granted devices. The
 // driver and the kubelet are restarted with claims prepared.
 func TestDRA(t *testing.T) {
-	if os.Getenv("E2E_NODESIDE") != "1" || os.Getenv("E2E_DEVNODES") != "1" {
-		t.Fatal("the DRA node side needs a private mount namespace with a tmpfs on /var/lib/kubelet and /dev/infiniband; run it with e2e/run")
-	}
 	const ns = "dra"
-	cl.use(t, ns)
-	cl.startClaimController(t)
-	draKubeconfig = cl.draDriverAccount(t)
-	cl.deviceClasses(t)
+	cl.useDRA(t, ns)
 	for _, s := range []int64{1, 2, 4} {
 		cl.claimTemplate(t, ns, s)
 	}
@@ -58,6 +52,20 @@ func TestDRA(t *testing.T) {
 	t.Run("HGXH100", func(t *testing.T) { draHGXH100(t, ns) })
 	t.Run("DGXA100StorageHcas", func(t *testing.T) { draDGXA100(t, ns) })
 	t.Run("SharedHcas", func(t *testing.T) { draSharedHcas(t, ns) })
+}
+
+// useDRA is use for a DRA scenario: beside the shared control plane, kube-controller-manager making
+// claims from templates, the driver's ServiceAccount (draKubeconfig) and Tandem's DeviceClasses, all
+// removed when t ends. It needs e2e/run's private mount namespace.
+func (k *cluster) useDRA(t *testing.T, ns string) {
+	t.Helper()
+	if os.Getenv("E2E_NODESIDE") != "1" || os.Getenv("E2E_DEVNODES") != "1" {
+		t.Fatal("the DRA node side needs a private mount namespace with a tmpfs on /var/lib/kubelet and /dev/infiniband; run it with e2e/run")
+	}
+	k.use(t, ns)
+	k.startClaimController(t)
+	draKubeconfig = k.draDriverAccount(t)
+	k.deviceClasses(t)
 }
 
 // draXE8640: the XE8640's hwloc export (three GPUs with an HCA under their switch, one without),

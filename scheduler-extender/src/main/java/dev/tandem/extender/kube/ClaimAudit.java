@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * that asks only Tandem's DeviceClasses in a shape {@link ClaimReading} reads exactly, it judges
  * the claim against every node's devices as Tandem's driver publishes them, all free ({@link
  * ClaimSatisfiability}), and records a Warning Event {@value #REASON} on the pod naming the claim,
- * what no node meets and what comes nearest. Each pod's claim is judged once per claim generation,
- * not on every resync; a claim it cannot read is left alone. Only the leader judges, and only once
- * the NodeTopologies are listed. Calls block (the informers' thread).
+ * what no node meets and what comes nearest. Nodes whose devices the matcher cannot tell apart are
+ * matched once, by their first ({@link ClaimSatisfiability#distinct}): a node's devices and their
+ * signature are worked out once per change of its tree, not per claim. Each pod's claim is judged
+ * once per claim generation, not on every resync; a claim it cannot read is left alone. Only the
+ * leader judges, and only once the NodeTopologies are listed. Calls block (the informers' thread).
  */
 final class ClaimAudit {
 
@@ -57,7 +59,7 @@ final class ClaimAudit {
   private final Set<String> judged = ConcurrentHashMap.newKeySet();
   private final Map<String, Offer> offers = new ConcurrentHashMap<>();
 
-  /** A node's devices, kept while its tree is the same object. */
+  /** A node's devices and their signature, kept while its tree is the same object. */
   private record Offer(Machine machine, NodeOffer offer) {}
 
   ClaimAudit(
@@ -146,21 +148,22 @@ final class ClaimAudit {
             + claim.getMetadata().getUid()
             + "/"
             + claim.getMetadata().getGeneration();
-    if (judged.contains(key)) {
+    // taken before judging: the pod informer's thread and the claim informer's may judge the same
+    // pod at once, and only one of them may record the Event
+    if (!judged.add(key)) {
       return false;
     }
     Optional<DeviceClaimSpec> spec = ClaimReading.read(claim.getSpec());
-    List<NodeOffer> nodes = offers();
+    List<NodeOffer> nodes = ClaimSatisfiability.distinct(offers());
     if (nodes.isEmpty()) {
+      judged.remove(key);
       return false; // nothing to judge by yet: judged at a later event or resync
     }
     if (spec.isEmpty()) {
-      judged.add(key); // a claim the matcher does not model is never judged
-      return false;
+      return false; // a claim the matcher does not model is never judged
     }
     Optional<Unsatisfiable> verdict = ClaimSatisfiability.judge(spec.get(), nodes);
     if (verdict.isEmpty()) {
-      judged.add(key);
       return false;
     }
     String message = verdict.get().message(claim.getMetadata().getName());
@@ -179,9 +182,9 @@ final class ClaimAudit {
           REASON,
           e.getMessage(),
           message);
+      judged.remove(key);
       return false;
     }
-    judged.add(key);
     metrics.unsatisfiableClaim();
     LOG.info(
         "pod {}/{}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), message);

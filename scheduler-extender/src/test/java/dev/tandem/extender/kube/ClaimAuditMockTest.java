@@ -175,6 +175,9 @@ class ClaimAuditMockTest {
             .map(e -> e.getInvolvedObject().getName())
             .sorted()
             .toList());
-    assertTrue(metrics.scrape().contains("tandem_extender_unsatisfiable_claims_total 2.0"));
+    // counted just after the Event is created: the count may trail the Event the test sees
+    await(
+        "the count",
+        () -> metrics.scrape().contains("tandem_extender_unsatisfiable_claims_total 2.0"));
   }
 }

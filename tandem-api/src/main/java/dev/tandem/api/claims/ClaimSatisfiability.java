@@ -26,11 +26,44 @@ import java.util.TreeSet;
  */
 public final class ClaimSatisfiability {
 
-  /** One node's devices, all free. */
-  public record NodeOffer(String node, List<DraDevice> devices) {
+  /** One node's devices, all free, with their {@link DeviceSignature} (worked out when asked). */
+  public static final class NodeOffer {
+    private final String node;
+    private final List<DraDevice> devices;
+    private DeviceSignature signature;
 
-    public NodeOffer {
-      devices = List.copyOf(devices);
+    public NodeOffer(String node, List<DraDevice> devices) {
+      this.node = node;
+      this.devices = List.copyOf(devices);
+    }
+
+    /** The node's name. */
+    public String node() {
+      return node;
+    }
+
+    /** The node's devices, in its order. */
+    public List<DraDevice> devices() {
+      return devices;
+    }
+
+    /**
+     * The devices' signature, computed on the first call and kept: keep the offer while the node's
+     * devices are the same, and it is computed once per change. (Two threads may both compute it;
+     * either answer is the same immutable value.)
+     */
+    public DeviceSignature signature() {
+      DeviceSignature s = signature;
+      if (s == null) {
+        s = DeviceSignature.of(devices);
+        signature = s;
+      }
+      return s;
+    }
+
+    @Override
+    public String toString() {
+      return "NodeOffer[" + node + ", " + devices.size() + " devices]";
     }
   }
 
@@ -62,7 +95,22 @@ public final class ClaimSatisfiability {
   private ClaimSatisfiability() {}
 
   /**
+   * The first node of each {@link DeviceSignature}, in the nodes' order: {@link #judge} gives the
+   * same answer, in the same words, on these as on all the nodes (every node it names is the first
+   * of its signature, and the others are the same to every match), with one match per signature
+   * instead of one per node.
+   */
+  public static List<NodeOffer> distinct(List<NodeOffer> nodes) {
+    Map<DeviceSignature, NodeOffer> first = new LinkedHashMap<>();
+    for (NodeOffer n : nodes) {
+      first.putIfAbsent(n.signature(), n);
+    }
+    return List.copyOf(first.values());
+  }
+
+  /**
    * Empty when some node can be given the claim, or when no node is known (nothing to judge by).
+   * Every node is matched: give it {@link #distinct} nodes.
    */
   public static Optional<Unsatisfiable> judge(DeviceClaimSpec claim, List<NodeOffer> nodes) {
     List<NodeOffer> shared = sharedHcas(nodes, hcasAsked(claim));
