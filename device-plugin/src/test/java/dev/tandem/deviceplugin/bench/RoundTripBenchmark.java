@@ -27,6 +27,7 @@ import java.util.function.Supplier;
  * <pre>
  * mvn -q -pl device-plugin -am package -DskipTests
  * java -cp device-plugin/target/test-classes:test-fixtures/target/classes:device-plugin/target/device-plugin.jar \
+ *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] \
  *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
  * </pre>
  */
@@ -36,10 +37,11 @@ public final class RoundTripBenchmark {
   private static final int COLD_CALLS = 100;
 
   /**
-   * Calls before the steady figures. Fewer leave the kubelet JVM's C2 compiler threads competing
-   * with the plugin for the two cores, which shows in the plugin's p99 and is not the plugin's.
+   * Calls before the steady figures (-Dwarmup=N). Fewer leave the kubelet JVM's C2 compiler threads
+   * competing with the plugin for the two cores, which shows in the plugin's p99 and is not the
+   * plugin's; fewer are enough where only the RSS is read.
    */
-  private static final int WARMUP_CALLS = 5000;
+  private static final int WARMUP_CALLS = Integer.getInteger("warmup", 5000);
 
   private RoundTripBenchmark() {}
 
@@ -51,6 +53,7 @@ public final class RoundTripBenchmark {
             : List.of(
                 "-Xmx32m",
                 "-XX:+UseSerialGC",
+                "-XX:+UseCompactObjectHeaders",
                 "-XX:TieredStopAtLevel=1",
                 "-Xss512k",
                 "-XX:ReservedCodeCacheSize=16m",
@@ -93,7 +96,10 @@ public final class RoundTripBenchmark {
     KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dplugin.java: the plugin on another JDK (17 against 25, docs/performance.md)
+    cmd.add(
+        System.getProperty(
+            "plugin.java", Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvm);
     cmd.addAll(
         List.of(
@@ -110,6 +116,7 @@ public final class RoundTripBenchmark {
             "--no-kube",
             "--device-info-dir",
             deviceInfo ? dir.resolve("devinfo").toString() : "off"));
+    long started = System.nanoTime();
     Process plugin =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -137,7 +144,9 @@ public final class RoundTripBenchmark {
                       .addDevicesIds(ids.get(1)))
               .build();
       System.out.println(
-          "plugin pid "
+          "registered and listed its devices "
+              + (System.nanoTime() - started) / 1_000_000
+              + " ms after its start; plugin pid "
               + plugin.pid()
               + ", JVM options "
               + jvm
