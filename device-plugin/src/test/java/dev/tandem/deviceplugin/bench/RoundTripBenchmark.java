@@ -10,6 +10,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.vertx.core.Vertx;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,28 +44,52 @@ public final class RoundTripBenchmark {
    */
   private static final int WARMUP_CALLS = Integer.getInteger("warmup", 5000);
 
+  /** The DaemonSet's JAVA_TOOL_OPTIONS that shape the plugin's memory (manifests/base). */
+  static final List<String> DAEMONSET_OPTIONS =
+      List.of(
+          "-Xmx32m",
+          "-XX:+UseSerialGC",
+          "-XX:+UseCompactObjectHeaders",
+          "-XX:TieredStopAtLevel=1",
+          "-Xss512k",
+          "-XX:ReservedCodeCacheSize=16m",
+          "-XX:MaxDirectMemorySize=16m",
+          "-XX:MaxMetaspaceSize=64m",
+          "-Dio.netty.allocator.type=unpooled");
+
   private RoundTripBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     List<String> jvm =
-        args.length > 1
-            ? Arrays.asList(args).subList(1, args.length)
-            : List.of(
-                "-Xmx32m",
-                "-XX:+UseSerialGC",
-                "-XX:+UseCompactObjectHeaders",
-                "-XX:TieredStopAtLevel=1",
-                "-Xss512k",
-                "-XX:ReservedCodeCacheSize=16m",
-                "-XX:MaxDirectMemorySize=16m",
-                "-XX:MaxMetaspaceSize=64m",
-                "-Dio.netty.allocator.type=unpooled");
+        args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
     Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
-    Path fixture =
-        Path.of(
-            System.getProperty(
-                "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+    Path sysfs = fakeSysfs();
+    for (boolean deviceInfo : new boolean[] {true, false}) {
+      System.out.println(
+          deviceInfo
+              ? "== with Device Information files (--device-info-dir, the default)"
+              : "== without (--device-info-dir off), the baseline");
+      run(
+          jvm,
+          jar,
+          fixture(),
+          Files.createTempDirectory("dp-bench"),
+          sysfs,
+          deviceInfo,
+          iterations);
+    }
+  }
+
+  /** The hwloc fixture the plugin discovers its HCAs on (-Dfixture, default the XE8640). */
+  static Path fixture() {
+    return Path.of(
+        System.getProperty(
+            "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+  }
+
+  /** A sysfs tree with the fixture's four HCAs, each with a uverbs device and an active port. */
+  static Path fakeSysfs() throws IOException {
     Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
     for (int i = 0; i < 4; i++) {
       Files.createDirectories(
@@ -73,17 +98,11 @@ public final class RoundTripBenchmark {
           Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
       Files.writeString(port.resolve("state"), "4: ACTIVE\n");
     }
-    for (boolean deviceInfo : new boolean[] {true, false}) {
-      System.out.println(
-          deviceInfo
-              ? "== with Device Information files (--device-info-dir, the default)"
-              : "== without (--device-info-dir off), the baseline");
-      run(jvm, jar, fixture, Files.createTempDirectory("dp-bench"), sysfs, deviceInfo, iterations);
-    }
+    return sysfs;
   }
 
   /** One plugin process, its figures printed; {@code deviceInfo} writes the files on Allocate. */
-  private static void run(
+  static void run(
       List<String> jvm,
       Path jar,
       Path fixture,
