@@ -10,6 +10,7 @@ import dev.tandem.kubelet.deviceplugin.v1beta1.ListAndWatchResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.PreferredAllocationRequest;
 import io.vertx.core.Vertx;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.function.Supplier;
  * <pre>
  * mvn -q -pl device-plugin -am package -DskipTests
  * java -cp device-plugin/target/test-classes:test-fixtures/target/classes:device-plugin/target/device-plugin.jar \
+ *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] \
  *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
  * </pre>
  */
@@ -36,32 +38,58 @@ public final class RoundTripBenchmark {
   private static final int COLD_CALLS = 100;
 
   /**
-   * Calls before the steady figures. Fewer leave the kubelet JVM's C2 compiler threads competing
-   * with the plugin for the two cores, which shows in the plugin's p99 and is not the plugin's.
+   * Calls before the steady figures (-Dwarmup=N). Fewer leave the kubelet JVM's C2 compiler threads
+   * competing with the plugin for the two cores, which shows in the plugin's p99 and is not the
+   * plugin's; fewer are enough where only the RSS is read.
    */
-  private static final int WARMUP_CALLS = 5000;
+  private static final int WARMUP_CALLS = Integer.getInteger("warmup", 5000);
+
+  /** The DaemonSet's JAVA_TOOL_OPTIONS that shape the plugin's memory (manifests/base). */
+  static final List<String> DAEMONSET_OPTIONS =
+      List.of(
+          "-Xmx32m",
+          "-XX:+UseSerialGC",
+          "-XX:+UseCompactObjectHeaders",
+          "-XX:TieredStopAtLevel=1",
+          "-Xss512k",
+          "-XX:ReservedCodeCacheSize=16m",
+          "-XX:MaxDirectMemorySize=16m",
+          "-XX:MaxMetaspaceSize=64m",
+          "-Dio.netty.allocator.type=unpooled");
 
   private RoundTripBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     List<String> jvm =
-        args.length > 1
-            ? Arrays.asList(args).subList(1, args.length)
-            : List.of(
-                "-Xmx32m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-Xss512k",
-                "-XX:ReservedCodeCacheSize=16m",
-                "-XX:MaxDirectMemorySize=16m",
-                "-XX:MaxMetaspaceSize=64m",
-                "-Dio.netty.allocator.type=unpooled");
+        args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
     Path jar = Path.of(System.getProperty("plugin.jar", "device-plugin/target/device-plugin.jar"));
-    Path fixture =
-        Path.of(
-            System.getProperty(
-                "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+    Path sysfs = fakeSysfs();
+    for (boolean deviceInfo : new boolean[] {true, false}) {
+      System.out.println(
+          deviceInfo
+              ? "== with Device Information files (--device-info-dir, the default)"
+              : "== without (--device-info-dir off), the baseline");
+      run(
+          jvm,
+          jar,
+          fixture(),
+          Files.createTempDirectory("dp-bench"),
+          sysfs,
+          deviceInfo,
+          iterations);
+    }
+  }
+
+  /** The hwloc fixture the plugin discovers its HCAs on (-Dfixture, default the XE8640). */
+  static Path fixture() {
+    return Path.of(
+        System.getProperty(
+            "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+  }
+
+  /** A sysfs tree with the fixture's four HCAs, each with a uverbs device and an active port. */
+  static Path fakeSysfs() throws IOException {
     Path sysfs = Files.createTempDirectory("dp-bench-sysfs");
     for (int i = 0; i < 4; i++) {
       Files.createDirectories(
@@ -70,17 +98,11 @@ public final class RoundTripBenchmark {
           Files.createDirectories(sysfs.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1"));
       Files.writeString(port.resolve("state"), "4: ACTIVE\n");
     }
-    for (boolean deviceInfo : new boolean[] {true, false}) {
-      System.out.println(
-          deviceInfo
-              ? "== with Device Information files (--device-info-dir, the default)"
-              : "== without (--device-info-dir off), the baseline");
-      run(jvm, jar, fixture, Files.createTempDirectory("dp-bench"), sysfs, deviceInfo, iterations);
-    }
+    return sysfs;
   }
 
   /** One plugin process, its figures printed; {@code deviceInfo} writes the files on Allocate. */
-  private static void run(
+  static void run(
       List<String> jvm,
       Path jar,
       Path fixture,
@@ -93,7 +115,10 @@ public final class RoundTripBenchmark {
     KubeletStandIn kubelet = new KubeletStandIn(vertx, dir);
     kubelet.start().await();
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dplugin.java: the plugin on another JDK (17 against 25, docs/performance.md)
+    cmd.add(
+        System.getProperty(
+            "plugin.java", Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvm);
     cmd.addAll(
         List.of(
@@ -110,6 +135,7 @@ public final class RoundTripBenchmark {
             "--no-kube",
             "--device-info-dir",
             deviceInfo ? dir.resolve("devinfo").toString() : "off"));
+    long started = System.nanoTime();
     Process plugin =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -137,7 +163,9 @@ public final class RoundTripBenchmark {
                       .addDevicesIds(ids.get(1)))
               .build();
       System.out.println(
-          "plugin pid "
+          "registered and listed its devices "
+              + (System.nanoTime() - started) / 1_000_000
+              + " ms after its start; plugin pid "
               + plugin.pid()
               + ", JVM options "
               + jvm

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
  * cd node-topology-agent
  * mvn -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
  * java -cp target/test-classes:target/classes:$(cat target/test.classpath) \
+ *     [-Dagent.java=/path/to/bin/java] [-Dagent.jar=...] \
  *     dev.tandem.agent.bench.AgentMemory [seconds] [agent JVM options...]
  * </pre>
  */
@@ -47,6 +48,7 @@ public final class AgentMemory {
           "-Xmn4m",
           "-Xss256k",
           "-XX:+UseSerialGC",
+          "-XX:+UseCompactObjectHeaders",
           "-XX:MaxMetaspaceSize=64m",
           "-XX:ReservedCodeCacheSize=16m",
           "-XX:TieredStopAtLevel=1",
@@ -133,7 +135,10 @@ public final class AgentMemory {
   private static Process start(List<String> jvm, Path jar, Path fixture, Path dir, String master)
       throws Exception {
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dagent.java: the agent on another JDK (17 against 25, docs/performance.md)
+    cmd.add(
+        System.getProperty(
+            "agent.java", Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvm);
     cmd.addAll(List.of("-jar", jar.toString(), "run"));
     ProcessBuilder pb =
