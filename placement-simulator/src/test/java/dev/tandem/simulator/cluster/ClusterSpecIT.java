@@ -5,8 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.fixtures.DemoFixture;
+import dev.tandem.fixtures.GraceTray;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.topology.allocation.Allocation;
+import dev.tandem.topology.allocation.AllocationRequest;
+import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Availability;
+import dev.tandem.topology.allocation.Infeasible;
 import dev.tandem.topology.model.DeviceKind;
+import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.policy.AlignmentPolicy;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +57,34 @@ class ClusterSpecIT {
     assertEquals(
         xml.nodes().get(0).index().machine().devices(),
         fromDump.nodes().get(0).index().machine().devices());
+  }
+
+  @Test
+  @DisplayName(
+      "the demo's Grace trays as nodes: a 1+1 switch pod is PIX on the GB300 (Data Direct),"
+          + " refused on the GB200 (ConnectX-7)")
+  void graceTrays() {
+    Cluster c =
+        ClusterSpec.load(
+            List.of(
+                ClusterSpec.parse(grace(GraceTray.GB300_CX8) + ":2"),
+                ClusterSpec.parse(grace(GraceTray.GB200_CX7) + ":3")));
+    assertEquals(
+        List.of("gb300-cx8-0", "gb300-cx8-1", "gb200-cx7-0", "gb200-cx7-1", "gb200-cx7-2"),
+        c.nodes().stream().map(SimNode::name).toList());
+    assertEquals(2 * 4 + 3 * 8, c.count(DeviceKind.HCA));
+    AllocationRequest oneAndOne = new AllocationRequest(1, 1, AlignmentPolicy.DEFAULT);
+    AllocationResult gb300 = allocate(c.nodes().get(0), oneAndOne);
+    assertTrue(gb300 instanceof Allocation a && a.worst() == Locality.PIX, gb300.toString());
+    assertTrue(allocate(c.nodes().get(2), oneAndOne) instanceof Infeasible);
+  }
+
+  private static Path grace(GraceTray tray) {
+    return DemoFixture.of(tray).published();
+  }
+
+  private static AllocationResult allocate(SimNode node, AllocationRequest request) {
+    return node.allocator().allocate(request, Availability.allFree(node.index(), 1));
   }
 
   @Test

@@ -33,7 +33,10 @@ public final class DemoCluster {
   /** Where the bundled NodeTopology objects sit on the classpath, with an index of their names. */
   static final String BUNDLED = "demo/";
 
-  /** One node per bundled topology (real servers' hwloc and NCCL exports), named after the file. */
+  /**
+   * One node per bundled topology (real servers' hwloc and NCCL exports, test-fixtures' Grace
+   * trays), named after the file.
+   */
   public static ClusterParts fromBundledFixtures() {
     return of(bundledMachines());
   }

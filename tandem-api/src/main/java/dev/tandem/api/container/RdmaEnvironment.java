@@ -24,6 +24,14 @@ import java.util.stream.Collectors;
  *       device plugin names its variable, so that tools written for that plugin find them ({@link
  *       #pciDeviceVariable}); left out when no device has a known PCI address.
  * </ul>
+ *
+ * <p>An HCA that serves its GPU through ConnectX-8 Data Direct ({@code HcaInfo.dataDirect}) is
+ * named the same way, by its ibverbs name: NCCL matches {@code NCCL_IB_HCA} against the ibverbs
+ * device's name before it asks libmlx5 for the Data Direct path, and only then names the device it
+ * uses {@code <ibdev>_dma} with the Data Direct function's sysfs path (NVIDIA/nccl {@code
+ * src/transport/net_ib/init.cc}, {@code ncclIbInitDevices}). {@code mlx5_0_dma} in {@code
+ * NCCL_IB_HCA} would match no device. {@code NCCL_IB_DATA_DIRECT} is not set: NCCL's default (1)
+ * already uses the Data Direct device, and an operator's own value stays in force.
  */
 public final class RdmaEnvironment {
 
