@@ -286,10 +286,12 @@ public final class Preparer {
    * defines one of them.
    */
   private boolean filesThere(PreparedClaim c) {
-    return (c.cdiSpec() == null
-            || cdi.holds(c.cdiSpec(), specDevices(c))
-                && cdi.rivals(c.cdiSpec(), specDevices(c)).isEmpty())
+    return (c.cdiSpec() == null || specThere(c.cdiSpec(), specDevices(c)))
         && c.deviceInfo().stream().allMatch(deviceInfo::exists);
+  }
+
+  private boolean specThere(String specFile, Set<String> devices) {
+    return cdi.holds(specFile, devices) && cdi.rivals(specFile, devices).isEmpty();
   }
 
   /**
