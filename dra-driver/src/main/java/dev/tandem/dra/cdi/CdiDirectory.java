@@ -1,22 +1,16 @@
 package dev.tandem.dra.cdi;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.tandem.kit.files.HostDirectory;
 import dev.tandem.kit.files.HostFileException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The directory the driver writes CDI specs to (by default {@code /var/run/cdi}, which container
@@ -31,11 +25,6 @@ public final class CdiDirectory {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
-  /** Larger than any spec this driver writes (32 devices): a larger file is not one of them. */
-  private static final long MAX_SPEC_BYTES = 1L << 20;
 
   private final HostDirectory dir;
 
@@ -80,11 +69,10 @@ public final class CdiDirectory {
    */
   public boolean holds(String fileName, Set<String> devices) {
     Path file = dir.path().resolve(fileName);
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return false;
-    }
-    Set<String> named = new HashSet<>();
-    return ClaimSpec.KIND.equals(readKind(file, JSON, named)) && named.equals(devices);
+    return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+        && CdiSpecFiles.spec(file)
+            .filter(s -> ClaimSpec.KIND.equals(s.kind()) && s.devices().equals(devices))
+            .isPresent();
   }
 
   /**
@@ -93,47 +81,17 @@ public final class CdiDirectory {
    * priority), so a container given that name would fail to start.
    */
   public List<String> rivals(String fileName, Set<String> devices) {
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir.path())) {
-      files
-          .filter(f -> !f.getFileName().toString().equals(fileName))
-          .filter(Files::isRegularFile)
-          .forEach(
-              f -> {
-                String name = f.getFileName().toString();
-                ObjectMapper reader =
-                    name.endsWith(".json") ? JSON : name.endsWith(".yaml") ? YAML : null;
-                Set<String> named = new HashSet<>();
-                if (reader != null
-                    && ClaimSpec.KIND.equals(readKind(f, reader, named))
-                    && named.stream().anyMatch(devices::contains)) {
-                  out.add(name);
-                }
-              });
-    } catch (IOException e) {
-      throw new CdiException(
-          "cannot list the CDI directory " + dir.path() + ": " + e.getMessage(), e);
-    }
-    return out.stream().sorted().toList();
+    return ours().stream()
+        .filter(s -> !s.file().getFileName().toString().equals(fileName))
+        .filter(s -> s.devices().stream().anyMatch(devices::contains))
+        .map(s -> s.file().getFileName().toString())
+        .toList();
   }
 
-  /**
-   * A spec file's kind, its device names added to {@code named}; empty when it is too large,
-   * unreadable or not a spec (the CDI library skips such a file too).
-   */
-  private static String readKind(Path file, ObjectMapper reader, Set<String> named) {
-    try {
-      if (Files.size(file) > MAX_SPEC_BYTES) {
-        return "";
-      }
-      JsonNode spec = reader.readTree(Files.readAllBytes(file));
-      if (spec == null) {
-        return "";
-      }
-      spec.path("devices").forEach(d -> named.add(d.path("name").asText()));
-      return spec.path("kind").asText();
-    } catch (IOException e) {
-      return "";
-    }
+  /** The readable specs of this driver's kind in the directory, in name order. */
+  private List<CdiSpecFiles.Spec> ours() {
+    return CdiSpecFiles.in(dir.path()).specs().stream()
+        .filter(s -> ClaimSpec.KIND.equals(s.kind()))
+        .toList();
   }
 }

@@ -1,14 +1,6 @@
 package dev.tandem.dra.cdi;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.tandem.kit.files.WholeFile;
 import dev.tandem.topology.model.Device;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,13 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * The GPUs NVIDIA's container toolkit has written a CDI spec for on this node: the names of the
  * devices of kind {@code nvidia.com/gpu} in the CDI directories runtimes read ({@code /etc/cdi},
- * {@code /var/run/cdi}; JSON or YAML files, as the CDI library reads them). In joint mode the
- * driver hands out {@link NvidiaGpuCdi#id} for a GPU, so it checks at start that each GPU has one.
+ * {@code /var/run/cdi}; read as runtimes read them: {@link CdiSpecFiles}). In joint mode the driver
+ * hands out {@link NvidiaGpuCdi#id} for a GPU, so it checks at start that each GPU has one.
  * Blocking file I/O.
  */
 public final class NvidiaCdiSpecs {
@@ -30,8 +21,6 @@ public final class NvidiaCdiSpecs {
   /** The directories container runtimes read CDI specs from, by default. */
   public static final List<Path> DIRECTORIES =
       List.of(Path.of("/etc/cdi"), Path.of("/var/run/cdi"));
-
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private NvidiaCdiSpecs() {}
 
@@ -50,27 +39,13 @@ public final class NvidiaCdiSpecs {
     Set<String> names = new TreeSet<>();
     Map<Path, String> unreadable = new LinkedHashMap<>();
     for (Path dir : directories) {
-      for (Path file : specFiles(dir)) {
-        try {
-          JsonNode spec = YAML.readTree(file.toFile());
-          if (spec != null && NvidiaGpuCdi.KIND.equals(spec.path("kind").asText())) {
-            spec.path("devices").forEach(d -> addName(d, names));
-          }
-        } catch (IOException e) {
-          unreadable.put(
-              file,
-              e instanceof JsonProcessingException j ? j.getOriginalMessage() : WholeFile.why(e));
-        }
-      }
+      CdiSpecFiles.Listing listing = CdiSpecFiles.in(dir);
+      listing.specs().stream()
+          .filter(s -> NvidiaGpuCdi.KIND.equals(s.kind()))
+          .forEach(s -> names.addAll(s.devices()));
+      unreadable.putAll(listing.unreadable());
     }
     return new Scan(names, unreadable);
-  }
-
-  private static void addName(JsonNode device, Set<String> names) {
-    JsonNode name = device.path("name");
-    if (name.isTextual() && !name.asText().isBlank()) {
-      names.add(name.asText());
-    }
   }
 
   /**
@@ -94,7 +69,8 @@ public final class NvidiaCdiSpecs {
               + NvidiaGpuCdi.KIND
               + " in "
               + directories
-              + "), and joint mode hands GPUs out by that name: generate it on the node ("
+              + "; runtimes read only *.json and *.yaml files there), and joint mode hands GPUs"
+              + " out by that name: generate it on the node ("
               + "nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml, or enable the toolkit's"
               + " nvidia-cdi-refresh service), or run the driver without GPUs beside NVIDIA's own"
               + " GPU driver"
@@ -110,23 +86,5 @@ public final class NvidiaCdiSpecs {
     List<String> each = new ArrayList<>();
     files.forEach((file, why) -> each.add(file + " (" + why + ")"));
     return "; these spec files could not be read and were skipped: " + String.join(", ", each);
-  }
-
-  private static List<Path> specFiles(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(
-              f -> {
-                String n = f.getFileName().toString();
-                return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");
-              })
-          .sorted()
-          .toList();
-    } catch (NoSuchFileException e) {
-      return List.of();
-    } catch (IOException e) {
-      throw new CdiException(
-          "the CDI directory " + dir + " cannot be read: " + WholeFile.why(e), e);
-    }
   }
 }

@@ -57,6 +57,18 @@ class NvidiaCdiSpecsTest {
   }
 
   @Test
+  @DisplayName("a spec named *.yml is not read: runtimes do not read it either")
+  void ymlNotRead() throws IOException {
+    Path run = dir.resolve("run");
+    toolkitSpec(run, node.gpus().get(0).id(), node.gpus().get(1).id());
+    Files.move(run.resolve("nvidia.yaml"), run.resolve("nvidia.yml"));
+    CdiException e =
+        assertThrows(
+            CdiException.class, () -> NvidiaCdiSpecs.requireAll(node.gpus(), List.of(run)));
+    assertTrue(e.getMessage().contains("read only *.json and *.yaml"), e.getMessage());
+  }
+
+  @Test
   @DisplayName("a GPU the spec does not name, or no spec at all: the GPU, the directories, the fix")
   void missing() throws IOException {
     Path run = dir.resolve("run");
@@ -71,7 +83,7 @@ class NvidiaCdiSpecsTest {
                     + node.gpus().get(1).id()
                     + " (kind nvidia.com/gpu in ["
                     + run
-                    + "])"),
+                    + "]; runtimes read only *.json and *.yaml files there)"),
         e.getMessage());
     assertTrue(e.getMessage().contains("nvidia-ctk cdi generate"), e.getMessage());
     assertFalse(e.getMessage().contains("could not be read"), e.getMessage());
