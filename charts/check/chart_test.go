@@ -150,6 +150,18 @@ func TestMatrixCases(t *testing.T) {
 			t.Errorf("agent args %v", args)
 		}
 	})
+	t.Run("node class defaults", func(t *testing.T) {
+		args := strs(container(t, Find(render(t, ci("nfd-networkpolicy")), "Deployment", "tandem-scheduler-extender"))["args"])
+		want := `--node-class-defaults=[{"alignment":"numa","nodeSelector":{"nvidia.com/gpu.product":"NVIDIA-GB200"}}]`
+		if !contains(args, want) {
+			t.Errorf("extender args %v: want %s", args, want)
+		}
+		for _, a := range strs(container(t, Find(render(t, nil), "Deployment", "tandem-scheduler-extender"))["args"]) {
+			if strings.HasPrefix(a, "--node-class-defaults") {
+				t.Errorf("the defaults render %s", a)
+			}
+		}
+	})
 	t.Run("joint", func(t *testing.T) {
 		objs := render(t, ci("joint-cdi"))
 		if c := pluginConfig(t, objs); !reflect.DeepEqual(c["gpu"], map[string]any{"enabled": true, "cdi": true, "reservationSeconds": 60.0}) {
@@ -440,6 +452,8 @@ func TestWrongValuesAreRejectedWithAMessage(t *testing.T) {
 		{"DRA joint mode without the driver", "draDriver: {joint: true}", "draDriver.joint is set but draDriver.enabled is false"},
 		{"DRA driver name", "draDriver: {enabled: true, driverName: Tandem_Dev}", "at '/draDriver/driverName': 'Tandem_Dev' does not match pattern"},
 		{"DRA device classes as a flag", "draDriver: {deviceClasses: true}", "at '/draDriver/deviceClasses': got boolean, want object"},
+		{"node class with no labels", "extender: {nodeClassDefaults: [{nodeSelector: {}, alignment: numa}]}", "at '/extender/nodeClassDefaults/0/nodeSelector': minProperties: got 0, want 1"},
+		{"node class alignment", "extender: {nodeClassDefaults: [{nodeSelector: {a: b}, alignment: numaa}]}", "at '/extender/nodeClassDefaults/0/alignment': value must be one of"},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {

@@ -8,6 +8,7 @@ import dev.tandem.extender.http.UiRoutes;
 import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterParts;
+import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
@@ -55,7 +56,20 @@ public final class Extender {
 
   public static Future<Listeners> start(
       Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics) {
-    Routers routers = routers(vertx, config, cluster, metrics);
+    return start(vertx, config, cluster, metrics, NodeClasses.none());
+  }
+
+  /**
+   * @param classes the node class of each node, as the cluster's source reads it from node labels
+   *     ({@code --node-class-defaults})
+   */
+  public static Future<Listeners> start(
+      Vertx vertx,
+      ExtenderConfig config,
+      ClusterParts cluster,
+      ExtenderMetrics metrics,
+      NodeClasses classes) {
+    Routers routers = routers(vertx, config, cluster, metrics, classes);
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
     Future<HttpServer> verbs =
@@ -109,9 +123,19 @@ public final class Extender {
   /** The routes of both ports, without servers: for tests and benchmarks that mount them. */
   public static Routers routers(
       Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics) {
+    return routers(vertx, config, cluster, metrics, NodeClasses.none());
+  }
+
+  /** The routes of both ports, with the node classes the cluster's source keeps. */
+  public static Routers routers(
+      Vertx vertx,
+      ExtenderConfig config,
+      ClusterParts cluster,
+      ExtenderMetrics metrics,
+      NodeClasses classes) {
     NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
-    PodRequests requests = new PodRequests(config.defaultPolicy(), config.resources());
+    PodRequests requests = new PodRequests(config.defaultPolicy(), config.resources(), classes);
     BindVerb bind =
         new BindVerb(
             cluster.readiness(),

@@ -84,7 +84,7 @@ public final class ExtenderMain {
         .compose(
             kube -> {
               ExtenderMetrics metrics = new ExtenderMetrics(kube.cluster());
-              return Extender.start(vertx, config, kube.cluster(), metrics)
+              return Extender.start(vertx, config, kube.cluster(), metrics, kube.classes())
                   .onSuccess(s -> kube.start(metrics));
             });
   }

@@ -1,10 +1,13 @@
 package dev.tandem.discovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.GraceTray;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.topology.model.Machine;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -26,6 +29,31 @@ class TopologySourcesTest {
     Discovery sysfs = TopologySources.create(DiscoveryOptions.sysfs("vm-1", root)).discover();
     assertEquals("sysfs", sysfs.source());
     assertTrue(sysfs.machine().devices().isEmpty());
+  }
+
+  @Test
+  @DisplayName(
+      "--sysfs-only never asks libmlx5: a Data Direct function is a note, no ibverbs note, no tie")
+  void sysfsOnlyNeverAsksLibmlx5(@TempDir Path root) throws IOException {
+    GraceTray.GB300_CX8.write(root);
+
+    Discovery d =
+        TopologySources.discoverOnce(
+            DiscoveryOptions.fromNodeSettings("tray", null, null, root, true));
+
+    assertEquals("sysfs", d.source());
+    assertTrue(
+        d.notes().stream().noneMatch(n -> n.startsWith("ibverbs:")),
+        "libibverbs/libmlx5 were asked: " + d.notes());
+    assertTrue(
+        d.notes().stream()
+            .anyMatch(
+                n ->
+                    n.startsWith(
+                        "sysfs: Data Direct function 0008:03:00.0 (15b3:2100) is tied to no NIC:"
+                            + " libmlx5 not asked")),
+        d.notes().toString());
+    assertNull(d.machine().device("mlx5_0").get().hca().dataDirect());
   }
 
   @Test

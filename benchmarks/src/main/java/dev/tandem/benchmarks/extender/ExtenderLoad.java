@@ -192,7 +192,8 @@ public final class ExtenderLoad {
             d.leaseNamespace(),
             d.leaseName(),
             "extender-load",
-            d.cacheSize());
+            d.cacheSize(),
+            d.nodeClassDefaults());
     Router router =
         Extender.routers(servers, config, cluster, new ExtenderMetrics(cluster)).verbs();
     FloorVerb.mount(router, config.bodyLimit());

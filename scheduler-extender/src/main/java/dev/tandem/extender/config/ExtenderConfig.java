@@ -4,6 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.policy.NodeClassDefault;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,8 @@ import java.util.Map;
  * @param leaseName name of the Lease
  * @param identity this replica's identity in the Lease
  * @param cacheSize entries of the per-node answer cache
+ * @param nodeClassDefaults policies of pods without the annotations on nodes of the labels each
+ *     entry selects, the first matching entry winning; empty when none
  */
 public record ExtenderConfig(
     String host,
@@ -57,13 +60,15 @@ public record ExtenderConfig(
     String leaseNamespace,
     String leaseName,
     String identity,
-    long cacheSize) {
+    long cacheSize,
+    List<NodeClassDefault> nodeClassDefaults) {
 
   public static final int DEFAULT_PORT = 8888;
 
   public static final int DEFAULT_INSPECTION_PORT = 8889;
 
   public ExtenderConfig {
+    nodeClassDefaults = nodeClassDefaults == null ? List.of() : List.copyOf(nodeClassDefaults);
     for (int p : new int[] {port, inspectionPort}) {
       if (p < 0 || p > 65535) {
         throw new InvalidConfigurationException("port " + p + " is out of range 0..65535");
@@ -159,7 +164,8 @@ public record ExtenderConfig(
         v.get(ExtenderSettings.LEASE_NAMESPACE),
         v.get(ExtenderSettings.LEASE_NAME),
         v.get(ExtenderSettings.IDENTITY, hostname(env)),
-        v.get(ExtenderSettings.CACHE_SIZE));
+        v.get(ExtenderSettings.CACHE_SIZE),
+        v.get(ExtenderSettings.NODE_CLASS_DEFAULTS));
   }
 
   /** Both listeners on ports the system chooses: for tests. */
@@ -185,7 +191,8 @@ public record ExtenderConfig(
         leaseNamespace,
         leaseName,
         identity,
-        cacheSize);
+        cacheSize,
+        nodeClassDefaults);
   }
 
   public ExtenderConfig withBodyLimit(long value) {
@@ -210,7 +217,8 @@ public record ExtenderConfig(
         leaseNamespace,
         leaseName,
         identity,
-        cacheSize);
+        cacheSize,
+        nodeClassDefaults);
   }
 
   public boolean tls() {
@@ -280,6 +288,9 @@ public record ExtenderConfig(
         + prefix
         + ", default policy "
         + defaultPolicy
+        + (nodeClassDefaults.isEmpty()
+            ? ""
+            : " (" + nodeClassDefaults.size() + " node-class defaults)")
         + ", resources "
         + resources.gpu()
         + " and "

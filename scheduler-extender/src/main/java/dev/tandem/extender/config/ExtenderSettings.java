@@ -8,6 +8,7 @@ import dev.tandem.kit.config.Setting;
 import dev.tandem.kit.config.Settings;
 import dev.tandem.topology.policy.Alignment;
 import dev.tandem.topology.policy.AlignmentMode;
+import dev.tandem.topology.policy.NodeClassDefault;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -146,6 +147,16 @@ public final class ExtenderSettings {
           .fileKey("defaultMode")
           .defaultValue("required")
           .help("policy of pods without `tandem.dev/alignment-mode`: required, preferred");
+  public static final Setting<List<NodeClassDefault>> NODE_CLASS_DEFAULTS =
+      Setting.of("--node-class-defaults", "LIST", NodeClassDefaultsText::parse)
+          .env("TANDEM_EXTENDER_NODE_CLASS_DEFAULTS")
+          .fileKey("nodeClassDefaults")
+          .defaultText("none")
+          .help(
+              "policy of pods without the annotations on classes of nodes: a YAML/JSON list of"
+                  + " `{nodeSelector: {LABEL: VALUE}, alignment: A, mode: M}` (`mode` optional);"
+                  + " the first entry whose labels a node carries is its default, a pod's own"
+                  + " annotations win (docs/extender.md, \"Node-class defaults\")");
   public static final Setting<String> GPU_RESOURCE =
       Setting.of("--gpu-resource-name", "NAME", ResourceNames::extended)
           .env("TANDEM_EXTENDER_GPU_RESOURCE_NAME")
@@ -234,6 +245,7 @@ public final class ExtenderSettings {
                   INSPECTION_TLS_KEY,
                   DEFAULT_ALIGNMENT,
                   DEFAULT_MODE,
+                  NODE_CLASS_DEFAULTS,
                   GPU_RESOURCE,
                   HCA_RESOURCE,
                   ASSUMED_TTL,

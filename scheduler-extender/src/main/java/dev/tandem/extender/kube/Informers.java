@@ -11,6 +11,7 @@ import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumptions;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.PodRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -152,12 +153,13 @@ final class Informers {
   }
 
   static ResourceEventHandler<Node> nodes(
-      ClusterState state, ExtenderMetrics metrics, ResourceNames resources) {
+      ClusterState state, NodeClasses classes, ExtenderMetrics metrics, ResourceNames resources) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Node node) {
         metrics.informerEvent("nodes");
         state.nodeObject(node.getMetadata().getName(), true);
+        classes.labels(node.getMetadata().getName(), node.getMetadata().getLabels());
         state.hcaCapacity(node.getMetadata().getName(), hcaCapacity(node, resources.hca()));
       }
 
@@ -172,6 +174,7 @@ final class Informers {
       public void onDelete(Node node, boolean unknownFinalState) {
         metrics.informerEvent("nodes");
         state.nodeObject(node.getMetadata().getName(), false);
+        classes.gone(node.getMetadata().getName());
         state.hcaCapacity(node.getMetadata().getName(), 0);
         state.removeTopology(node.getMetadata().getName());
       }

@@ -5,6 +5,7 @@ import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.ClusterState;
+import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.kit.kube.KubeConnection;
 import dev.tandem.kit.retry.Backoff;
@@ -61,6 +62,7 @@ public final class KubeCluster implements AutoCloseable {
   private final ClusterParts cluster;
   private final ClusterState state;
   private final Readiness readiness;
+  private final NodeClasses classes;
   private final Map<String, SharedIndexInformer<?>> informers = new ConcurrentSkipListMap<>();
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
@@ -76,6 +78,7 @@ public final class KubeCluster implements AutoCloseable {
     this.cluster = ClusterParts.empty(Clock.systemUTC(), pods, new KubeWriter(vertx, client));
     this.state = cluster.state();
     this.readiness = cluster.readiness();
+    this.classes = new NodeClasses(config.nodeClassDefaults(), config.defaultPolicy());
   }
 
   /** Connects with kubeconfig or the in-cluster service account, as fabric8 finds them. */
@@ -89,6 +92,11 @@ public final class KubeCluster implements AutoCloseable {
 
   public ClusterParts cluster() {
     return cluster;
+  }
+
+  /** The node class of each node, from the labels of its Node object. */
+  public NodeClasses classes() {
+    return classes;
   }
 
   /**
@@ -186,7 +194,7 @@ public final class KubeCluster implements AutoCloseable {
         "nodes",
         client.nodes().withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),
         SlimStore.nodes(),
-        Informers.nodes(state, metrics, config.resources()));
+        Informers.nodes(state, classes, metrics, config.resources()));
     boolean synced = informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
     readiness.synced(synced);
     LOG.info("informers {}: {} NodeTopologies", synced ? "synced" : "started", state.size());

@@ -90,7 +90,7 @@ public final class BindVerb {
         assumptions.assume(
             node,
             ref,
-            request.request(),
+            request.requestOn(node),
             ttl,
             (index, chosen) ->
                 request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()));

@@ -4,6 +4,7 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.pod.DeviceCountTooLarge;
 import dev.tandem.api.pod.DeviceQuantity;
 import dev.tandem.api.pod.PodContainersMapper;
+import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.locality.LocalityIndex;
@@ -32,17 +33,38 @@ import java.util.Map;
  *     any node has); null if none
  * @param init the init containers' demands, in spec order
  * @param app the app containers' demands, in spec order
+ * @param byClass the request on the nodes of each node class, where a class's default changes it
  */
 public record PodRequest(
     PodRef pod,
     AllocationRequest request,
     String problem,
     List<ContainerDemand> init,
-    List<ContainerDemand> app) {
+    List<ContainerDemand> app,
+    ClassRequests byClass) {
 
   public PodRequest {
     init = List.copyOf(init);
     app = List.copyOf(app);
+  }
+
+  /** A pod request the same on every node. */
+  public PodRequest(
+      PodRef pod,
+      AllocationRequest request,
+      String problem,
+      List<ContainerDemand> init,
+      List<ContainerDemand> app) {
+    this(pod, request, problem, init, app, ClassRequests.NONE);
+  }
+
+  /**
+   * The request on this node: {@link #request()}, or on a node of a node class whose default
+   * changes the pod's policy, the request with that policy (the pod's annotations still win).
+   */
+  public AllocationRequest requestOn(String node) {
+    int c = byClass.classOf(node);
+    return c < 0 ? request : byClass.at(c);
   }
 
   /** A pod request without container demands (tests, callers that never split). */
@@ -84,7 +106,8 @@ public record PodRequest(
    * Reads a v1.Pod as JSON (see {@link PodRequests#of}); throws IllegalArgumentException when it is
    * not shaped like one.
    */
-  static PodRequest of(JsonObject pod, AlignmentPolicy defaults, ResourceNames resources) {
+  static PodRequest of(
+      JsonObject pod, AlignmentPolicy defaults, ResourceNames resources, NodeClasses classes) {
     JsonObject meta = object(pod, "metadata");
     JsonObject spec = object(pod, "spec");
     PodRef ref =
@@ -112,9 +135,11 @@ public record PodRequest(
           ref, "its containers together ask for " + gpus + " GPUs and " + hcas + " HCAs");
     }
     try {
-      AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations(meta), defaults);
+      Map<String, String> annotations = annotations(meta);
+      AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations, defaults);
+      AllocationRequest request = new AllocationRequest((int) gpus, (int) hcas, policy);
       return new PodRequest(
-          ref, new AllocationRequest((int) gpus, (int) hcas, policy), null, init, app);
+          ref, request, null, init, app, ClassRequests.of(classes, request, annotations));
     } catch (IllegalArgumentException e) {
       return new PodRequest(
           ref,

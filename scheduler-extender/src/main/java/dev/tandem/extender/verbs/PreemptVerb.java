@@ -149,13 +149,14 @@ public final class PreemptVerb {
         holders.add(new VictimSearch.Candidate(r.uid(), r.priority()));
       }
     }
-    VictimSearch search = new VictimSearch(entry, pod.request());
+    VictimSearch search = new VictimSearch(entry, pod.requestOn(entry.name()));
     if (search.fits(Set.of())) {
       return new Decision(PreemptOutcome.DEVICES_FREE, uids(victims));
     }
     if (!search.fits(VictimSearch.uids(holders))) {
       boolean never =
-          entry.allocator().allocate(pod.request(), entry.free().emptied()) instanceof Infeasible;
+          entry.allocator().allocate(pod.requestOn(entry.name()), entry.free().emptied())
+              instanceof Infeasible;
       return new Decision(
           never ? PreemptOutcome.UNRESOLVABLE : PreemptOutcome.NOT_ALIGNED, List.of());
     }

@@ -25,17 +25,20 @@ class DemoClusterIT {
 
   @Test
   @DisplayName(
-      "the bundled NodeTopology objects of ten real servers and two Grace trays load; the XE8640"
-          + " has 4 GPUs and 4 HCAs, the GB300 tray 4 and 4, the GB200 tray 4 and 8")
+      "the bundled NodeTopology objects of ten real servers, two Grace trays and an Azure GB300 VM"
+          + " load; the XE8640 has 4 GPUs and 4 HCAs, the GB300 tray 4 and 4, the GB200 tray 4 and"
+          + " 8, the VM 4 and 4 VFs")
   void bundled() {
     ClusterParts cluster = DemoCluster.fromBundledFixtures();
     ClusterState state = cluster.state();
-    assertEquals(12, state.size());
+    assertEquals(13, state.size());
     var xe = state.node("dell-poweredge-xe8640-h100x4");
     assertEquals(4, xe.free().freeUnits(DeviceKind.GPU));
     assertEquals(4, xe.free().freeUnits(DeviceKind.HCA));
     assertEquals(4, state.node("gb300-cx8").free().freeUnits(DeviceKind.HCA));
     assertEquals(8, state.node("gb200-cx7").free().freeUnits(DeviceKind.HCA));
+    assertEquals(4, state.node("azure-gb300").free().freeUnits(DeviceKind.GPU));
+    assertEquals(4, state.node("azure-gb300").free().freeUnits(DeviceKind.HCA));
     assertTrue(cluster.readiness().ready());
   }
 

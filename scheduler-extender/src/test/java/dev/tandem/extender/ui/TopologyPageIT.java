@@ -76,7 +76,8 @@ class TopologyPageIT {
             d.leaseNamespace(),
             d.leaseName(),
             "topology-page-it",
-            d.cacheSize());
+            d.cacheSize(),
+            d.nodeClassDefaults());
     Listeners server =
         Extender.start(vertx, config, cluster)
             .toCompletionStage()

@@ -126,8 +126,11 @@ public final class Allocator {
       return best;
     }
     Allocation unconstrained = new Search(free).paired(request, Locality.SYS);
-    boolean fitsWhenEmpty = new Search(free.emptied()).paired(request, limit) != null;
-    return Refusals.misaligned(request, unconstrained.worst(), fitsWhenEmpty);
+    Availability empty = free.emptied();
+    Allocation whenEmpty = new Search(empty).paired(request, Locality.SYS);
+    Allocation closest =
+        new Search(empty).paired(new AllocationRequest(1, 1, request.policy()), Locality.SYS);
+    return Refusals.misaligned(request, unconstrained.worst(), whenEmpty.worst(), closest.worst());
   }
 
   /**
@@ -189,7 +192,8 @@ public final class Allocator {
       return new Verdict(null, best, PlacementScore.of(best, alignment, left));
     }
     Locality whenEmpty = LEVELS[counts.firstLevel(gpus, hcas, pairs, true)];
-    return Verdict.refused(Refusals.misaligned(request, best, whenEmpty.isWithin(limit)));
+    Locality closest = LEVELS[counts.firstLevel(1, 1, 1, true)];
+    return Verdict.refused(Refusals.misaligned(request, best, whenEmpty, closest));
   }
 
   private void checkIndex(Availability free) {

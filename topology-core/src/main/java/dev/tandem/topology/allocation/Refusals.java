@@ -27,7 +27,11 @@ final class Refusals {
 
   private record Shortage(DeviceKind kind, int free, int need, boolean resolvable) {}
 
-  private record Misaligned(AllocationRequest request, Locality best, boolean resolvable) {}
+  /**
+   * @param fits on a NUMA-only node, the tightest alignment the request would get there; else null
+   */
+  private record Misaligned(
+      AllocationRequest request, Locality best, boolean resolvable, Alignment fits) {}
 
   private static final ConcurrentMap<Object, Infeasible> KNOWN = new ConcurrentHashMap<>();
 
@@ -37,13 +41,19 @@ final class Refusals {
   private static final int MISALIGNED = 2 * 2 * ROW_UNITS;
 
   /**
+   * Misaligned refusals per best locality: resolvable, not, and on a NUMA-only node with {@code
+   * numa} or only {@code none} fitting.
+   */
+  private static final int VARIANTS = 4;
+
+  /**
    * The refusals of one request, by slot: a filter asks about one request for thousands of nodes in
    * a row, and a slot costs less to read than a key to hash. One per thread, for the request it
    * asked about last.
    */
   private static final class Row {
     final AllocationRequest request;
-    final Infeasible[] slots = new Infeasible[MISALIGNED + 2 * Locality.values().length];
+    final Infeasible[] slots = new Infeasible[MISALIGNED + VARIANTS * Locality.values().length];
 
     Row(AllocationRequest request) {
       this.request = request;
@@ -64,10 +74,27 @@ final class Refusals {
     return inRow(request, slot, () -> new Shortage(kind, free, need, resolvable));
   }
 
-  /** Enough devices, none as close as the pod's alignment asks; {@code best} is the closest. */
-  static Infeasible misaligned(AllocationRequest request, Locality best, boolean resolvable) {
-    int slot = MISALIGNED + best.ordinal() * 2 + (resolvable ? 1 : 0);
-    return inRow(request, slot, () -> new Misaligned(request, best, resolvable));
+  /**
+   * Enough devices, none as close as the pod's alignment asks.
+   *
+   * @param best the closest the request gets now
+   * @param whenEmpty the closest it would get with every healthy device free
+   * @param closest the closest pair of a healthy GPU and HCA with every device free: worse than
+   *     {@code PHB} makes this a NUMA-only node (no HCA shares a host bridge with a GPU, as on a
+   *     Grace tray without ConnectX-8 Data Direct), whose refusal says which alignment fits there
+   */
+  static Infeasible misaligned(
+      AllocationRequest request, Locality best, Locality whenEmpty, Locality closest) {
+    boolean resolvable = whenEmpty.isWithin(request.policy().filterLimit());
+    Alignment fits = null;
+    int variant = resolvable ? 0 : 1;
+    if (!resolvable && !closest.isWithin(Locality.PHB)) {
+      fits = whenEmpty.isWithin(Alignment.NUMA.worstAllowed()) ? Alignment.NUMA : Alignment.NONE;
+      variant = fits == Alignment.NUMA ? 2 : 3;
+    }
+    Alignment fitting = fits;
+    int slot = MISALIGNED + best.ordinal() * VARIANTS + variant;
+    return inRow(request, slot, () -> new Misaligned(request, best, resolvable, fitting));
   }
 
   private static Infeasible inRow(AllocationRequest request, int slot, Supplier<Object> key) {
@@ -114,7 +141,10 @@ final class Refusals {
     }
     Misaligned m = (Misaligned) key;
     return new Infeasible(
-        Shortfall.ALIGNMENT, alignmentReason(m.request(), m.best()), m.best(), m.resolvable());
+        Shortfall.ALIGNMENT,
+        alignmentReason(m.request(), m.best()) + numaOnly(m.fits()),
+        m.best(),
+        m.resolvable());
   }
 
   private static String alignmentReason(AllocationRequest r, Locality best) {
@@ -137,4 +167,21 @@ final class Refusals {
         + "); best on this node now is "
         + best;
   }
+
+  /** What a NUMA-only node's refusal adds: the node's class and the alignment that fits. */
+  private static String numaOnly(Alignment fits) {
+    if (fits == null) {
+      return "";
+    }
+    return ". "
+        + NUMA_ONLY
+        + ": tandem.dev/alignment="
+        + fits.value()
+        + " fits (on the pod, or as a node-class default)";
+  }
+
+  /** The class of node whose HCAs share no PCIe host bridge with a GPU. */
+  static final String NUMA_ONLY =
+      "NUMA-only node (no HCA shares a PCIe host bridge with a GPU, as on a Grace tray without"
+          + " ConnectX-8 Data Direct)";
 }

@@ -45,10 +45,20 @@ public final class LiveSource implements TopologySource {
     } catch (DiscoveryException e) {
       notes.add("hwloc: skipped: " + e.getMessage());
     }
-    DataDirectTies ties = ibverbs.dataDirect(notes);
+    return ibverbs.enrich(chosen(hw, ibverbs.dataDirect(notes), notes));
+  }
+
+  /**
+   * hwloc's discovery (completed) when it found devices and libmlx5 ties no NIC to a Data Direct
+   * function; else the sysfs tree, handed the ties: a tie is placed in one place whichever library
+   * found it, {@link SysfsReader} (its {@code DataDirectClaims}), as on a sysfs-only node.
+   *
+   * @param hw hwloc's discovery, or null when libhwloc failed
+   */
+  Discovery chosen(Discovery hw, DataDirectTies ties, List<String> notes) {
     boolean hwlocFound = hw != null && !hw.machine().devices().isEmpty();
     if (hwlocFound && ties.byIbDevice().isEmpty()) {
-      return ibverbs.enrich(completed(hw, notes));
+      return completed(hw, notes);
     }
     if (hwlocFound) {
       notes.add(
@@ -58,7 +68,7 @@ public final class LiveSource implements TopologySource {
     } else if (hw != null) {
       notes.add("hwloc found no GPU or HCA; reading sysfs under " + sysfsRoot);
     }
-    return ibverbs.enrich(SysfsReader.read(sysfsRoot, nodeName, notes, ties));
+    return SysfsReader.read(sysfsRoot, nodeName, notes, ties);
   }
 
   /** What hwloc leaves out without vendor plugins: GPU UUIDs, HCA link layer, rate and uverbs. */
