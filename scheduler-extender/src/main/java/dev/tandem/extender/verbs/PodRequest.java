@@ -3,6 +3,9 @@ package dev.tandem.extender.verbs;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.pod.DeviceCountTooLarge;
 import dev.tandem.api.pod.DeviceQuantity;
+import dev.tandem.api.pod.Gang;
+import dev.tandem.api.pod.GangKeys;
+import dev.tandem.api.pod.InvalidGang;
 import dev.tandem.api.pod.PodContainersMapper;
 import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.PodRef;
@@ -34,6 +37,8 @@ import java.util.Map;
  * @param init the init containers' demands, in spec order
  * @param app the app containers' demands, in spec order
  * @param byClass the request on the nodes of each node class, where a class's default changes it
+ * @param gang the gang the pod is in (docs/rails.md), read only for a pod that asks for GPUs or
+ *     HCAs; null when in none (or not read)
  */
 public record PodRequest(
     PodRef pod,
@@ -41,11 +46,13 @@ public record PodRequest(
     String problem,
     List<ContainerDemand> init,
     List<ContainerDemand> app,
-    ClassRequests byClass) {
+    ClassRequests byClass,
+    Gang gang) {
 
   public PodRequest {
     init = List.copyOf(init);
     app = List.copyOf(app);
+    byClass = byClass == null ? ClassRequests.NONE : byClass;
   }
 
   /** A pod request the same on every node. */
@@ -55,7 +62,7 @@ public record PodRequest(
       String problem,
       List<ContainerDemand> init,
       List<ContainerDemand> app) {
-    this(pod, request, problem, init, app, ClassRequests.NONE);
+    this(pod, request, problem, init, app, ClassRequests.NONE, null);
   }
 
   /**
@@ -70,6 +77,14 @@ public record PodRequest(
   /** A pod request without container demands (tests, callers that never split). */
   public PodRequest(PodRef pod, AllocationRequest request, String problem) {
     this(pod, request, problem, List.of(), List.of());
+  }
+
+  /**
+   * Whether the gang's rails filter nodes: {@code tandem.dev/rail-alignment: required}. A gang
+   * member that does not say is {@code preferred} (docs/rails.md, "Planning a gang").
+   */
+  public boolean railsRequired() {
+    return gang != null && gang.railAlignment() == AlignmentMode.REQUIRED;
   }
 
   /**
@@ -134,12 +149,10 @@ public record PodRequest(
       return unschedulable(
           ref, "its containers together ask for " + gpus + " GPUs and " + hcas + " HCAs");
     }
+    Map<String, String> annotations = annotations(meta);
+    AlignmentPolicy policy;
     try {
-      Map<String, String> annotations = annotations(meta);
-      AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations, defaults);
-      AllocationRequest request = new AllocationRequest((int) gpus, (int) hcas, policy);
-      return new PodRequest(
-          ref, request, null, init, app, ClassRequests.of(classes, request, annotations));
+      policy = AlignmentPolicy.fromAnnotations(annotations, defaults);
     } catch (IllegalArgumentException e) {
       return new PodRequest(
           ref,
@@ -154,6 +167,28 @@ public record PodRequest(
           init,
           app);
     }
+    Gang gang;
+    try {
+      gang =
+          GangKeys.of(
+                  ref.namespace(),
+                  ref.name(),
+                  strings(object(meta, "labels")),
+                  annotations,
+                  schedulingGroup(spec))
+              .orElse(null);
+    } catch (InvalidGang e) {
+      return new PodRequest(ref, null, e.getMessage(), init, app);
+    }
+    AllocationRequest request = new AllocationRequest((int) gpus, (int) hcas, policy);
+    return new PodRequest(
+        ref, request, null, init, app, ClassRequests.of(classes, request, annotations), gang);
+  }
+
+  /** {@code spec.schedulingGroup.podGroupName} (the Workload API); null when absent. */
+  private static String schedulingGroup(JsonObject spec) {
+    Object group = object(spec, "schedulingGroup").getValue("podGroupName");
+    return group instanceof String s ? s : null;
   }
 
   /**
@@ -170,7 +205,11 @@ public record PodRequest(
   }
 
   private static Map<String, String> annotations(JsonObject meta) {
-    JsonObject a = object(meta, "annotations");
+    return strings(object(meta, "annotations"));
+  }
+
+  /** A JSON object's string values (labels, annotations). */
+  private static Map<String, String> strings(JsonObject a) {
     Map<String, String> out = new HashMap<>();
     for (Map.Entry<String, Object> e : a) {
       if (e.getValue() instanceof String s) {
