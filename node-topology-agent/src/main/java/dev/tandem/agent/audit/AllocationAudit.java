@@ -1,11 +1,13 @@
 package dev.tandem.agent.audit;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
 import dev.tandem.api.dra.DraDriver;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.MigLayout;
+import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
@@ -280,7 +282,30 @@ public final class AllocationAudit {
     return a == null || b.locality().compareTo(a.locality()) > 0 ? b : a;
   }
 
+  /**
+   * The policy the extender planned the pod under, as its plan records it (a node-class default
+   * included, which the agent cannot know: docs/extender.md); without a plan, the pod's annotations
+   * over the agent's default.
+   */
   private AlignmentPolicy policy(PodFacts facts, List<String> notes) {
+    String plan = facts.annotations().get(Annotations.PLAN);
+    if (plan != null) {
+      try {
+        String planned = PlanCodec.decode(plan).policy();
+        if (planned != null) {
+          return AlignmentPolicy.parse(planned);
+        }
+      } catch (IllegalArgumentException e) {
+        notes.add(
+            "pod "
+                + facts.key()
+                + ": its "
+                + Annotations.PLAN
+                + " names no policy the agent can read ("
+                + e.getMessage()
+                + "); audited against its annotations");
+      }
+    }
     try {
       return AlignmentPolicy.fromAnnotations(facts.annotations(), defaults);
     } catch (InvalidPolicyException e) {

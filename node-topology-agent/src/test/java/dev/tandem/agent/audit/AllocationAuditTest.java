@@ -125,6 +125,34 @@ class AllocationAuditTest {
 
   @Test
   @DisplayName(
+      "the policy the plan records wins (a node-class default the agent cannot see); an unreadable"
+          + " one is a note and the annotations decide")
+  void plannedPolicy() {
+    String plan =
+        "{\"node\":\"gpu-1\",\"gpus\":[\"GPU-a0\"],\"hcas\":[\"mlx5_1\"],\"locality\":\"NODE\","
+            + "\"policy\":\"numa/required\",\"plannedAt\":\"2026-11-28T03:00:00Z\"}";
+    AuditReport r =
+        run(
+            List.of(held("p", List.of("GPU-a0"), List.of("mlx5_1"))),
+            facts("p", Map.of("tandem.dev/plan", plan), 1, 1));
+    assertEquals(
+        new AuditEntry("uid-p", "ml", "p", "NODE", "numa/required", true), r.audit().get(0));
+    assertEquals(List.of(), r.violations());
+
+    AuditReport bad =
+        run(
+            List.of(held("q", List.of("GPU-a0"), List.of("mlx5_1"))),
+            facts("q", Map.of("tandem.dev/plan", plan.replace("numa/", "nearby/")), 1, 1));
+    assertEquals("switch/required", bad.audit().get(0).policy());
+    assertEquals(1, bad.violations().size());
+    assertTrue(
+        bad.notes().stream()
+            .anyMatch(n -> n.startsWith("pod ml/q: its tandem.dev/plan names no policy")),
+        bad.notes().toString());
+  }
+
+  @Test
+  @DisplayName(
       "fewer devices than the limit is allocation in progress: complete=false, no audit yet")
   void partial() {
     AuditReport r = run(List.of(held("e", List.of(), List.of("mlx5_0"))), facts("e", null, 2, 1));

@@ -1,6 +1,5 @@
 package dev.tandem.extender.state;
 
-import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.policy.AlignmentPolicy;
@@ -8,7 +7,6 @@ import dev.tandem.topology.request.ContainerShare;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Devices promised to a pod at bind time, counted as taken until the agent reports the pod's real
@@ -41,15 +39,8 @@ public record AssumedPlan(
    * locality reads as {@code SYS} and an absent policy as {@code switch/required}.
    */
   public static AssumedPlan restored(PodRef pod, Plan plan, Duration ttl) {
-    String[] policy = (plan.policy() == null ? "switch/required" : plan.policy()).split("/", 2);
     AlignmentPolicy p =
-        AlignmentPolicy.fromAnnotations(
-            Map.of(
-                Annotations.ALIGNMENT,
-                policy[0],
-                Annotations.ALIGNMENT_MODE,
-                policy.length > 1 ? policy[1] : "required"),
-            AlignmentPolicy.DEFAULT);
+        plan.policy() == null ? AlignmentPolicy.DEFAULT : AlignmentPolicy.parse(plan.policy());
     Locality locality = Locality.parse(plan.locality() == null ? "SYS" : plan.locality());
     return new AssumedPlan(
         pod,

@@ -40,6 +40,19 @@ public record AlignmentPolicy(Alignment alignment, AlignmentMode mode) {
         mode == null ? defaults.mode() : AlignmentMode.parse(mode.trim()));
   }
 
+  /**
+   * Reads the form {@link #toString} writes ({@code switch/required}, as a plan records it); a
+   * missing mode is {@code required}.
+   *
+   * @throws InvalidPolicyException naming the bad value and the allowed ones
+   */
+  public static AlignmentPolicy parse(String text) {
+    String[] parts = text.trim().split("/", 2);
+    return new AlignmentPolicy(
+        Alignment.parse(parts[0].trim()),
+        parts.length > 1 ? AlignmentMode.parse(parts[1].trim()) : AlignmentMode.REQUIRED);
+  }
+
   /** The worst locality a node may offer and still pass the filter. */
   public Locality filterLimit() {
     return mode == AlignmentMode.REQUIRED ? alignment.worstAllowed() : Locality.SYS;

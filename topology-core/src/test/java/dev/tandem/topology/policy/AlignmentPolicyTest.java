@@ -23,6 +23,22 @@ class AlignmentPolicyTest {
     assertEquals(worst, p.filterLimit());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"switch/required", "numa/preferred", "root-complex/required", "none/preferred"})
+  @DisplayName("parse reads what toString writes, as a plan records it")
+  void parseRoundTrip(String text) {
+    assertEquals(text, AlignmentPolicy.parse(text).toString());
+  }
+
+  @Test
+  @DisplayName("parse: a missing mode is required; a bad value names itself")
+  void parseEdges() {
+    assertEquals("numa/required", AlignmentPolicy.parse("numa").toString());
+    InvalidPolicyException e =
+        assertThrows(InvalidPolicyException.class, () -> AlignmentPolicy.parse("near/required"));
+    assertEquals(true, e.getMessage().contains("near"), e.getMessage());
+  }
+
   @Test
   @DisplayName("missing annotations take the configured defaults")
   void defaults() {
