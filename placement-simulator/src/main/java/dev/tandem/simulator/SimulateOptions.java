@@ -70,8 +70,8 @@ record SimulateOptions(
         --rail-alignment MODE   the members' rail alignment: required or preferred
                                 (default preferred)
       options:
-        --policies LIST         joint,joint-binpack,joint-smallest-first,hint,stock,
-                                topology-manager,dra,dra-tandem-score,dra-ext,
+        --policies LIST         joint,joint-binpack,joint-smallest-first,joint-no-gangs,
+                                hint,stock,topology-manager,dra,dra-tandem-score,dra-ext,
                                 dra-ext-tandem-score,optimum
                                 (default all)
         --max-wait S            seconds a pod may stay pending before it is turned away

@@ -76,4 +76,42 @@ class SimulateMainTest {
     assertTrue(report.contains("\"policy\" : \"joint\""), report);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("stopped after"));
   }
+
+  @Test
+  @DisplayName("bad gang flags exit 2 naming the flag")
+  void badGangFlags() {
+    assertEquals(2, run("--cluster", "x.xml", "--gang-share", "1.5"));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--gang-share: must be from 0 to 1"));
+    err.reset();
+    assertEquals(2, run("--cluster", "x.xml", "--gang-shape", "4+4:2"));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--gang-shape: one shape"));
+    err.reset();
+    assertEquals(2, run("--cluster", "x.xml", "--rail-alignment", "strict"));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8)
+            .contains("--rail-alignment: 'strict' is not one of required, preferred"));
+  }
+
+  @Test
+  @DisplayName("generated gangs on NDv5 nodes (rails by PCI order): each policy reports its gangs")
+  void gangFigure() {
+    assertEquals(
+        0,
+        run(
+            "--cluster",
+            Topologies.path("nccl-topo/azure-ndv5-h100.xml") + ":6",
+            "--pods",
+            "120",
+            "--gang-share",
+            "0.3",
+            "--gang-size",
+            "3",
+            "--policies",
+            "joint,stock,optimum",
+            "--quiet"));
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertTrue(report.contains("\"crossRailPairs\""), report);
+    assertTrue(report.contains("\"gangOptimum\" : {"), report);
+    assertTrue(report.contains("gangs of 3 × 4+4, rail alignment preferred"), report);
+  }
 }

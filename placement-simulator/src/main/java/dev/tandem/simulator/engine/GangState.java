@@ -1,34 +1,43 @@
 package dev.tandem.simulator.engine;
 
+import dev.tandem.topology.rail.GangRails;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 
 /**
- * The running members of each gang and their rails, as the extender reads them from the bound
- * members' plans (docs/rails.md): the gang's rails are its first running member's, and a gang with
- * no member running has none (its rails are released).
+ * The running members of each gang and the rails of their plans, where the extender reads them
+ * (docs/rails.md, "Planning a gang"): the gang's rails are the set the most running members' plans
+ * are on (ties: the fewest rails, then the lowest), and a gang with no member running has none (its
+ * rails are released).
  */
 public final class GangState {
 
   private final Map<String, Map<Integer, SortedSet<Integer>>> running = new HashMap<>();
 
-  /** The rails of the gang's earliest-started running member, if any runs. */
+  /** The rail set the most running members of the gang are planned on, if any runs. */
   public Optional<SortedSet<Integer>> rails(String gang) {
     Map<Integer, SortedSet<Integer>> members = running.get(gang);
-    return members == null ? Optional.empty() : members.values().stream().findFirst();
-  }
-
-  /** How many of the gang's members run now. */
-  public int running(String gang) {
-    Map<Integer, SortedSet<Integer>> members = running.get(gang);
-    return members == null ? 0 : members.size();
+    if (members == null) {
+      return Optional.empty();
+    }
+    Map<SortedSet<Integer>, Integer> counts = new HashMap<>();
+    members.values().forEach(r -> counts.merge(r, 1, Integer::sum));
+    SortedSet<Integer> best = null;
+    for (Map.Entry<SortedSet<Integer>, Integer> e : counts.entrySet()) {
+      int c = e.getValue();
+      if (best == null
+          || c > counts.get(best)
+          || (c == counts.get(best) && GangRails.FEWEST_LOWEST.compare(e.getKey(), best) < 0)) {
+        best = e.getKey();
+      }
+    }
+    return Optional.of(best);
   }
 
   void started(String gang, int pod, SortedSet<Integer> rails) {
-    running.computeIfAbsent(gang, g -> new LinkedHashMap<>()).put(pod, rails);
+    running.computeIfAbsent(gang, g -> new HashMap<>()).put(pod, rails);
   }
 
   void ended(String gang, int pod) {

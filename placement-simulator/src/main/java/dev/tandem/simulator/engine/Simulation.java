@@ -3,13 +3,13 @@ package dev.tandem.simulator.engine;
 import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.rail.RailSets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
-import java.util.SortedSet;
 import java.util.function.DoubleConsumer;
 
 /**
@@ -137,9 +137,9 @@ public final class Simulation {
       Locality worst = node.node().index().pairing(p.gpuIds(), p.hcaIds());
       tally.started(t - pod.arrival(), worst.isWithin(pod.policy().alignment().worstAllowed()));
       if (pod.gang() != null) {
-        SortedSet<Integer> rails = RailSets.of(node.node().index().machine(), p.hcaIds());
-        state.gangs().started(pod.gang().name(), pod.id(), rails);
-        tally.gangs.started(pod.gang(), rails);
+        Machine machine = node.node().index().machine();
+        state.gangs().started(pod.gang().name(), pod.id(), RailSets.of(machine, p.plannedHcaIds()));
+        tally.gangs.started(pod.gang(), RailSets.of(machine, p.hcaIds()));
       }
       departures.add(new Departure(t + pod.duration(), pod, p.node()));
     }
