@@ -2,6 +2,7 @@ package dev.tandem.simulator;
 
 import dev.tandem.simulator.cluster.ClusterSpec;
 import dev.tandem.simulator.policy.Policies;
+import dev.tandem.simulator.workload.GangMember;
 import dev.tandem.simulator.workload.GangMix;
 import dev.tandem.simulator.workload.Shape;
 import dev.tandem.topology.policy.AlignmentMode;
@@ -191,13 +192,11 @@ record SimulateOptions(
     }
 
     private static AlignmentMode railAlignment(String value) {
-      return switch (value) {
-        case "required" -> AlignmentMode.REQUIRED;
-        case "preferred" -> AlignmentMode.PREFERRED;
-        default ->
-            throw new UsageException(
-                "--rail-alignment: '" + value + "' is not one of required, preferred");
-      };
+      try {
+        return GangMember.railAlignment(value);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--rail-alignment: " + e.getMessage());
+      }
     }
 
     private static ClusterSpec clusterSpec(String value) {

@@ -17,6 +17,21 @@ import java.util.Objects;
  */
 public record GangMember(String name, int size, Integer rank, AlignmentMode railAlignment) {
 
+  /**
+   * Reads a rail alignment as {@code tandem.dev/rail-alignment} says it: {@code required} or {@code
+   * preferred}; empty is {@code preferred}, as the extender takes a member that does not say.
+   *
+   * @throws IllegalArgumentException naming the value and the ones allowed
+   */
+  public static AlignmentMode railAlignment(String text) {
+    return switch (text) {
+      case "", "preferred" -> AlignmentMode.PREFERRED;
+      case "required" -> AlignmentMode.REQUIRED;
+      default ->
+          throw new IllegalArgumentException("'" + text + "' is not one of required, preferred");
+    };
+  }
+
   public GangMember {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(railAlignment, "railAlignment");

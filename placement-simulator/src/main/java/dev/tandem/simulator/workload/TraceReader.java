@@ -206,12 +206,11 @@ public final class TraceReader {
     }
 
     private AlignmentMode railAlignment() {
-      String v = values.getOrDefault(RAIL_ALIGNMENT, "");
-      return switch (v) {
-        case "", "preferred" -> AlignmentMode.PREFERRED;
-        case "required" -> AlignmentMode.REQUIRED;
-        default -> throw error(RAIL_ALIGNMENT, "'" + v + "' is not one of required, preferred");
-      };
+      try {
+        return GangMember.railAlignment(values.getOrDefault(RAIL_ALIGNMENT, ""));
+      } catch (IllegalArgumentException e) {
+        throw error(RAIL_ALIGNMENT, e.getMessage());
+      }
     }
 
     private String value(String field) {
