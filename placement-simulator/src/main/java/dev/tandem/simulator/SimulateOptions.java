@@ -2,7 +2,10 @@ package dev.tandem.simulator;
 
 import dev.tandem.simulator.cluster.ClusterSpec;
 import dev.tandem.simulator.policy.Policies;
+import dev.tandem.simulator.workload.GangMember;
+import dev.tandem.simulator.workload.GangMix;
 import dev.tandem.simulator.workload.Shape;
+import dev.tandem.topology.policy.AlignmentMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +21,8 @@ import java.util.List;
  * @param pods {@code --pods}, how many pods to generate
  * @param meanDuration {@code --mean-duration}, seconds
  * @param seed {@code --seed}
+ * @param gangs {@code --gang-share}, {@code --gang-size}, {@code --gang-shape}, {@code
+ *     --rail-alignment}: the generator's gangs
  * @param policies {@code --policies}, comma-separated
  * @param maxWait {@code --max-wait}, seconds a pod may stay pending (0: loss system)
  * @param maxSeconds {@code --max-seconds}, wall-clock limit of the whole run (0: none)
@@ -33,6 +38,7 @@ record SimulateOptions(
     int pods,
     double meanDuration,
     long seed,
+    GangMix gangs,
     List<String> policies,
     double maxWait,
     double maxSeconds,
@@ -52,15 +58,21 @@ record SimulateOptions(
         --cluster FILE[:COUNT]  hwloc XML export, NCCL topology file, or a NodeTopology dump
                                 (kubectl get nodetopologies -o json), COUNT nodes of each
       workload (a trace, or a seeded generator):
-        --trace FILE            CSV (arrival,gpus,hcas,policy,duration) or JSON array; seconds
+        --trace FILE            CSV (arrival,gpus,hcas,policy,duration) or JSON array; seconds;
+                                optional gang columns gang,gang-size,gang-rank,rail-alignment
         --pods N                pods to generate (default 2000)
         --load X                share of the cluster's GPUs requested on average (default 0.8)
         --shapes MIX            GPUS+HCAS:WEIGHT,... (default 1+1:4,2+2:3,4+4:2,8+8:1)
         --mean-duration S       mean pod run time in seconds (default 3600)
         --seed N                seed of the generator and of random choices (default 1)
+        --gang-share X          share of jobs that are gangs, 0 to 1 (default 0: none)
+        --gang-size N           members per gang (default 4)
+        --gang-shape G+H        GPUs and HCAs per member (default 4+4)
+        --rail-alignment MODE   the members' rail alignment: required or preferred
+                                (default preferred)
       options:
-        --policies LIST         joint,joint-binpack,joint-smallest-first,hint,stock,
-                                topology-manager,dra,dra-tandem-score,dra-ext,
+        --policies LIST         joint,joint-binpack,joint-smallest-first,joint-no-gangs,
+                                hint,stock,topology-manager,dra,dra-tandem-score,dra-ext,
                                 dra-ext-tandem-score,optimum
                                 (default all)
         --max-wait S            seconds a pod may stay pending before it is turned away
@@ -103,6 +115,10 @@ record SimulateOptions(
     int pods = 2000;
     double meanDuration = 3600;
     long seed = 1;
+    double gangShare;
+    int gangSize = 4;
+    String gangShape = "4+4";
+    AlignmentMode railAlignment = AlignmentMode.PREFERRED;
     List<String> policies = defaultPolicies();
     double maxWait;
     double maxSeconds;
@@ -119,6 +135,10 @@ record SimulateOptions(
         case "--pods" -> pods = (int) positive(flag, value);
         case "--mean-duration" -> meanDuration = positive(flag, value);
         case "--seed" -> seed = (long) number(flag, value);
+        case "--gang-share" -> gangShare = nonNegative(flag, value);
+        case "--gang-size" -> gangSize = (int) positive(flag, value);
+        case "--gang-shape" -> gangShape = value;
+        case "--rail-alignment" -> railAlignment = railAlignment(value);
         case "--policies" -> policies = policies(value);
         case "--max-wait" -> maxWait = nonNegative(flag, value);
         case "--max-seconds" -> maxSeconds = positive(flag, value);
@@ -146,12 +166,37 @@ record SimulateOptions(
           pods,
           meanDuration,
           seed,
+          gangs(),
           List.copyOf(policies),
           maxWait,
           maxSeconds,
           json,
           html,
           progress);
+    }
+
+    private GangMix gangs() {
+      Shape shape;
+      try {
+        shape = Shape.parseMix(gangShape).get(0);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--gang-shape: " + e.getMessage());
+      }
+      if (gangShare > 1 || gangShape.contains(",") || gangShape.contains(":")) {
+        throw new UsageException(
+            gangShare > 1
+                ? "--gang-share: must be from 0 to 1, got " + gangShare
+                : "--gang-shape: one shape GPUS+HCAS, e.g. 4+4, got " + gangShape);
+      }
+      return new GangMix(gangShare, gangSize, shape.gpus(), shape.hcas(), railAlignment);
+    }
+
+    private static AlignmentMode railAlignment(String value) {
+      try {
+        return GangMember.railAlignment(value);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--rail-alignment: " + e.getMessage());
+      }
     }
 
     private static ClusterSpec clusterSpec(String value) {

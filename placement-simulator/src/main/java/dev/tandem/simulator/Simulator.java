@@ -2,13 +2,16 @@ package dev.tandem.simulator;
 
 import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.cluster.ClusterSpec;
+import dev.tandem.simulator.engine.GangFigure;
 import dev.tandem.simulator.engine.PolicyResult;
 import dev.tandem.simulator.engine.RunLimits;
 import dev.tandem.simulator.engine.Simulation;
+import dev.tandem.simulator.optimum.CrossRailBound;
 import dev.tandem.simulator.optimum.Optimum;
 import dev.tandem.simulator.optimum.OptimumResult;
 import dev.tandem.simulator.policy.Policies;
 import dev.tandem.simulator.report.Report;
+import dev.tandem.simulator.workload.GangMix;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.simulator.workload.Shape;
 import dev.tandem.simulator.workload.TraceReader;
@@ -35,17 +38,19 @@ final class Simulator {
       workload = "trace " + o.trace();
     } else {
       WorkloadGenerator g =
-          new WorkloadGenerator(o.shapes(), o.load(), o.meanDuration(), o.pods(), o.seed());
+          new WorkloadGenerator(
+              o.shapes(), o.load(), o.meanDuration(), o.pods(), o.seed(), o.gangs());
       pods = g.generate(cluster.count(DeviceKind.GPU));
       workload =
           String.format(
-              Locale.ROOT,
-              "generated: Poisson arrivals at %.0f %% GPU load, shapes %s, mean duration %.0f s,"
-                  + " seed %d",
-              100 * o.load(),
-              String.join(",", o.shapes().stream().map(Shape::text).toList()),
-              o.meanDuration(),
-              o.seed());
+                  Locale.ROOT,
+                  "generated: Poisson arrivals at %.0f %% GPU load, shapes %s, mean duration %.0f s,"
+                      + " seed %d",
+                  100 * o.load(),
+                  String.join(",", o.shapes().stream().map(Shape::text).toList()),
+                  o.meanDuration(),
+                  o.seed())
+              + gangs(o.gangs());
     }
     RunLimits limits = new RunLimits(o.maxWait(), deadline, o.seed(), 200);
     Simulation simulation = new Simulation(cluster, pods, limits);
@@ -59,9 +64,11 @@ final class Simulator {
       }
     }
     OptimumResult optimum = null;
+    GangFigure gangOptimum = null;
     if (o.policies().contains("optimum") && !partial) {
       progress.step("optimum").accept(0);
       optimum = Optimum.of(cluster, pods, deadline);
+      gangOptimum = CrossRailBound.of(cluster, pods);
       progress.step("optimum").accept(1);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
@@ -97,8 +104,24 @@ final class Simulator {
         o.maxWait(),
         results,
         optimum,
+        gangOptimum,
         partial,
         message);
+  }
+
+  /** The generator's gangs, as the report's workload line says them. */
+  private static String gangs(GangMix g) {
+    if (g.share() == 0) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; %.0f %% of jobs gangs of %d × %d+%d, rail alignment %s",
+        100 * g.share(),
+        g.size(),
+        g.gpus(),
+        g.hcas(),
+        g.railAlignment().name().toLowerCase(Locale.ROOT));
   }
 
   /** A number of seconds as given on the command line: 60, 0.5, 0.000001. */

@@ -3,6 +3,7 @@ package dev.tandem.simulator.cluster;
 import dev.tandem.topology.allocation.Allocator;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.rail.Rails;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,11 +46,15 @@ public record ClusterSpec(Path file, int count) {
     return new ClusterSpec(Path.of(text), 1);
   }
 
-  /** Builds a cluster from several specs, nodes in argument order. */
+  /**
+   * Builds a cluster from several specs, nodes in argument order. A topology whose HCAs carry no
+   * rail (every topology file; a dump from an agent without rails) gets them by PCI order, as the
+   * agent gives them without {@code --rail-map} (topology-core's {@code Rails.byPciOrder}).
+   */
   public static Cluster load(List<ClusterSpec> specs) {
     List<SimNode> nodes = new ArrayList<>();
     for (ClusterSpec spec : specs) {
-      for (Machine m : spec.machines()) {
+      for (Machine m : spec.machines().stream().map(ClusterSpec::railed).toList()) {
         Allocator allocator = new Allocator(LocalityIndex.of(m));
         for (int i = 0; i < spec.count; i++) {
           nodes.add(new SimNode(m.nodeName() + "-" + i, m.nodeName(), allocator));
@@ -57,6 +62,11 @@ public record ClusterSpec(Path file, int count) {
       }
     }
     return new Cluster(nodes);
+  }
+
+  private static Machine railed(Machine m) {
+    boolean anyRail = m.hcas().stream().anyMatch(h -> h.hca().rail() != null);
+    return anyRail ? m : Rails.byPciOrder(m).machine();
   }
 
   /** The topologies in the file, each named after the file (XML) or the object (JSON). */

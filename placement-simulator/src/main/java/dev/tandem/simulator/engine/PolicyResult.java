@@ -21,6 +21,7 @@ import java.util.List;
  * @param samples the cluster over time
  * @param partial whether the run stopped before the end of the trace
  * @param wallSeconds how long the run took
+ * @param gangs how the gangs' members kept one rail set, or null when the trace has no gang
  */
 public record PolicyResult(
     String policy,
@@ -37,7 +38,8 @@ public record PolicyResult(
     double meanAlignedSetsFree,
     List<Sample> samples,
     boolean partial,
-    double wallSeconds) {
+    double wallSeconds,
+    GangFigure gangs) {
 
   /** Aligned pods as a share of the pods in the trace, in percent. */
   public double alignedPercent() {

@@ -13,6 +13,7 @@ final class RunTally {
   private final int gpuCapacity;
   private final int hcaCapacity;
   private final List<Sample> samples = new ArrayList<>();
+  final GangTally gangs = new GangTally();
   int arrived;
   int placed;
   int aligned;
@@ -90,6 +91,7 @@ final class RunTally {
         alignedFreeTime / span,
         List.copyOf(samples),
         partial,
-        wall);
+        wall,
+        gangs.figure());
   }
 }

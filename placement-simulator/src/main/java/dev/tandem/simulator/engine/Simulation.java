@@ -3,6 +3,8 @@ package dev.tandem.simulator.engine;
 import dev.tandem.simulator.cluster.Cluster;
 import dev.tandem.simulator.workload.PodSpec;
 import dev.tandem.topology.model.Locality;
+import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.rail.RailSets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -36,7 +38,7 @@ public final class Simulation {
     return run.tally.result(policy, run.pending.size(), partial, (System.nanoTime() - start) / 1e9);
   }
 
-  private record Departure(double time, int pod, int node) {}
+  private record Departure(double time, PodSpec pod, int node) {}
 
   /** The mutable state of one run. */
   private final class Run {
@@ -93,7 +95,10 @@ public final class Simulation {
       boolean any = false;
       while (!departures.isEmpty() && departures.peek().time <= t) {
         Departure d = departures.poll();
-        state.node(d.node).release(d.pod);
+        state.node(d.node).release(d.pod.id());
+        if (d.pod.gang() != null) {
+          state.gangs().ended(d.pod.gang().name(), d.pod.id());
+        }
         any = true;
       }
       return any;
@@ -101,8 +106,12 @@ public final class Simulation {
 
     private void arrive(double t) {
       while (next < trace.size() && trace.get(next).arrival() <= t) {
-        pending.add(trace.get(next++));
+        PodSpec pod = trace.get(next++);
+        pending.add(pod);
         tally.arrived++;
+        if (pod.gang() != null) {
+          tally.gangs.arrived(pod.gang());
+        }
       }
     }
 
@@ -127,7 +136,12 @@ public final class Simulation {
       // measured as the agent audits a pod: each device's nearest partner of the other kind
       Locality worst = node.node().index().pairing(p.gpuIds(), p.hcaIds());
       tally.started(t - pod.arrival(), worst.isWithin(pod.policy().alignment().worstAllowed()));
-      departures.add(new Departure(t + pod.duration(), pod.id(), p.node()));
+      if (pod.gang() != null) {
+        Machine machine = node.node().index().machine();
+        state.gangs().started(pod.gang().name(), pod.id(), RailSets.of(machine, p.plannedHcaIds()));
+        tally.gangs.started(pod.gang(), RailSets.of(machine, p.hcaIds()));
+      }
+      departures.add(new Departure(t + pod.duration(), pod, p.node()));
     }
 
     private void expire(double t) {

@@ -61,7 +61,7 @@ public final class HintMode implements PlacementPolicy {
     if (gpusFirst && pod.hcas() > 0) {
       hcas = nearest(allocator, free, gpus, pod.hcas());
     }
-    return new Decision.Placed(new Placement(plan.node(), gpus, hcas));
+    return new Decision.Placed(new Placement(plan.node(), gpus, hcas, plan.allocation().hcaIds()));
   }
 
   /** The HCAs Tandem's plugin offers next to GPUs already allocated. */

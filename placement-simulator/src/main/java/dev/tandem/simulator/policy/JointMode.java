@@ -16,6 +16,7 @@ import java.util.Random;
 public final class JointMode implements PlacementPolicy {
 
   private final NodeRanking ranking;
+  private final boolean gangs;
 
   /** Joint mode as shipped: nodes ranked by the allocator's score (the extender's prioritize). */
   public JointMode() {
@@ -24,11 +25,27 @@ public final class JointMode implements PlacementPolicy {
 
   /** Joint mode with another node ranking, for what-if runs. */
   public JointMode(NodeRanking ranking) {
+    this(ranking, true);
+  }
+
+  private JointMode(NodeRanking ranking, boolean gangs) {
     this.ranking = ranking;
+    this.gangs = gangs;
+  }
+
+  /**
+   * What-if: joint mode as shipped but every pod planned alone, gangs ignored (the extender before
+   * it planned a gang's members on one rail set).
+   */
+  public static JointMode withoutGangs() {
+    return new JointMode(NodeRanking.SCORE, false);
   }
 
   @Override
   public String name() {
+    if (!gangs) {
+      return "joint-no-gangs";
+    }
     return switch (ranking) {
       case SCORE -> "joint";
       case SCORE_THEN_MOST_ALLOCATED -> "joint-binpack";
@@ -38,6 +55,9 @@ public final class JointMode implements PlacementPolicy {
 
   @Override
   public String description() {
+    if (!gangs) {
+      return "Tandem joint mode; what-if: gangs ignored, every pod planned alone";
+    }
     return "Tandem joint mode: the scheduler plans, the node gives the plan"
         + switch (ranking) {
           case SCORE -> "";
@@ -49,7 +69,7 @@ public final class JointMode implements PlacementPolicy {
 
   @Override
   public Decision place(PodSpec pod, ClusterState state, Random random) {
-    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, ranking, random);
+    TandemScheduler.Plan plan = TandemScheduler.plan(pod, state, ranking, random, gangs);
     if (plan == null) {
       return new Decision.Wait("no node can meet the pod's alignment now");
     }

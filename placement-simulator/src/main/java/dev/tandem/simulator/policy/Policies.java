@@ -12,6 +12,7 @@ public final class Policies {
           "joint",
           "joint-binpack",
           "joint-smallest-first",
+          "joint-no-gangs",
           "hint",
           "stock",
           "topology-manager",
@@ -30,6 +31,7 @@ public final class Policies {
       case "joint" -> new JointMode();
       case "joint-binpack" -> new JointMode(NodeRanking.SCORE_THEN_MOST_ALLOCATED);
       case "joint-smallest-first" -> new JointMode(NodeRanking.SMALLEST_NODE_FIRST);
+      case "joint-no-gangs" -> JointMode.withoutGangs();
       case "hint" -> new HintMode();
       case "stock" -> new StockKubernetes();
       case "topology-manager" -> new TopologyManagerSingleNuma();

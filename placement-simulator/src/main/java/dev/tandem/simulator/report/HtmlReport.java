@@ -1,5 +1,6 @@
 package dev.tandem.simulator.report;
 
+import dev.tandem.simulator.engine.GangFigure;
 import dev.tandem.simulator.engine.PolicyResult;
 import dev.tandem.simulator.engine.PolicyResult.Sample;
 import dev.tandem.simulator.optimum.OptimumResult;
@@ -40,6 +41,7 @@ public final class HtmlReport {
         .append(escape(r.command()))
         .append("</code></p>\n")
         .append(table(r))
+        .append(gangTable(r))
         .append("<h2>Pods placed aligned (% of the trace)</h2>\n")
         .append(SvgChart.bars("Pods placed aligned (% of the trace)", labels(r), percents(r), "%"))
         .append(series(r, "Aligned 1 GPU + 1 HCA pairs free over time", Sample::alignedSetsFree))
@@ -87,6 +89,43 @@ public final class HtmlReport {
               escape(o.note())));
     }
     return s.append("</table>\n").toString();
+  }
+
+  /** The gangs' cross-rail figure, when the trace has gangs (docs/placement.md). */
+  private static String gangTable(Report r) {
+    if (r.results().stream().allMatch(p -> p.gangs() == null) && r.gangOptimum() == null) {
+      return "";
+    }
+    StringBuilder s =
+        new StringBuilder(
+            "<h2>Gangs and rails</h2>\n<table id=\"gangs\"><tr><th>Policy</th><th>Gangs</th>"
+                + "<th>Members placed</th><th>Gangs whole</th><th>Member pairs</th>"
+                + "<th>Cross-rail pairs</th><th>Gangs split</th></tr>\n");
+    for (PolicyResult p : r.results()) {
+      if (p.gangs() != null) {
+        s.append(gangRow(escape(p.policy()), p.gangs(), ""));
+      }
+    }
+    if (r.gangOptimum() != null) {
+      s.append(gangRow("optimum (lower bound)", r.gangOptimum(), "≥ "));
+    }
+    return s.append("</table>\n").toString();
+  }
+
+  private static String gangRow(String name, GangFigure g, String bound) {
+    return f(
+        "<tr><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%s%d</td>"
+            + "<td>%s%d (%.1f %%)</td></tr>\n",
+        name,
+        g.gangs(),
+        g.membersPlaced(),
+        g.gangsWhole(),
+        g.memberPairs(),
+        bound,
+        g.crossRailPairs(),
+        bound,
+        g.gangsSplit(),
+        100 * g.splitShare());
   }
 
   private static List<String> labels(Report r) {

@@ -1,5 +1,6 @@
 package dev.tandem.simulator.report;
 
+import dev.tandem.simulator.engine.GangFigure;
 import dev.tandem.simulator.engine.PolicyResult;
 import dev.tandem.simulator.optimum.OptimumResult;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Map;
  * @param maxWaitSeconds how long a pod may wait (0: loss system)
  * @param results one per policy, in the order asked
  * @param optimum the optimum, or null when not asked
+ * @param gangOptimum a lower bound of the gangs' cross-rail pairs ({@code CrossRailBound}), or null
+ *     when the optimum was not asked or the trace has no gang
  * @param partial whether the run stopped before the end (time limit)
  * @param message what happened, in one sentence
  */
@@ -30,5 +33,6 @@ public record Report(
     double maxWaitSeconds,
     List<PolicyResult> results,
     OptimumResult optimum,
+    GangFigure gangOptimum,
     boolean partial,
     String message) {}

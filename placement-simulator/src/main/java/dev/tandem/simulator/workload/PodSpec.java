@@ -12,9 +12,27 @@ import dev.tandem.topology.policy.AlignmentPolicy;
  * @param hcas HCA units requested
  * @param policy its alignment policy
  * @param duration how long it runs once placed, in seconds
+ * @param gang its gang, or null for a pod planned alone
  */
 public record PodSpec(
-    int id, double arrival, int gpus, int hcas, AlignmentPolicy policy, double duration) {
+    int id,
+    double arrival,
+    int gpus,
+    int hcas,
+    AlignmentPolicy policy,
+    double duration,
+    GangMember gang) {
+
+  /** A pod in no gang. */
+  public PodSpec(
+      int id, double arrival, int gpus, int hcas, AlignmentPolicy policy, double duration) {
+    this(id, arrival, gpus, hcas, policy, duration, null);
+  }
+
+  /** The same pod at another position in the trace. */
+  public PodSpec withId(int newId) {
+    return new PodSpec(newId, arrival, gpus, hcas, policy, duration, gang);
+  }
 
   /** The allocator's request for this pod. */
   public AllocationRequest request() {

@@ -25,10 +25,19 @@ import java.util.Map;
  * {@code switch} when empty), or a JSON array of objects with those fields. Times are seconds. A
  * bad value is refused naming the line (of the CSV row, of the JSON field, or of its element when
  * the field is missing) and the field.
+ *
+ * <p>Optional gang fields ({@link GangMember}): {@code gang} (its name; empty: the pod is alone),
+ * {@code gang-size} (required with a gang), {@code gang-rank} and {@code rail-alignment} ({@code
+ * required} or {@code preferred}, the default). A trace without them reads as before.
  */
 public final class TraceReader {
 
   static final List<String> FIELDS = List.of("arrival", "gpus", "hcas", "policy", "duration");
+
+  static final String GANG = "gang";
+  static final String GANG_SIZE = "gang-size";
+  static final String GANG_RANK = "gang-rank";
+  static final String RAIL_ALIGNMENT = "rail-alignment";
 
   private TraceReader() {}
 
@@ -58,6 +67,7 @@ public final class TraceReader {
       }
     }
     List<PodSpec> pods = new ArrayList<>();
+    GangLedger gangs = new GangLedger();
     for (int i = 1; i < lines.length; i++) {
       if (lines[i].isBlank()) {
         continue;
@@ -67,7 +77,7 @@ public final class TraceReader {
       for (int c = 0; c < header.size(); c++) {
         r.values().put(header.get(c), c < cells.length ? cells[c].trim() : "");
       }
-      pods.add(r.toPod(pods.size()));
+      pods.add(gangs.admit(r.toPod(pods.size()), r::error));
     }
     return sorted(pods);
   }
@@ -75,6 +85,7 @@ public final class TraceReader {
   /** Parses a JSON array; errors name the line of the field at fault (or of its element). */
   public static List<PodSpec> json(String text, String file, NodeLimits limits) {
     List<PodSpec> pods = new ArrayList<>();
+    GangLedger gangs = new GangLedger();
     try (JsonParser p = new JsonFactory().createParser(text)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new TraceException(file, "a JSON trace is an array of objects with " + FIELDS);
@@ -93,7 +104,8 @@ public final class TraceReader {
           lines.put(field, p.currentTokenLocation().getLineNr());
           values.put(field, scalar(p, value));
         }
-        pods.add(new Record(file, line, values, lines, limits).toPod(pods.size()));
+        Record r = new Record(file, line, values, lines, limits);
+        pods.add(gangs.admit(r.toPod(pods.size()), r::error));
       }
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
@@ -122,7 +134,7 @@ public final class TraceReader {
     byArrival.sort(Comparator.comparingDouble(PodSpec::arrival).thenComparingInt(PodSpec::id));
     List<PodSpec> out = new ArrayList<>();
     for (PodSpec p : byArrival) {
-      out.add(new PodSpec(out.size(), p.arrival(), p.gpus(), p.hcas(), p.policy(), p.duration()));
+      out.add(p.withId(out.size()));
     }
     return List.copyOf(out);
   }
@@ -140,7 +152,7 @@ public final class TraceReader {
       Map<String, Integer> lines,
       NodeLimits limits) {
 
-    private TraceException error(String field, String problem) {
+    TraceException error(String field, String problem) {
       return new TraceException(file, lines.getOrDefault(field, line), field, problem);
     }
 
@@ -165,7 +177,40 @@ public final class TraceReader {
                 + " HCAs)");
       }
       double duration = number("duration", true);
-      return new PodSpec(id, arrival, gpus, hcas, policy(), duration);
+      return new PodSpec(id, arrival, gpus, hcas, policy(), duration, gang());
+    }
+
+    /** The pod's gang, or null; a gang field without {@code gang} is refused. */
+    private GangMember gang() {
+      String name = values.getOrDefault(GANG, "");
+      if (name.isEmpty()) {
+        for (String f : List.of(GANG_SIZE, GANG_RANK, RAIL_ALIGNMENT)) {
+          if (!values.getOrDefault(f, "").isEmpty()) {
+            throw error(
+                f, "given without '" + GANG + "'; name the pod's gang, or leave " + f + " empty");
+          }
+        }
+        return null;
+      }
+      int size = count(GANG_SIZE, "a gang size (1 or more members)");
+      if (size < 1) {
+        throw error(GANG_SIZE, "'0' is not a gang size (1 or more members)");
+      }
+      String rankText = values.getOrDefault(GANG_RANK, "");
+      Integer rank = rankText.isEmpty() ? null : count(GANG_RANK, "a rank (0 or more)");
+      if (rank != null && rank >= size) {
+        throw error(
+            GANG_RANK, rank + " is not a rank of a gang of " + size + " (0 to " + (size - 1) + ")");
+      }
+      return new GangMember(name, size, rank, railAlignment());
+    }
+
+    private AlignmentMode railAlignment() {
+      try {
+        return GangMember.railAlignment(values.getOrDefault(RAIL_ALIGNMENT, ""));
+      } catch (IllegalArgumentException e) {
+        throw error(RAIL_ALIGNMENT, e.getMessage());
+      }
     }
 
     private String value(String field) {
@@ -197,6 +242,10 @@ public final class TraceReader {
     }
 
     private int count(String field) {
+      return count(field, "a device count (0 or more)");
+    }
+
+    private int count(String field, String what) {
       String v = value(field);
       try {
         int n = Integer.parseInt(v);
@@ -206,7 +255,7 @@ public final class TraceReader {
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw error(field, "'" + v + "' is not a device count (0 or more)");
+      throw error(field, "'" + v + "' is not " + what);
     }
 
     private AlignmentPolicy policy() {

@@ -42,6 +42,20 @@ class ClusterSpecIT {
   }
 
   @Test
+  @DisplayName("topology files carry no rails: the cluster's HCAs get them by PCI order")
+  void railsByPciOrder() {
+    Cluster c =
+        ClusterSpec.load(
+            List.of(new ClusterSpec(Topologies.path("nccl-topo/azure-ndv5-h100.xml"), 1)));
+    List<Integer> rails =
+        c.nodes().get(0).index().machine().hcas().stream()
+            .map(h -> h.hca().rail())
+            .sorted()
+            .toList();
+    assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), rails);
+  }
+
+  @Test
   @DisplayName("a kubectl get nodetopologies -o json dump reads back as the same machines")
   void nodeTopologyDump() throws Exception {
     Cluster xml =
