@@ -119,14 +119,15 @@ public final class Extender {
             cluster.assumptions(),
             cluster.writer(),
             requests,
-            config.assumedTtl());
+            config.assumedTtl(),
+            cluster.state().gangRails());
     Router verbs = Router.router(vertx);
     new SchedulerRoutes(
             vertx,
             cluster.state(),
             pods,
-            new FilterVerb(evaluator),
-            new PrioritizeVerb(evaluator),
+            new FilterVerb(evaluator, cluster.state().gangRails()),
+            new PrioritizeVerb(evaluator, cluster.state().gangRails()),
             bind,
             new PreemptVerb(cluster.state(), pods),
             requests,

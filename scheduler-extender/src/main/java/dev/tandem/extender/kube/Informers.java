@@ -5,8 +5,11 @@ import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.InvalidNodeTopologyException;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
+import dev.tandem.api.plan.Plan;
 import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.api.pod.DeviceQuantity;
+import dev.tandem.api.pod.GangKeys;
+import dev.tandem.api.pod.InvalidGang;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumptions;
@@ -90,16 +93,31 @@ final class Informers {
         }
       }
 
+      /**
+       * An earlier leader's plan becomes an assumption until the agent reports the pod, and the pod
+       * a member of its gang (how a gang's rails survive a restart).
+       */
       private void restore(Pod pod, String plan) {
         PodRef ref =
             new PodRef(
                 pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName(),
                 pod.getMetadata().getUid());
+        Plan decoded;
         try {
-          assumptions.restore(AssumedPlan.restored(ref, PlanCodec.decode(plan), ttl));
+          decoded = PlanCodec.decode(plan);
+          assumptions.restore(AssumedPlan.restored(ref, decoded, ttl));
         } catch (RuntimeException e) {
           LOG.debug("pod {} carries an unreadable {}: {}", ref, Annotations.PLAN, e.getMessage());
+          return;
+        }
+        try {
+          GangKeys.of(pod)
+              .ifPresent(
+                  g ->
+                      state.gangRails().placed(g.key(), ref.uid(), decoded.node(), decoded.hcas()));
+        } catch (InvalidGang e) {
+          LOG.debug("pod {} is bound, its gang unreadable: {}", ref, e.getMessage());
         }
       }
 

@@ -3,6 +3,8 @@ package dev.tandem.extender.state;
 import dev.tandem.topology.allocation.Allocation;
 import dev.tandem.topology.allocation.AllocationRequest;
 import dev.tandem.topology.allocation.AllocationResult;
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.allocation.Availability;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.request.ContainerShare;
 import java.time.Clock;
@@ -58,19 +60,43 @@ public final class Assumptions {
     List<ContainerShare> of(LocalityIndex index, Allocation chosen);
   }
 
+  /** How a pod's devices are chosen on the node: the allocator's plan, or a gang member's. */
+  @FunctionalInterface
+  public interface Planner {
+
+    /** The allocator's plan. */
+    Planner PLAIN = Allocator::allocate;
+
+    AllocationResult plan(Allocator allocator, AllocationRequest request, Availability free);
+  }
+
   /**
    * As {@link #assume(String, PodRef, AllocationRequest, Duration)}, the plan also carrying the
    * per-container {@code shares} of the chosen devices.
    */
   public Optional<Assumption> assume(
       String node, PodRef pod, AllocationRequest request, Duration ttl, Shares shares) {
+    return assume(node, pod, request, ttl, shares, Planner.PLAIN);
+  }
+
+  /**
+   * As {@link #assume(String, PodRef, AllocationRequest, Duration, Shares)}, planned by {@code
+   * planner}.
+   */
+  public Optional<Assumption> assume(
+      String node,
+      PodRef pod,
+      AllocationRequest request,
+      Duration ttl,
+      Shares shares,
+      Planner planner) {
     release(pod.uid());
     Assumption[] result = new Assumption[1];
     Instant now = clock.instant();
     nodes.computeIfPresent(
         node,
         (name, entry) -> {
-          AllocationResult r = entry.allocator().allocate(request, entry.free());
+          AllocationResult r = planner.plan(entry.allocator(), request, entry.free());
           if (!(r instanceof Allocation a)) {
             result[0] = new Assumption(r, null);
             return entry;

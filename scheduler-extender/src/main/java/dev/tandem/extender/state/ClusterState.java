@@ -33,6 +33,7 @@ public final class ClusterState {
   private final Map<String, Long> hcaCapacity = new ConcurrentHashMap<>();
   private final Set<String> nodeObjects = ConcurrentHashMap.newKeySet();
   private final SharedParts sharing = new SharedParts();
+  private final GangRailBook gangRails;
 
   /**
    * Pods deleted or finished, by UID. The agent reports a pod's devices until its next PodResources
@@ -50,6 +51,12 @@ public final class ClusterState {
     this.nodes = nodes;
     this.assumptions = assumptions;
     this.clock = clock;
+    this.gangRails = new GangRailBook(this::node, clock, GangRailBook.CHOICE_TTL);
+  }
+
+  /** The rails of each gang: its placed members' and its first member's choice. */
+  public GangRailBook gangRails() {
+    return gangRails;
   }
 
   /**
@@ -215,11 +222,12 @@ public final class ClusterState {
   }
 
   /**
-   * A pod was deleted or finished: its assumption ends and the devices the agent reported for it
-   * are free now, not at the agent's next report.
+   * A pod was deleted or finished: its assumption ends, the devices the agent reported for it are
+   * free now, not at the agent's next report, and it is no longer a member of its gang.
    */
   public void podGone(String uid) {
     assumptions.release(uid);
+    gangRails.gone(uid);
     gone.put(uid, Boolean.TRUE);
     String node = reportedNode.remove(uid);
     if (node != null) {

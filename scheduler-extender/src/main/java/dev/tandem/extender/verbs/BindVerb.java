@@ -5,6 +5,7 @@ import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.state.AssumedPlan;
 import dev.tandem.extender.state.Assumption;
 import dev.tandem.extender.state.Assumptions;
+import dev.tandem.extender.state.GangRailBook;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.extender.state.PodSource;
 import dev.tandem.extender.state.PodWriter;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * create the Binding, which carries {@code tandem.dev/plan} onto the pod in the same write. Any
  * failure releases the assumption. No lock is held across the API call: the assumption itself keeps
  * the devices. A node without a NodeTopology gets no plan: the pod is bound as it is unless it
- * {@linkplain PodRequest#needsTopology needs one}, and then refused.
+ * {@linkplain PodRequest#needsTopology needs one}, and then refused. A gang member is planned on
+ * its gang's rails ({@link GangPlacement}) and holds them once planned.
  */
 public final class BindVerb {
 
@@ -34,6 +36,18 @@ public final class BindVerb {
   private final PodWriter writer;
   private final PodRequests requests;
   private final Duration ttl;
+  private final GangPlacement gangs;
+
+  /** A bind whose gangs' rails are kept in no cluster's book ({@link GangRailBook#alone}). */
+  public BindVerb(
+      Readiness readiness,
+      PodSource pods,
+      Assumptions assumptions,
+      PodWriter writer,
+      PodRequests requests,
+      Duration ttl) {
+    this(readiness, pods, assumptions, writer, requests, ttl, GangRailBook.alone());
+  }
 
   /**
    * @param readiness only the leader binds
@@ -42,6 +56,7 @@ public final class BindVerb {
    * @param writer the API write: the Binding with the plan annotation
    * @param requests how a pod's request is read: resource names, default policy
    * @param ttl how long a plan is held without the agent's report
+   * @param gangs the rails of each gang: a member is planned on them, and then holds them
    */
   public BindVerb(
       Readiness readiness,
@@ -49,13 +64,15 @@ public final class BindVerb {
       Assumptions assumptions,
       PodWriter writer,
       PodRequests requests,
-      Duration ttl) {
+      Duration ttl,
+      GangRailBook gangs) {
     this.readiness = readiness;
     this.pods = pods;
     this.assumptions = assumptions;
     this.writer = writer;
     this.requests = requests;
     this.ttl = ttl;
+    this.gangs = new GangPlacement(gangs);
   }
 
   /** Never fails: every problem becomes a {@link BindResult} with an error. */
@@ -86,6 +103,7 @@ public final class BindVerb {
     if (!request.interested()) {
       return writer.bind(ref, node, Map.of()).map(v -> BindResult.ok("bound_without_plan"));
     }
+    GangPlacement.Planner gang = request.gang() == null ? null : gangs.planner(request);
     Optional<Assumption> result =
         assumptions.assume(
             node,
@@ -93,7 +111,8 @@ public final class BindVerb {
             request.request(),
             ttl,
             (index, chosen) ->
-                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()));
+                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()),
+            gang == null ? Assumptions.Planner.PLAIN : gang);
     if (result.isEmpty()) {
       if (!request.needsTopology()) {
         LOG.debug("{} bound to {} without a plan: the node has no NodeTopology", ref, node);
@@ -113,10 +132,26 @@ public final class BindVerb {
           new BindResult(
               "infeasible", "cannot place " + ref + " on " + node + " any more: " + no.reason()));
     }
-    return write(ref, node, result.get().plan());
+    AssumedPlan plan = result.get().plan();
+    if (gang == null) {
+      return write(ref, node, plan, "bound", () -> {});
+    }
+    gangs.placed(request, node, plan.hcas());
+    return write(
+        ref,
+        node,
+        plan,
+        gang.offRails() ? "bound_off_gang_rails" : "bound",
+        () -> gangs.unplaced(request));
   }
 
-  private Future<BindResult> write(PodRef ref, String node, AssumedPlan plan) {
+  /**
+   * @param bound the result when written: {@code bound}, or {@code bound_off_gang_rails} for a
+   *     {@code preferred} gang member planned off its gang's rails (a metric label)
+   * @param undo what else a failed write releases
+   */
+  private Future<BindResult> write(
+      PodRef ref, String node, AssumedPlan plan, String bound, Runnable undo) {
     return writer
         .bind(ref, node, Map.of(Annotations.PLAN, PlanCodec.encode(plan.plan())))
         .map(
@@ -129,11 +164,12 @@ public final class BindVerb {
                   plan.hcas(),
                   plan.locality(),
                   plan.containers());
-              return BindResult.ok("bound");
+              return BindResult.ok(bound);
             })
         .recover(
             e -> {
               assumptions.release(ref.uid());
+              undo.run();
               LOG.info("bind of {} to {} failed, devices released: {}", ref, node, e.getMessage());
               return Future.succeededFuture(
                   new BindResult(

@@ -15,7 +15,9 @@ public enum Outcome {
   NO_HCAS("no_hcas"),
   NOT_ENOUGH_GPUS("not_enough_gpus"),
   NOT_ENOUGH_HCAS("not_enough_hcas"),
-  ALIGNMENT("alignment");
+  ALIGNMENT("alignment"),
+  /** A gang member that must keep to its gang's rails, and the node has no aligned set on them. */
+  GANG_RAILS("gang_rails");
 
   public static final String NO_TOPOLOGY_REASON =
       "no NodeTopology for this node, so required GPU+HCA alignment cannot be checked"

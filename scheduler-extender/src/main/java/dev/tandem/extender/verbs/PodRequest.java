@@ -3,6 +3,9 @@ package dev.tandem.extender.verbs;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.pod.DeviceCountTooLarge;
 import dev.tandem.api.pod.DeviceQuantity;
+import dev.tandem.api.pod.Gang;
+import dev.tandem.api.pod.GangKeys;
+import dev.tandem.api.pod.InvalidGang;
 import dev.tandem.api.pod.PodContainersMapper;
 import dev.tandem.extender.state.PodRef;
 import dev.tandem.topology.allocation.AllocationRequest;
@@ -32,13 +35,16 @@ import java.util.Map;
  *     any node has); null if none
  * @param init the init containers' demands, in spec order
  * @param app the app containers' demands, in spec order
+ * @param gang the gang the pod is in (docs/rails.md), read only for a pod that asks for GPUs or
+ *     HCAs; null when in none (or not read)
  */
 public record PodRequest(
     PodRef pod,
     AllocationRequest request,
     String problem,
     List<ContainerDemand> init,
-    List<ContainerDemand> app) {
+    List<ContainerDemand> app,
+    Gang gang) {
 
   public PodRequest {
     init = List.copyOf(init);
@@ -47,7 +53,15 @@ public record PodRequest(
 
   /** A pod request without container demands (tests, callers that never split). */
   public PodRequest(PodRef pod, AllocationRequest request, String problem) {
-    this(pod, request, problem, List.of(), List.of());
+    this(pod, request, problem, List.of(), List.of(), null);
+  }
+
+  /**
+   * Whether the gang's rails filter nodes: {@code tandem.dev/rail-alignment: required}. A gang
+   * member that does not say is {@code preferred} (docs/rails.md, "Planning a gang").
+   */
+  public boolean railsRequired() {
+    return gang != null && gang.railAlignment() == AlignmentMode.REQUIRED;
   }
 
   /**
@@ -105,16 +119,16 @@ public record PodRequest(
     long gpus = containers.effective(resources.gpu());
     long hcas = containers.effective(resources.hca());
     if (gpus == 0 && hcas == 0) {
-      return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null, init, app);
+      return new PodRequest(ref, new AllocationRequest(0, 0, defaults), null, init, app, null);
     }
     if (gpus > DeviceQuantity.MAX_UNITS || hcas > DeviceQuantity.MAX_UNITS) {
       return unschedulable(
           ref, "its containers together ask for " + gpus + " GPUs and " + hcas + " HCAs");
     }
+    Map<String, String> annotations = annotations(meta);
+    AlignmentPolicy policy;
     try {
-      AlignmentPolicy policy = AlignmentPolicy.fromAnnotations(annotations(meta), defaults);
-      return new PodRequest(
-          ref, new AllocationRequest((int) gpus, (int) hcas, policy), null, init, app);
+      policy = AlignmentPolicy.fromAnnotations(annotations, defaults);
     } catch (IllegalArgumentException e) {
       return new PodRequest(
           ref,
@@ -127,8 +141,30 @@ public record PodRequest(
               + e.getMessage()
               + " (fix the annotation and recreate the pod)",
           init,
-          app);
+          app,
+          null);
     }
+    Gang gang;
+    try {
+      gang =
+          GangKeys.of(
+                  ref.namespace(),
+                  ref.name(),
+                  strings(object(meta, "labels")),
+                  annotations,
+                  schedulingGroup(spec))
+              .orElse(null);
+    } catch (InvalidGang e) {
+      return new PodRequest(ref, null, e.getMessage(), init, app, null);
+    }
+    return new PodRequest(
+        ref, new AllocationRequest((int) gpus, (int) hcas, policy), null, init, app, gang);
+  }
+
+  /** {@code spec.schedulingGroup.podGroupName} (the Workload API); null when absent. */
+  private static String schedulingGroup(JsonObject spec) {
+    Object group = object(spec, "schedulingGroup").getValue("podGroupName");
+    return group instanceof String s ? s : null;
   }
 
   /**
@@ -141,11 +177,16 @@ public record PodRequest(
         null,
         "pod " + ref.namespace() + "/" + ref.name() + " cannot fit on any node: " + why,
         List.of(),
-        List.of());
+        List.of(),
+        null);
   }
 
   private static Map<String, String> annotations(JsonObject meta) {
-    JsonObject a = object(meta, "annotations");
+    return strings(object(meta, "annotations"));
+  }
+
+  /** A JSON object's string values (labels, annotations). */
+  private static Map<String, String> strings(JsonObject a) {
     Map<String, String> out = new HashMap<>();
     for (Map.Entry<String, Object> e : a) {
       if (e.getValue() instanceof String s) {

@@ -10,6 +10,7 @@ import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.NodeTopologyMapper;
 import dev.tandem.api.crd.NodeTopologyStatus;
+import dev.tandem.api.pod.GangKeys;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.Assumptions;
@@ -23,6 +24,7 @@ import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.topology.model.DeviceKind;
 import dev.tandem.topology.model.Machine;
+import dev.tandem.topology.rail.Rails;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -37,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -400,6 +403,32 @@ class KubeClusterMockTest {
     client.pods().inNamespace("ml").withName("p3").delete();
     await("the release", () -> assumptions.count() == 1);
     assertEquals(1, state.node("pix-node").free().free(gpu));
+  }
+
+  @Test
+  @DisplayName(
+      "a gang's rails are rebuilt from its bound members' plans at start, and released when they"
+          + " go")
+  void gangRailsFromBoundPlans() throws Exception {
+    Machine railed = Rails.byPciOrder(TestMachines.pixNode()).machine();
+    client.resources(NodeTopology.class).resource(NodeTopologyMapper.toResource(railed)).create();
+    String gpu = railed.gpus().get(0).id();
+    client
+        .pods()
+        .inNamespace("ml")
+        .resource(
+            pod(
+                "w-0",
+                "uid-w0",
+                "pix-node",
+                Map.of(Annotations.PLAN, plan(gpu, "mlx5_1"), GangKeys.GANG, "job")))
+        .create();
+    ClusterState state = start(false);
+    await("the gang's rails", () -> !state.gangRails().memberRails("ml/job").isEmpty());
+    assertEquals(Set.of(1), state.gangRails().memberRails("ml/job"));
+    awaitPodWatch();
+    client.pods().inNamespace("ml").withName("w-0").delete();
+    await("the release", () -> state.gangRails().gangs().isEmpty());
   }
 
   @Test

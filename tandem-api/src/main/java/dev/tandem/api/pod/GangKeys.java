@@ -92,10 +92,33 @@ public final class GangKeys {
    */
   public static Optional<Gang> of(Pod pod) {
     ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
-    Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-    Map<String, String> notes = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-    String who = "pod " + meta.getNamespace() + "/" + meta.getName();
-    List<Found> declared = declared(pod, labels, notes);
+    return of(
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getLabels(),
+        meta.getAnnotations(),
+        schedulingGroup(pod));
+  }
+
+  /**
+   * As {@link #of(Pod)}, from the parts of the pod it reads: for a caller that holds the pod as
+   * JSON (the scheduler extender), without building a fabric8 pod.
+   *
+   * @param podLabels the pod's labels; null for none
+   * @param annotations the pod's annotations; null for none
+   * @param schedulingGroup {@code spec.schedulingGroup.podGroupName}; null when absent
+   * @throws InvalidGang when the pod names two gangs, or a rank or rail alignment that is not valid
+   */
+  public static Optional<Gang> of(
+      String namespace,
+      String name,
+      Map<String, String> podLabels,
+      Map<String, String> annotations,
+      String schedulingGroup) {
+    Map<String, String> labels = podLabels == null ? Map.of() : podLabels;
+    Map<String, String> notes = annotations == null ? Map.of() : annotations;
+    String who = "pod " + namespace + "/" + name;
+    List<Found> declared = declared(schedulingGroup, labels, notes);
     List<Found> controllers = controllers(labels, notes);
     if (declared.stream().map(Found::name).distinct().count() > 1) {
       throw new InvalidGang(
@@ -120,7 +143,7 @@ public final class GangKeys {
             : all.stream().filter(f -> f.rank() != null).findFirst().orElse(gang);
     return Optional.of(
         new Gang(
-            meta.getNamespace(),
+            namespace,
             gang.source(),
             gang.name(),
             rank(who, ranked),
@@ -128,10 +151,10 @@ public final class GangKeys {
   }
 
   private static List<Found> declared(
-      Pod pod, Map<String, String> labels, Map<String, String> notes) {
+      String schedulingGroup, Map<String, String> labels, Map<String, String> notes) {
     List<Found> out = new ArrayList<>();
     add(out, SOURCE_TANDEM, "annotation " + GANG, notes.get(GANG), GANG_RANK, notes.get(GANG_RANK));
-    add(out, SOURCE_WORKLOAD_API, WORKLOAD_API_FIELD, schedulingGroup(pod), null, null);
+    add(out, SOURCE_WORKLOAD_API, WORKLOAD_API_FIELD, schedulingGroup, null, null);
     add(
         out,
         SOURCE_COSCHEDULING,
