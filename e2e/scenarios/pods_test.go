@@ -28,10 +28,11 @@ type plan = harness.Plan
 type podSpec struct {
 	name       string
 	gpus, hcas int
-	alignment  string // tandem.dev/alignment, "" = the default
-	mode       string // tandem.dev/alignment-mode, "" = the default
-	priority   string // spec.priorityClassName, "" = none
-	node       string // pinned to this node (kubernetes.io/hostname), "" = any of the group
+	alignment  string            // tandem.dev/alignment, "" = the default
+	mode       string            // tandem.dev/alignment-mode, "" = the default
+	priority   string            // spec.priorityClassName, "" = none
+	node       string            // pinned to this node (kubernetes.io/hostname), "" = any of the group
+	annotate   map[string]string // further annotations (a gang's keys)
 }
 
 // group creates the fake nodes of one scenario (label tandem.dev/e2e-group=<group>), runs the real
@@ -128,6 +129,9 @@ func (k *cluster) waitTopology(ctx context.Context, node string, f fixture) erro
 
 func (k *cluster) pod(group string, s podSpec) *corev1.Pod {
 	limits, ann := harness.DeviceAsk(s.gpus, s.hcas, s.alignment, s.mode)
+	for k, v := range s.annotate {
+		ann[k] = v
+	}
 	requests := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}
 	selector := map[string]string{groupLabel: group}
 	if s.node != "" {

@@ -37,9 +37,14 @@ var (
 // for.
 func (k *cluster) draTreeNode(t *testing.T, ns string, m harness.Machine) string {
 	t.Helper()
+	return k.treeNode(t, ns, ns+"-"+m.File, m)
+}
+
+// treeNode is draTreeNode for a node of the given name: a scenario with several nodes of one machine.
+func (k *cluster) treeNode(t *testing.T, ns, name string, m harness.Machine) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	name := ns + "-" + m.File
 	if err := k.c.CreateNode(ctx, harness.NodeSpec{Name: name, GPUs: m.GPUs, HCAs: m.HCAs,
 		Labels: map[string]string{groupLabel: ns}}); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -34,6 +35,9 @@ type Topology struct {
 			Switch   string `json:"switch"`
 			NumaNode *int   `json:"numaNode"`
 			Healthy  bool   `json:"healthy"`
+			HCA      *struct {
+				Rail *int `json:"rail"`
+			} `json:"hca"`
 		} `json:"devices"`
 	} `json:"spec"`
 	Status struct {
@@ -53,6 +57,31 @@ func (c *Clients) GetTopology(ctx context.Context, name string) (*Topology, erro
 	}
 	t := &Topology{Name: name}
 	return t, json.Unmarshal(raw, t)
+}
+
+// Rails are the rails of these HCAs of the tree (spec.devices[].hca.rail), ascending; an HCA on no
+// rail adds none. An id the tree does not have is an error.
+func (t *Topology) Rails(hcas []string) ([]int, error) {
+	seen := map[int]bool{}
+	var rails []int
+	for _, id := range hcas {
+		found := false
+		for _, d := range t.Spec.Devices {
+			if d.ID != id {
+				continue
+			}
+			found = true
+			if d.HCA != nil && d.HCA.Rail != nil && !seen[*d.HCA.Rail] {
+				seen[*d.HCA.Rail] = true
+				rails = append(rails, *d.HCA.Rail)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("NodeTopology %s has no device %q", t.Name, id)
+		}
+	}
+	sort.Ints(rails)
+	return rails, nil
 }
 
 // Locality ranks, as nvidia-smi names them (PIX and PXB both mean "meet at a PCIe bridge").
