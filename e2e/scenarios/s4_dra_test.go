@@ -52,6 +52,8 @@ func TestDRA(t *testing.T) {
 	t.Run("HGXH100", func(t *testing.T) { draHGXH100(t, ns) })
 	t.Run("DGXA100StorageHcas", func(t *testing.T) { draDGXA100(t, ns) })
 	t.Run("SharedHcas", func(t *testing.T) { draSharedHcas(t, ns) })
+	t.Run("GB300DataDirect", func(t *testing.T) { draGB300(t, ns) })
+	t.Run("GB200NoDataDirect", func(t *testing.T) { draGB200(t, ns) })
 }
 
 // useDRA is use for a DRA scenario: beside the shared control plane, kube-controller-manager making
@@ -373,7 +375,8 @@ func (k *cluster) startClaimController(t *testing.T) {
 type publishedDevice struct {
 	name, kind, pcieSwitch string
 	uuid, ibDevice, pciBus string
-	tainted                bool // the API server kept a taint on it (DRADeviceTaints)
+	dataDirect             string // tandem.dev/dataDirect: the HCA's Data Direct function, if any
+	tainted                bool   // the API server kept a taint on it (DRADeviceTaints)
 }
 
 // waitSlices waits until the driver's ResourceSlices of the node hold want devices (each created
@@ -395,7 +398,7 @@ func (n *draNode) waitSlices(t *testing.T, want int) map[string]publishedDevice 
 			for _, d := range s.Spec.Devices {
 				devs[d.Name] = publishedDevice{name: d.Name, kind: str(d, "tandem.dev/kind"), pcieSwitch: str(d, string(switchKey)),
 					uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID"),
-					tainted: len(d.Taints) > 0}
+					dataDirect: str(d, "tandem.dev/dataDirect"), tainted: len(d.Taints) > 0}
 			}
 		}
 		if len(devs) != want {

@@ -1,0 +1,90 @@
+//go:build e2e && !k8s134
+
+package scenarios
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"tandem.dev/e2e/internal/harness"
+)
+
+// Grace trays (test-fixtures' GraceTray, written as the kernel's sysfs by MachineTrees): every GPU
+// in a PCIe domain of its own. On the GB300 each ConnectX-8 has a Data Direct function under one
+// GPU's switch, and discovery places the NIC there; the GB200's ConnectX-7 has none, so no GPU
+// shares a switch with a NIC and only a NUMA pairing exists.
+var (
+	gb300CX8 = harness.Machine{File: "gb300-cx8", GPUs: 4, HCAs: 4}
+	gb200CX7 = harness.Machine{File: "gb200-cx7", GPUs: 4, HCAs: 8}
+)
+
+// TestGraceTrays: through the extender, a 1 GPU + 1 HCA switch pod is placed on the GB300 tray with
+// the NIC whose Data Direct function shares its GPU's switch, and stays pending on the GB200 tray
+// with the extender's reason; under tandem.dev/alignment=numa it is placed there, on one NUMA node.
+func TestGraceTrays(t *testing.T) {
+	const ns = "grace"
+	cl.use(t, ns)
+	cx8 := cl.treeNode(t, ns, ns+"-gb300-cx8", gb300CX8)
+	cx7 := cl.treeNode(t, ns, ns+"-gb200-cx7", gb200CX7)
+	cl.submit(t, ns,
+		podSpec{name: "cx8-switch", gpus: 1, hcas: 1, node: cx8},
+		podSpec{name: "cx7-switch", gpus: 1, hcas: 1, node: cx7})
+
+	p := cl.waitBound(t, ns, "cx8-switch", 60*time.Second)
+	pl := planOf(t, p)
+	if pl == nil {
+		t.Fatalf("pod cx8-switch bound to %s without a plan", p.Spec.NodeName)
+	}
+	cl.assertAligned(t, p, pl, harness.PXB)
+	t.Logf("on the GB300 tray: GPU %v with HCA %v, %s", pl.GPUs, pl.HCAs, pl.Locality)
+
+	ev := cl.waitEvent(t, ns, "cx7-switch", func(ev string) bool {
+		return strings.Contains(ev, "FailedScheduling") && extenderReason(ev)
+	}, 45*time.Second)
+	t.Logf("on the GB200 tray, pending with:\n%s", ev)
+
+	cl.submit(t, ns, podSpec{name: "cx7-numa", gpus: 1, hcas: 1, alignment: "numa", node: cx7})
+	q := cl.waitBound(t, ns, "cx7-numa", 60*time.Second)
+	if ql := planOf(t, q); ql == nil {
+		t.Fatalf("pod cx7-numa bound without a plan")
+	} else {
+		cl.assertAligned(t, q, ql, harness.NODE)
+	}
+	cl.assertNoDoubleBooking(t, ns)
+}
+
+// draGB300: the GB300 tray through the DRA driver. Each HCA is published with its Data Direct
+// function (tandem.dev/dataDirect) and the switch key of the GPU it serves; four 1+1 claims are met,
+// each GPU with that HCA, and a 2+2 claim and a fifth 1+1 pend.
+func draGB300(t *testing.T, ns string) {
+	node := cl.draTreeNode(t, ns, gb300CX8)
+	topo, gpus, hcas := cl.devicesOf(t, node)
+	n := cl.draNode(t, node, gpus, hcas, "")
+	_, devs := n.start(t, topo, len(gpus)+len(hcas))
+	for _, d := range devs {
+		if d.kind == "hca" && (d.dataDirect == "" || d.dataDirect == d.pciBus) {
+			t.Errorf("HCA %s (%s at %s) published with Data Direct function %q; each GB300 NIC has one of its own", d.name, d.ibDevice, d.pciBus, d.dataDirect)
+		}
+	}
+	n.allocateInTurn(t, ns, "gb300", []int64{1, 2, 1, 1, 1, 1}, devs, topo)
+}
+
+// draGB200: the GB200 tray through the DRA driver: no HCA has a Data Direct function or a GPU's
+// switch key, so a 1+1 switch claim pends.
+func draGB200(t *testing.T, ns string) {
+	node := cl.draTreeNode(t, ns, gb200CX7)
+	topo, gpus, hcas := cl.devicesOf(t, node)
+	n := cl.draNode(t, node, gpus, hcas, "")
+	_, devs := n.start(t, topo, len(gpus)+len(hcas))
+	for _, d := range devs {
+		if d.kind == "hca" && d.dataDirect != "" {
+			t.Errorf("HCA %s published with Data Direct function %s; the GB200's ConnectX-7 has none", d.name, d.dataDirect)
+		}
+	}
+	if switchWithFree(devs, nil, 1) {
+		t.Fatalf("a GPU and an HCA of the GB200 tray share a published switch key: %+v", devs)
+	}
+	cl.createDraPod(t, ns, "gb200-0-g1", n.name, 1)
+	cl.waitUnschedulable(t, ns, "gb200-0-g1")
+}
