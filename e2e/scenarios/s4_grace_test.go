@@ -3,6 +3,8 @@
 package scenarios
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,12 @@ var (
 	gb200CX7 = harness.Machine{File: "gb200-cx7", GPUs: 4, HCAs: 8}
 )
 
+// graceTrays are the trees whose agent (and DRA driver) discover through their libraries, not
+// --sysfs-only: only libmlx5's mlx5dv_get_data_direct_sysfs_path ties a Data Direct function to its
+// NIC, here the stand-in of e2e/tools/fakeibverbs answering as MachineTrees' layout says. libhwloc
+// is this host's and finds no GPU or HCA, so discovery reads the tray's sysfs with libmlx5's ties.
+var graceTrays = map[string]bool{gb300CX8.File: true, gb200CX7.File: true}
+
 // TestGraceTrays: through the extender, a 1 GPU + 1 HCA switch pod is placed on the GB300 tray with
 // the NIC whose Data Direct function shares its GPU's switch, and stays pending on the GB200 tray
 // with the extender's reason; under tandem.dev/alignment=numa it is placed there, on one NUMA node.
@@ -27,6 +35,8 @@ func TestGraceTrays(t *testing.T) {
 	cl.use(t, ns)
 	cx8 := cl.treeNode(t, ns, ns+"-gb300-cx8", gb300CX8)
 	cx7 := cl.treeNode(t, ns, ns+"-gb200-cx7", gb200CX7)
+	cl.waitDataDirectNote(t, cx8, gb300Ties)
+	cl.waitDataDirectNote(t, cx7, "{}")
 	cl.submit(t, ns,
 		podSpec{name: "cx8-switch", gpus: 1, hcas: 1, node: cx8},
 		podSpec{name: "cx7-switch", gpus: 1, hcas: 1, node: cx7})
@@ -61,6 +71,7 @@ func draGB300(t *testing.T, ns string) {
 	node := cl.draTreeNode(t, ns, gb300CX8)
 	topo, gpus, hcas := cl.devicesOf(t, node)
 	n := cl.draNode(t, node, gpus, hcas, "")
+	n.verbs = fakeIbverbs(t, node)
 	_, devs := n.start(t, topo, len(gpus)+len(hcas))
 	for _, d := range devs {
 		if d.kind == "hca" && (d.dataDirect == "" || d.dataDirect == d.pciBus) {
@@ -76,6 +87,7 @@ func draGB200(t *testing.T, ns string) {
 	node := cl.draTreeNode(t, ns, gb200CX7)
 	topo, gpus, hcas := cl.devicesOf(t, node)
 	n := cl.draNode(t, node, gpus, hcas, "")
+	n.verbs = fakeIbverbs(t, node)
 	_, devs := n.start(t, topo, len(gpus)+len(hcas))
 	for _, d := range devs {
 		if d.kind == "hca" && d.dataDirect != "" {
@@ -87,4 +99,31 @@ func draGB200(t *testing.T, ns string) {
 	}
 	cl.createDraPod(t, ns, "gb200-0-g1", n.name, 1)
 	cl.waitUnschedulable(t, ns, "gb200-0-g1")
+}
+
+// gb300Ties is libmlx5's answer on the GB300 tray as discovery notes it: each card's Data Direct
+// function in the domain of the GPU it serves (GraceTray.dataDirect; rail 0 with GPU 0009:06:00.0).
+const gb300Ties = "{mlx5_0=0009:03:00.0, mlx5_1=0008:03:00.0, mlx5_2=0019:03:00.0, mlx5_3=0018:03:00.0}"
+
+// waitDataDirectNote waits until the node's NodeTopology notes say its agent asked libmlx5 (the
+// stand-in) for the Data Direct functions and got ties (as discovery notes the map), and read the
+// tray's sysfs because libhwloc found nothing on this host.
+func (k *cluster) waitDataDirectNote(t *testing.T, node, ties string) {
+	t.Helper()
+	eventually(t, 60*time.Second, "the notes of "+node+" with libmlx5's answer", func(ctx context.Context) error {
+		topo, err := k.c.GetTopology(ctx, node)
+		if err != nil {
+			return err
+		}
+		asked, sysfs := false, false
+		for _, n := range topo.Status.Notes {
+			asked = asked || strings.Contains(n, "ibverbs: Data Direct functions "+ties)
+			sysfs = sysfs || strings.Contains(n, "hwloc found no GPU or HCA") || strings.HasPrefix(n, "hwloc: skipped")
+		}
+		if !asked || !sysfs {
+			return fmt.Errorf("libmlx5 asked with ties %s: %v, sysfs read for want of hwloc: %v; notes %q", ties, asked, sysfs, topo.Status.Notes)
+		}
+		t.Logf("%s discovered through libmlx5 (ties %s): notes %q", node, ties, topo.Status.Notes)
+		return nil
+	})
 }
