@@ -205,12 +205,11 @@ func (k *cluster) startAgent(node string, f fixture) error {
 // startAgentOn is startAgent with the agent's discovery flags given (a VM's --nccl-topo and
 // --sysfs-root).
 func (k *cluster) startAgentOn(node string, discovery ...string) error {
-	return k.startAgentWith(node, nil, discovery...)
+	return k.startAgentJVM(node, nil, nil, discovery...)
 }
 
-// startAgentWith is startAgentOn with native libraries of the harness's own (fakeVerbs) for the
-// agent's JNA bindings; nil: the machine's.
-func (k *cluster) startAgentWith(node string, libs *fakeVerbs, discovery ...string) error {
+// startAgentJVM is startAgentOn with more JVM options and environment (startAgentWith).
+func (k *cluster) startAgentJVM(node string, jvm, env []string, discovery ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pod, err := k.c.StandInPod(ctx, "tandem-system", agentPodName(node), "tandem-node-topology-agent", node)
@@ -225,8 +224,8 @@ func (k *cluster) startAgentWith(node string, libs *fakeVerbs, discovery ...stri
 	port := harness.FreePort()
 	args := append([]string{"run", "--node-name", node}, discovery...)
 	args = append(args, "--kubeconfig", kc, "--port", fmt.Sprint(port))
-	argv := append([]string{k.env.Java}, javaArgsWith("48m", libs.jvm(), jar, args...)...)
-	p, err := harness.Start(k.env.Logs(), "agent-"+node, append([]string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, libs.env()...), argv...)
+	argv := append([]string{k.env.Java}, javaArgsWith("48m", jvm, jar, args...)...)
+	p, err := harness.Start(k.env.Logs(), "agent-"+node, append([]string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, env...), argv...)
 	if err != nil {
 		return err
 	}

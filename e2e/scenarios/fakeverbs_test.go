@@ -1,4 +1,4 @@
-//go:build e2e
+//go:build e2e && !k8s134
 
 package scenarios
 
@@ -11,13 +11,12 @@ import (
 
 // fakeVerbs is how a node daemon reaches the stand-in libibverbs and libmlx5 (e2e/tools/fakeibverbs):
 // JNA's library path names its directory, and the layout file says what it answers for this node.
-// A nil *fakeVerbs is the machine's own libraries.
 type fakeVerbs struct{ dir, layout string }
 
 // jvm is the JVM option that makes JNA's Native.load("ibverbs") and NativeLibrary.getInstance("mlx5")
 // find the stand-in before the system's libraries.
 func (f *fakeVerbs) jvm() []string {
-	if f == nil {
+	if f == nil { // the machine's own libraries
 		return nil
 	}
 	return []string{"-Djna.library.path=" + f.dir}
@@ -29,6 +28,11 @@ func (f *fakeVerbs) env() []string {
 		return nil
 	}
 	return []string{"FAKE_IBVERBS_LAYOUT=" + f.layout}
+}
+
+// startAgentWith is startAgentOn with the stand-in libraries for the agent's JNA bindings.
+func (k *cluster) startAgentWith(node string, libs *fakeVerbs, discovery ...string) error {
+	return k.startAgentJVM(node, libs.jvm(), libs.env(), discovery...)
 }
 
 // verbsLayout is where the node's layout for the stand-in is written (MachineTrees' third argument).

@@ -50,9 +50,8 @@ func (k *cluster) treeNode(t *testing.T, ns, name string, m harness.Machine) str
 		t.Fatal(err)
 	}
 	root := draSysfs(name)
-	cp := k.env.Jar("test-fixtures") + string(os.PathListSeparator) + k.env.Jar("dra-driver")
-	if out, err := exec.Command(k.env.Java, "-cp", cp, "dev.tandem.fixtures.MachineTrees", m.File, root, verbsLayout(name)).CombinedOutput(); err != nil {
-		t.Fatalf("writing %s's sysfs tree: %v\n%s", m.File, err, out)
+	if err := k.writeMachineTree(m.File, root, verbsLayout(name)); err != nil {
+		t.Fatal(err)
 	}
 	var err error
 	if graceTrays[m.File] {
@@ -67,6 +66,16 @@ func (k *cluster) treeNode(t *testing.T, ns, name string, m harness.Machine) str
 		t.Fatal(err)
 	}
 	return name
+}
+
+// writeMachineTree writes the machine's sysfs tree under root, and at layout what its libibverbs and
+// libmlx5 would answer (e2e/tools/fakeibverbs), with test-fixtures' MachineTrees.
+func (k *cluster) writeMachineTree(machine, root, layout string) error {
+	cp := k.env.Jar("test-fixtures") + string(os.PathListSeparator) + k.env.Jar("dra-driver")
+	if out, err := exec.Command(k.env.Java, "-cp", cp, "dev.tandem.fixtures.MachineTrees", machine, root, layout).CombinedOutput(); err != nil {
+		return fmt.Errorf("writing %s's sysfs tree: %v\n%s", machine, err, out)
+	}
+	return nil
 }
 
 // draHGXH100: an HGX H100 of 8 GPU+HCA switches. 1+1 claims are met, 2+2 and 4+4 never; then an HCA

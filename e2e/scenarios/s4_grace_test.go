@@ -5,6 +5,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,46 @@ func TestGraceTrays(t *testing.T) {
 	cl.assertNoDoubleBooking(t, ns)
 }
 
+// TestGraceTrayDevicePlugin: the device-plugin path on the GB300 tray. The agent and Tandem's plugin
+// in joint mode (nvidia.com/gpu and rdma/hca) read the tray through the stand-in libraries; four 1+1
+// switch pods in turn are bound by kube-scheduler and the extender, each with a plan pairing its GPU
+// with the NIC whose Data Direct function shares its switch, and admitted by the kubelet's own device
+// manager, which grants exactly the planned GPU and HCA; after each admission the extender's units
+// equal the kubelet's and the NodeTopology audits every running pod with the locality of what it was
+// granted.
+func TestGraceTrayDevicePlugin(t *testing.T) {
+	if os.Getenv("E2E_NODESIDE") != "1" {
+		t.Fatal("the node side needs a private mount namespace with a tmpfs on /var/lib/kubelet; run it with e2e/run")
+	}
+	const ns = "grace-dp"
+	cl.use(t, ns)
+	name := ns + "-" + gb300CX8.File
+	m := cl.startNodeOfGroup(t, ns, name, gb300CX8.GPUs, gb300CX8.HCAs, func(root string) error {
+		return cl.writeMachineTree(gb300CX8.File, root, verbsLayout(name))
+	})
+	libs := fakeIbverbs(t, name)
+	// the agent and the plugin alike: JAVA_TOOL_OPTIONS reaches every JVM of the node
+	m.env = append(libs.env(), "JAVA_TOOL_OPTIONS="+strings.Join(libs.jvm(), " "))
+	m.startAgent(t, "--sysfs-root", m.sysfs)
+	cl.waitDataDirectNote(t, name, gb300Ties)
+	m.startHintPlugin(t, `{"mode":"hca","gpu":{"enabled":true}}`, gb300CX8.HCAs)
+	waitLog(t, m.procs[len(m.procs)-1].Log, "ibverbs: Data Direct functions "+gb300Ties, 30*time.Second)
+	if err := m.kubelet.WaitHealthy("nvidia.com/gpu", gb300CX8.GPUs, 60*time.Second); err != nil {
+		t.Fatalf("joint mode: %v; see %s", err, m.logs())
+	}
+	var running []heldPod
+	for i := 0; i < gb300CX8.GPUs; i++ {
+		h := m.schedule(t, ns, fmt.Sprintf("%s-%d-g1h1", name, i), podShape{gpus: 1, hcas: 1})
+		running = append(running, h)
+		pl := planOf(t, h.pod)
+		if !sameSet(h.granted["nvidia.com/gpu"], pl.GPUs) || !sameSet(h.granted["rdma/hca"], pl.HCAs) {
+			t.Errorf("pod %s granted %v + %v, planned %v + %v; see %s", h.pod.Name,
+				h.granted["nvidia.com/gpu"], h.granted["rdma/hca"], pl.GPUs, pl.HCAs, m.logs())
+		}
+		m.assertNode(t, running, "after admitting "+h.pod.Name)
+	}
+}
+
 // draGB300: the GB300 tray through the DRA driver. Each HCA is published with its Data Direct
 // function (tandem.dev/dataDirect) and the switch key of the GPU it serves; four 1+1 claims are met,
 // each GPU with that HCA, and a 2+2 claim and a fifth 1+1 pend.
@@ -110,7 +151,9 @@ const gb300Ties = "{mlx5_0=0009:03:00.0, mlx5_1=0008:03:00.0, mlx5_2=0019:03:00.
 // tray's sysfs because libhwloc found nothing on this host.
 func (k *cluster) waitDataDirectNote(t *testing.T, node, ties string) {
 	t.Helper()
-	eventually(t, 60*time.Second, "the notes of "+node+" with libmlx5's answer", func(ctx context.Context) error {
+	eventually(t, 60*time.Second, "the notes of "+node+" with libmlx5's answer", func(context.Context) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // the last poll's error is reported
+		defer cancel()
 		topo, err := k.c.GetTopology(ctx, node)
 		if err != nil {
 			return err
