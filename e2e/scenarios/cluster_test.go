@@ -181,8 +181,14 @@ func (k *cluster) credentials(ctx context.Context) error {
 
 // javaArgs keeps the JVMs small: many agents run at once on a 2-core machine.
 func javaArgs(heap string, jar string, args ...string) []string {
+	return javaArgsWith(heap, nil, jar, args...)
+}
+
+// javaArgsWith is javaArgs with more JVM options (system properties) before the jar.
+func javaArgsWith(heap string, jvm []string, jar string, args ...string) []string {
 	base := []string{"-Xmx" + heap, "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-		"-Xshare:auto", "-jar", jar}
+		"-Xshare:auto"}
+	base = append(append(base, jvm...), "-jar", jar)
 	return append(base, args...)
 }
 
@@ -199,6 +205,11 @@ func (k *cluster) startAgent(node string, f fixture) error {
 // startAgentOn is startAgent with the agent's discovery flags given (a VM's --nccl-topo and
 // --sysfs-root).
 func (k *cluster) startAgentOn(node string, discovery ...string) error {
+	return k.startAgentJVM(node, nil, nil, discovery...)
+}
+
+// startAgentJVM is startAgentOn with more JVM options and environment (startAgentWith).
+func (k *cluster) startAgentJVM(node string, jvm, env []string, discovery ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pod, err := k.c.StandInPod(ctx, "tandem-system", agentPodName(node), "tandem-node-topology-agent", node)
@@ -213,8 +224,8 @@ func (k *cluster) startAgentOn(node string, discovery ...string) error {
 	port := harness.FreePort()
 	args := append([]string{"run", "--node-name", node}, discovery...)
 	args = append(args, "--kubeconfig", kc, "--port", fmt.Sprint(port))
-	argv := append([]string{k.env.Java}, javaArgs("48m", jar, args...)...)
-	p, err := harness.Start(k.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, argv...)
+	argv := append([]string{k.env.Java}, javaArgsWith("48m", jvm, jar, args...)...)
+	p, err := harness.Start(k.env.Logs(), "agent-"+node, append([]string{"KUBECONFIG=" + kc, "NODE_NAME=" + node}, env...), argv...)
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,8 @@ func TestDRA(t *testing.T) {
 	t.Run("HGXH100", func(t *testing.T) { draHGXH100(t, ns) })
 	t.Run("DGXA100StorageHcas", func(t *testing.T) { draDGXA100(t, ns) })
 	t.Run("SharedHcas", func(t *testing.T) { draSharedHcas(t, ns) })
+	t.Run("GB300DataDirect", func(t *testing.T) { draGB300(t, ns) })
+	t.Run("GB200NoDataDirect", func(t *testing.T) { draGB200(t, ns) })
 }
 
 // useDRA is use for a DRA scenario: beside the shared control plane, kube-controller-manager making
@@ -168,9 +170,10 @@ type draNode struct {
 	name   string
 	sysfs  string
 	cdiDir string
-	hwloc  string            // the export the driver reads (GPU UUIDs filled in); "": sysfs only
+	hwloc  string            // the export the driver reads (GPU UUIDs filled in); "": its sysfs tree
+	verbs  *fakeVerbs        // with no export: the stand-in libraries the driver reads through; nil: sysfs only
 	args   []string          // the driver's further flags
-	uuids  map[string]string // GPU PCI address -> UUID
+	uuids  map[string]string // GPU id in the agent's tree (its PCI address, or its UUID on a Grace tray) -> UUID
 	uverbs map[string]string // ibverbs name -> /dev/infiniband/uverbsN
 	driver *harness.Proc
 }
@@ -197,7 +200,8 @@ func (k *cluster) withoutDevicePlugins(t *testing.T, node string) {
 
 // draNode writes the node's host files: with an hwloc export, fakeSysfs's tree and a copy of the
 // export (GPU UUIDs filled in); without one (hwloc ""), the machine's tree is already at draSysfs
-// (draTreeNode). Then a UUID per GPU in the NVIDIA driver's information file, a character device per
+// (draTreeNode). Then a UUID per GPU in the NVIDIA driver's information file (a GPU the agent knows
+// by UUID has its file from MachineTrees already), a character device per
 // HCA's uverbs node and rdma_cm in the private /dev/infiniband (the CDI library takes a device node's
 // type and numbers from the host file), and NVIDIA's CDI spec naming every GPU.
 func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Device, hwloc string) *draNode {
@@ -216,6 +220,14 @@ func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Devic
 	}
 	var uuids []string
 	for _, g := range gpus {
+		if strings.HasPrefix(g.ID, "GPU-") {
+			if err := nvidiaInfoNames(n.sysfs, g.ID); err != nil {
+				t.Fatal(err)
+			}
+			n.uuids[g.ID] = g.ID
+			uuids = append(uuids, g.ID)
+			continue
+		}
 		u := "GPU-e2e00000-0000-4000-8000-" + fmt.Sprintf("%012s", strings.NewReplacer(":", "", ".", "").Replace(g.ID))
 		n.uuids[g.ID] = u
 		uuids = append(uuids, u)
@@ -248,6 +260,17 @@ func (k *cluster) draNode(t *testing.T, node string, gpus, hcas []nodeside.Devic
 		t.Fatal(err)
 	}
 	return n
+}
+
+// nvidiaInfoNames checks that one GPU's NVIDIA driver information file under root names uuid.
+func nvidiaInfoNames(root, uuid string) error {
+	files, _ := filepath.Glob(filepath.Join(root, "proc", "driver", "nvidia", "gpus", "*", "information"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), uuid) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no NVIDIA driver information file under %s names GPU %s (%d files)", root, uuid, len(files))
 }
 
 // draSysfs is the node's host root (sysfs and procfs).
@@ -304,22 +327,22 @@ func mknodChar(t *testing.T, path string, major, minor uint32) {
 	}
 }
 
-// startDriver runs Tandem's DRA driver jar in joint mode for the node (its hwloc export, or its sysfs
-// tree only), stopped when t ends.
+// startDriver runs Tandem's DRA driver jar in joint mode for the node (its hwloc export, its sysfs
+// tree through the stand-in libraries, or its sysfs tree only), stopped when t ends.
 func (n *draNode) startDriver(t *testing.T) *harness.Proc {
 	t.Helper()
 	ops := harness.FreePort()
 	args := []string{"--node-name", n.name, "--kubeconfig", draKubeconfig, "--joint", "--sysfs-root", n.sysfs}
 	if n.hwloc != "" {
 		args = append(args, "--hwloc-xml", n.hwloc)
-	} else {
+	} else if n.verbs == nil {
 		args = append(args, "--sysfs-only")
 	}
 	args = append(args, n.args...)
 	args = append(args, "--plugin-registry-dir", dra.RegistryDir, "--plugin-dir", filepath.Join(dra.PluginsDir, draDriver),
 		"--cdi-dir", n.cdiDir, "--ops-port", fmt.Sprint(ops))
-	argv := append([]string{cl.env.Java}, javaArgs("96m", cl.env.Jar("dra-driver"), args...)...)
-	p, err := harness.Start(cl.env.Logs(), "dra-driver-"+n.name, nil, argv...)
+	argv := append([]string{cl.env.Java}, javaArgsWith("96m", n.verbs.jvm(), cl.env.Jar("dra-driver"), args...)...)
+	p, err := harness.Start(cl.env.Logs(), "dra-driver-"+n.name, n.verbs.env(), argv...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +396,8 @@ func (k *cluster) startClaimController(t *testing.T) {
 type publishedDevice struct {
 	name, kind, pcieSwitch string
 	uuid, ibDevice, pciBus string
-	tainted                bool // the API server kept a taint on it (DRADeviceTaints)
+	dataDirect             string // tandem.dev/dataDirect: the HCA's Data Direct function, if any
+	tainted                bool   // the API server kept a taint on it (DRADeviceTaints)
 }
 
 // waitSlices waits until the driver's ResourceSlices of the node hold want devices (each created
@@ -395,7 +419,7 @@ func (n *draNode) waitSlices(t *testing.T, want int) map[string]publishedDevice 
 			for _, d := range s.Spec.Devices {
 				devs[d.Name] = publishedDevice{name: d.Name, kind: str(d, "tandem.dev/kind"), pcieSwitch: str(d, string(switchKey)),
 					uuid: str(d, "tandem.dev/uuid"), ibDevice: str(d, "tandem.dev/ibDevice"), pciBus: str(d, "resource.kubernetes.io/pciBusID"),
-					tainted: len(d.Taints) > 0}
+					dataDirect: str(d, "tandem.dev/dataDirect"), tainted: len(d.Taints) > 0}
 			}
 		}
 		if len(devs) != want {

@@ -33,8 +33,8 @@ var (
 )
 
 // draTreeNode creates the node of a machine of test-fixtures' MachineTrees: its sysfs tree written
-// by the Java fixture at draSysfs, the real agent reading it (--sysfs-only), the NodeTopology waited
-// for.
+// by the Java fixture at draSysfs, the real agent reading it (--sysfs-only; a Grace tray's through
+// its libraries, graceTrays), the NodeTopology waited for.
 func (k *cluster) draTreeNode(t *testing.T, ns string, m harness.Machine) string {
 	t.Helper()
 	return k.treeNode(t, ns, ns+"-"+m.File, m)
@@ -50,17 +50,32 @@ func (k *cluster) treeNode(t *testing.T, ns, name string, m harness.Machine) str
 		t.Fatal(err)
 	}
 	root := draSysfs(name)
-	cp := k.env.Jar("test-fixtures") + string(os.PathListSeparator) + k.env.Jar("dra-driver")
-	if out, err := exec.Command(k.env.Java, "-cp", cp, "dev.tandem.fixtures.MachineTrees", m.File, root).CombinedOutput(); err != nil {
-		t.Fatalf("writing %s's sysfs tree: %v\n%s", m.File, err, out)
+	if err := k.writeMachineTree(m.File, root, verbsLayout(name)); err != nil {
+		t.Fatal(err)
 	}
-	if err := k.startAgentOn(name, "--sysfs-root", root, "--sysfs-only"); err != nil {
+	var err error
+	if graceTrays[m.File] {
+		err = k.startAgentWith(name, fakeIbverbs(t, name), "--sysfs-root", root)
+	} else {
+		err = k.startAgentOn(name, "--sysfs-root", root, "--sysfs-only")
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := k.waitTopology(ctx, name, harness.Machine{File: m.File + " (sysfs tree)", GPUs: m.GPUs, HCAs: m.HCAs}); err != nil {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// writeMachineTree writes the machine's sysfs tree under root, and at layout what its libibverbs and
+// libmlx5 would answer (e2e/tools/fakeibverbs), with test-fixtures' MachineTrees.
+func (k *cluster) writeMachineTree(machine, root, layout string) error {
+	cp := k.env.Jar("test-fixtures") + string(os.PathListSeparator) + k.env.Jar("dra-driver")
+	if out, err := exec.Command(k.env.Java, "-cp", cp, "dev.tandem.fixtures.MachineTrees", machine, root, layout).CombinedOutput(); err != nil {
+		return fmt.Errorf("writing %s's sysfs tree: %v\n%s", machine, err, out)
+	}
+	return nil
 }
 
 // draHGXH100: an HGX H100 of 8 GPU+HCA switches. 1+1 claims are met, 2+2 and 4+4 never; then an HCA
