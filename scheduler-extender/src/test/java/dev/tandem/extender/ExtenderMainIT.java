@@ -4,6 +4,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,24 +15,31 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @DisplayName(
     "ExtenderMain: --help exits 0, an unknown flag exits 2 naming it, --demo prints the page and a curl")
 class ExtenderMainIT {
 
   @TempDir Path dir;
+  private final List<Process> demos = new ArrayList<>();
 
   private Process java(Path out, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ExtenderMain.class.getName()));
+    return java(List.of(), out, args);
+  }
+
+  private Process java(List<String> jvm, Path out, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ExtenderMain.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
   }
@@ -78,22 +89,60 @@ class ExtenderMainIT {
   @Test
   @DisplayName("--demo on a free port prints the page URL and a filter curl")
   void demo() throws Exception {
-    Path log = dir.resolve("demo.txt");
-    Process demo = java(log, "--demo", "--port", "0", "--inspection-port", "0");
-    try {
-      await("the demo's curl line, or its exit")
-          .atMost(Duration.ofSeconds(90))
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () ->
-                  !demo.isAlive()
-                      || Files.readString(log, StandardCharsets.UTF_8).contains("curl"));
-      String out = Files.readString(log, StandardCharsets.UTF_8);
-      assertTrue(out.contains("page:  http://localhost:") && out.contains("/ui/"), out);
-      assertTrue(
-          out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""),
-          out);
-    } finally {
+    String out = demoOutput(List.of(), dir.resolve("demo.txt"));
+    assertTrue(out.contains("page:  http://localhost:") && out.contains("/ui/"), out);
+    assertTrue(
+        out.contains("/scheduler/filter") && out.contains("\"NodeNames\":[\"aws-p4d.24xlarge\""),
+        out);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"missing", "garbage"})
+  @DisplayName(
+      "-XX:AOTCache naming a missing or garbage file: the JVM says so and the extender still answers"
+          + " filter")
+  void unusableAotCache(String kind) throws Exception {
+    Path cache = dir.resolve(kind + ".aot");
+    if (kind.equals("garbage")) {
+      Files.write(cache, new byte[64 * 1024]);
+    }
+    Path log = dir.resolve("aot-" + kind + ".txt");
+    String out = demoOutput(List.of("-XX:AOTCache=" + cache), log);
+    assertTrue(out.contains("[aot]") && out.contains("curl"), out);
+    Matcher filter = Pattern.compile("(http://localhost:[0-9]+/scheduler/filter)").matcher(out);
+    assertTrue(filter.find(), out);
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(filter.group(1)))
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\","
+                                + "\"uid\":\"u\"},\"spec\":{\"containers\":[]}},\"Nodes\":null,"
+                                + "\"NodeNames\":[\"aws-p4d.24xlarge\"]}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    assertTrue(r.body().contains("aws-p4d.24xlarge"), r.body());
+  }
+
+  /** The demo's output once it printed its curl line (it keeps running while this reads it). */
+  private String demoOutput(List<String> jvm, Path log) throws Exception {
+    Process demo = java(jvm, log, "--demo", "--port", "0", "--inspection-port", "0");
+    demos.add(demo);
+    await("the demo's curl line, or its exit")
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                !demo.isAlive() || Files.readString(log, StandardCharsets.UTF_8).contains("curl"));
+    return Files.readString(log, StandardCharsets.UTF_8);
+  }
+
+  @AfterEach
+  void stopDemos() throws Exception {
+    for (Process demo : demos) {
       demo.destroy();
       demo.waitFor(10, TimeUnit.SECONDS);
     }

@@ -129,7 +129,7 @@ public final class ExtenderMemory {
    * Where the cluster's objects live: the kube-apiserver of {@code $KUBECONFIG} (run under {@code
    * e2e/control-plane}), else a fabric8 mock API server in CRUD mode.
    */
-  private record ApiServer(
+  record ApiServer(
       KubernetesMockServer server, String kubeconfig, Map<String, String> environment) {
 
     static ApiServer mock() {
@@ -191,7 +191,7 @@ public final class ExtenderMemory {
   }
 
   /** Installs the CRD and the namespaces of the pods. */
-  private static void install(KubernetesClient client, Path root, boolean awaitEstablished)
+  static void install(KubernetesClient client, Path root, boolean awaitEstablished)
       throws IOException {
     try (InputStream in =
         Files.newInputStream(root.resolve("manifests/crd/nodetopologies.tandem.dev.yaml"))) {
@@ -229,8 +229,8 @@ public final class ExtenderMemory {
   }
 
   /** Creates the objects of nodes {@code names.size()} to {@code n - 1}, and adds their names. */
-  private static void grow(
-      KubernetesClient client, MemoryCluster cluster, List<String> names, int n) throws Exception {
+  static void grow(KubernetesClient client, MemoryCluster cluster, List<String> names, int n)
+      throws Exception {
     Random random = new Random(20 + names.size());
     List<NodeTopology> topologies = new ArrayList<>(n);
     int from = names.size();

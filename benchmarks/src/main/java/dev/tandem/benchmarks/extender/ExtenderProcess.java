@@ -29,12 +29,14 @@ final class ExtenderProcess implements AutoCloseable {
 
   private final Process process;
   private final int port;
+  private final int inspectionPort;
   private final Path gcLog;
   private final Path log;
 
-  private ExtenderProcess(Process process, int port, Path gcLog, Path log) {
+  private ExtenderProcess(Process process, int port, int inspectionPort, Path gcLog, Path log) {
     this.process = process;
     this.port = port;
+    this.inspectionPort = inspectionPort;
     this.gcLog = gcLog;
     this.log = log;
   }
@@ -46,6 +48,7 @@ final class ExtenderProcess implements AutoCloseable {
   static ExtenderProcess start(Path jar, List<String> jvm, Map<String, String> apiServer, Path dir)
       throws IOException {
     int port = freePort();
+    int inspectionPort = freePort();
     Path gcLog = dir.resolve("gc.log");
     Path log = dir.resolve("extender.log");
     List<String> cmd = new ArrayList<>();
@@ -54,14 +57,21 @@ final class ExtenderProcess implements AutoCloseable {
     cmd.add("-Xlog:gc:file=" + gcLog);
     cmd.addAll(
         List.of(
-            "-jar", jar.toString(), "--port=" + port, "--no-leader-election", "--host=127.0.0.1"));
+            "-jar",
+            jar.toString(),
+            "--port=" + port,
+            "--inspection-port=" + inspectionPort,
+            "--no-leader-election",
+            "--host=127.0.0.1",
+            // loopback only; without it (or a client CA) the extender refuses to start
+            "--insecure-verbs"));
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().remove("KUBECONFIG");
     pb.environment().remove("JAVA_TOOL_OPTIONS");
     pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
     pb.environment().putAll(apiServer);
-    return new ExtenderProcess(pb.start(), port, gcLog, log);
+    return new ExtenderProcess(pb.start(), port, inspectionPort, gcLog, log);
   }
 
   int port() {
@@ -76,7 +86,10 @@ final class ExtenderProcess implements AutoCloseable {
     return log;
   }
 
-  /** Waits until {@code /readyz} answers 200 (informers synced); false if the process died. */
+  /**
+   * Waits until {@code /readyz} on the inspection port answers 200 (informers synced); false if the
+   * process died.
+   */
   boolean awaitReady(Duration timeout) throws InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
     long end = System.nanoTime() + timeout.toNanos();
@@ -87,7 +100,8 @@ final class ExtenderProcess implements AutoCloseable {
       try {
         HttpResponse<Void> r =
             http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + inspectionPort + "/readyz"))
+                    .build(),
                 HttpResponse.BodyHandlers.discarding());
         if (r.statusCode() == 200) {
           return true;

@@ -63,10 +63,22 @@ public final class AgentMemory {
     List<String> jvm =
         args.length > 1 ? Arrays.asList(args).subList(1, args.length) : DAEMONSET_OPTIONS;
     Path jar = Path.of(System.getProperty("agent.jar", "target/node-topology-agent.jar"));
-    Path fixture =
-        Path.of(
-            System.getProperty(
-                "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+    run(jvm, jar, fixture(), Files.createTempDirectory("agent-memory"), seconds);
+  }
+
+  /** The hwloc fixture the agent discovers (-Dfixture, default the XE8640). */
+  static Path fixture() {
+    return Path.of(
+        System.getProperty(
+            "fixture", Topologies.path("dell-poweredge-xe8640-h100x4.xml").toString()));
+  }
+
+  /**
+   * One agent process with {@code jvm} against a fresh mock API server: waits for its first
+   * publish, lets it run {@code seconds} more, prints its figures and ends it with SIGTERM.
+   */
+  static void run(List<String> jvm, Path jar, Path fixture, Path dir, int seconds)
+      throws Exception {
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(),
@@ -75,7 +87,6 @@ public final class AgentMemory {
             new KubernetesCrudDispatcher(),
             false);
     server.init();
-    Path dir = Files.createTempDirectory("agent-memory");
     Process agent = null;
     try (KubernetesClient client = server.createClient()) {
       CrdFile.install(client);

@@ -4,15 +4,17 @@ import dev.tandem.extender.config.ExtenderConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** The extender's Deployment and Service as manifests/base declares them. */
-final class ExtenderDeployment {
+public final class ExtenderDeployment {
 
   static final String FILE = "base/deployment-scheduler-extender.yaml";
   private static final KubernetesSerialization FABRIC8 = new KubernetesSerialization();
@@ -29,6 +31,29 @@ final class ExtenderDeployment {
 
   static Container container() {
     return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  /**
+   * The JVM options the extender runs with in its pod: the container's {@code JAVA_TOOL_OPTIONS}
+   * without its {@code -XX:AOTCache} (the image's path), and its memory limit as the JVM's RAM.
+   */
+  public static List<String> jvmOptions() {
+    Container c = container();
+    String options =
+        c.getEnv().stream()
+            .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no JAVA_TOOL_OPTIONS in " + FILE))
+            .getValue();
+    List<String> out = new ArrayList<>();
+    for (String o : options.split(" +")) {
+      if (!o.startsWith("-XX:AOTCache=")) {
+        out.add(o);
+      }
+    }
+    Quantity limit = c.getResources().getLimits().get("memory");
+    out.add("-XX:MaxRAM=" + Quantity.getAmountInBytes(limit).longValue());
+    return out;
   }
 
   /** Where the Deployment mounts the extender's TLS Secret. */
