@@ -50,8 +50,7 @@ class RailedSourceTest {
         TopologySources.create(
                 sysfs(root), m -> Rails.fromMapping(m, Map.of("mlx5_7", 3), "--rail-map f"))
             .discover();
-    String note =
-        d.notes().stream().filter(n -> n.contains("mlx5_7")).findFirst().orElseThrow().toString();
+    String note = d.notes().stream().filter(n -> n.contains("mlx5_7")).findFirst().orElseThrow();
     assertTrue(note.contains("node gpu-1") && note.contains("--rail-map f"), note);
     assertTrue(d.warnings().contains(note), "the operator should act on it");
   }
