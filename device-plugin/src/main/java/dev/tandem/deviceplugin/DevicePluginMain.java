@@ -1,5 +1,6 @@
 package dev.tandem.deviceplugin;
 
+import dev.tandem.api.rail.NodeRails;
 import dev.tandem.deviceplugin.cli.ConfigFile;
 import dev.tandem.deviceplugin.cli.PluginConfig;
 import dev.tandem.deviceplugin.cli.PluginSettings;
@@ -10,7 +11,6 @@ import dev.tandem.deviceplugin.pods.ApiServerPlans;
 import dev.tandem.deviceplugin.pods.KubeletPodResources;
 import dev.tandem.deviceplugin.preferred.PendingPlans;
 import dev.tandem.discovery.Discovery;
-import dev.tandem.discovery.DiscoveryException;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
@@ -18,6 +18,7 @@ import dev.tandem.kit.config.InvalidConfigurationException;
 import dev.tandem.kit.config.Resolved;
 import dev.tandem.kit.config.Settings;
 import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.kube.NodeLabels;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
@@ -62,12 +63,15 @@ public final class DevicePluginMain {
       System.exit(2);
       return;
     }
+    KubernetesClient kube = kubeClient(config);
     TopologySource source;
     Discovery discovery;
     try {
-      source = TopologySources.create(config.node().into(DiscoveryOptions::fromNodeSettings));
+      source =
+          TopologySources.create(
+              config.node().into(DiscoveryOptions::fromNodeSettings), rails(config, kube));
       discovery = source.discover();
-    } catch (DiscoveryException | IllegalArgumentException e) {
+    } catch (RuntimeException e) {
       System.err.println(
           "device-plugin: discovery failed on node "
               + config.node().nodeName()
@@ -77,7 +81,32 @@ public final class DevicePluginMain {
       return;
     }
     TopologySource rediscovery = source;
-    run(config, resource, discovery, () -> rediscovery.discover().machine());
+    run(config, resource, discovery, () -> rediscovery.discover().machine(), kube);
+  }
+
+  /**
+   * The node's rail rule: {@code --rail-map}'s entry chosen by the Node's labels, read once, here,
+   * through the API server (a health check rediscovers every few seconds: reading the Node each
+   * time would load the API server of a large cluster). Without a client, by the labels it can see,
+   * none, so that only an entry without a {@code nodeSelector} selects the node (docs/rails.md).
+   *
+   * @throws IllegalStateException when the Node cannot be read
+   */
+  private static NodeRails rails(PluginConfig config, KubernetesClient kube) {
+    String node = config.node().nodeName();
+    if (config.railMap() == null) {
+      return NodeRails.byPciOrder();
+    }
+    if (kube == null) {
+      LOG.info(
+          "node {}: no API server, so the Node's labels are unknown: only an entry of --rail-map {}"
+              + " without a nodeSelector can select this node",
+          node,
+          config.railMap());
+      return new NodeRails(config.railMap(), Map::of);
+    }
+    Map<String, String> labels = NodeLabels.read(kube, node);
+    return new NodeRails(config.railMap(), () -> labels);
   }
 
   /** The file's resource configuration with the two settings flags and environment may override. */
@@ -104,7 +133,11 @@ public final class DevicePluginMain {
   }
 
   private static void run(
-      PluginConfig config, ResourceConfig resource, Discovery discovery, Supplier<Machine> rescan) {
+      PluginConfig config,
+      ResourceConfig resource,
+      Discovery discovery,
+      Supplier<Machine> rescan,
+      KubernetesClient kube) {
     // one event loop is plenty for a plugin; few workers (discovery is done, file reads are small)
     Vertx vertx =
         Vertx.vertx(
@@ -113,7 +146,6 @@ public final class DevicePluginMain {
                 .setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
     Path sysfs = config.node().sysfsRoot();
-    KubernetesClient kube = kubeClient(config);
     PendingPlans plans =
         kube == null
             ? null

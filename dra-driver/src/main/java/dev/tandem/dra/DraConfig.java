@@ -24,6 +24,7 @@ import java.util.Map;
  * @param joint whether the node's GPUs are published too
  * @param rediscoverInterval time between rediscoveries while running; zero for none
  * @param node this node's name and how its machine is read
+ * @param railMap the operator's rail mapping file, or null for rails by PCI order
  * @param kubeconfig the kubeconfig file, or null (in-cluster, else {@code ~/.kube/config})
  * @param opsPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics}
  */
@@ -38,6 +39,7 @@ public record DraConfig(
     boolean joint,
     Duration rediscoverInterval,
     LocalNode node,
+    Path railMap,
     Path kubeconfig,
     int opsPort) {
 
@@ -64,6 +66,7 @@ public record DraConfig(
         v.get(DraSettings.JOINT),
         v.get(DraSettings.REDISCOVER_INTERVAL),
         NodeSettings.localNode(v, env),
+        v.get(NodeSettings.RAIL_MAP),
         v.get(NodeSettings.KUBECONFIG),
         v.get(DraSettings.OPS_PORT));
   }

@@ -1,6 +1,7 @@
 package dev.tandem.dra;
 
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.rail.NodeRails;
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
@@ -21,6 +22,7 @@ import dev.tandem.dra.publish.GpuPublishers;
 import dev.tandem.dra.publish.SlicePublisher;
 import dev.tandem.dra.slices.NodePool;
 import dev.tandem.dra.slices.PoolBuilder;
+import dev.tandem.kit.kube.NodeLabels;
 import dev.tandem.kit.loop.WorkerLoop;
 import dev.tandem.kit.ops.OpsServer;
 import dev.tandem.kit.retry.Backoff;
@@ -52,14 +54,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The DRA driver's composition root: discovers the node, builds its pool, publishes its
- * ResourceSlices, serves the DRA and registration sockets, and keeps the pool current: every {@code
- * --rediscover-interval} it discovers the node again on its own thread ({@link WorkerLoop}),
- * publishes when the pool changed (the publisher writes nothing otherwise) and tells the kubelet's
- * health streams; it publishes again each time the kubelet registers the driver (a kubelet deletes
- * its node's slices when it starts: docs/dra.md). A failed rediscovery keeps the last pool; a
- * failed publication is retried after {@link #REPUBLISH}. Discovery, file I/O and API calls never
- * run on the event loop.
+ * The DRA driver's composition root: discovers the node (its HCAs' rails set as {@code --rail-map}
+ * and the Node's labels say, docs/rails.md), builds its pool, publishes its ResourceSlices, serves
+ * the DRA and registration sockets, and keeps the pool current: every {@code --rediscover-interval}
+ * it discovers the node again on its own thread ({@link WorkerLoop}), publishes when the pool
+ * changed (the publisher writes nothing otherwise) and tells the kubelet's health streams; it
+ * publishes again each time the kubelet registers the driver (a kubelet deletes its node's slices
+ * when it starts: docs/dra.md). A failed rediscovery keeps the last pool; a failed publication is
+ * retried after {@link #REPUBLISH}. Discovery, file I/O and API calls never run on the event loop.
  */
 public final class DraDriver {
 
@@ -157,7 +159,11 @@ public final class DraDriver {
         vertx,
         config,
         kube,
-        () -> TopologySources.create(config.node().into(DiscoveryOptions::fromNodeSettings)));
+        () ->
+            TopologySources.create(
+                config.node().into(DiscoveryOptions::fromNodeSettings),
+                new NodeRails(
+                    config.railMap(), () -> NodeLabels.read(kube, config.node().nodeName()))));
   }
 
   /** With the topology source a test gives. */

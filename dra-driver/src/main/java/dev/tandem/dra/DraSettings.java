@@ -160,6 +160,7 @@ public final class DraSettings {
                   NodeSettings.NCCL_TOPO,
                   NodeSettings.SYSFS_ROOT,
                   NodeSettings.SYSFS_ONLY,
+                  NodeSettings.RAIL_MAP,
                   NodeSettings.KUBECONFIG,
                   OPS_PORT))
           .rules(NodeSettings.ONE_SOURCE, PLUGIN_DIR_OUTSIDE_REGISTRY, SHARES_ONLY_SHARED);

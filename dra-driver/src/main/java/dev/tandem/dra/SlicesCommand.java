@@ -1,6 +1,7 @@
 package dev.tandem.dra;
 
 import dev.tandem.api.identity.DeviceIds;
+import dev.tandem.api.rail.NodeRails;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.dra.publish.PoolSlices;
@@ -16,9 +17,9 @@ import java.nio.file.Path;
  * {@code java -jar dra-driver.jar slices --node-name NODE --hwloc-xml FILE [--joint]}: the
  * ResourceSlices the driver would publish for that node, as a JSON list on standard output, built
  * by the driver's own {@link PoolBuilder} from the machine of an hwloc export (HCAs one device
- * each, driver {@value PoolSpec#DEFAULT_DRIVER}). The scheduling-throughput benchmark gives its
- * fake nodes these. Exit 0 when printed, 1 when the file or the pool is refused, 2 for a bad
- * command line.
+ * each, driver {@value PoolSpec#DEFAULT_DRIVER}, rails by PCI order as a driver without {@code
+ * --rail-map} publishes them). The scheduling-throughput benchmark gives its fake nodes these. Exit
+ * 0 when printed, 1 when the file or the pool is refused, 2 for a bad command line.
  */
 final class SlicesCommand {
 
@@ -64,7 +65,9 @@ final class SlicesCommand {
     try {
       NodePool pool =
           PoolBuilder.build(
-              TopologySources.discoverOnce(DiscoveryOptions.hwlocXml(node, hwloc)).machine(),
+              TopologySources.create(DiscoveryOptions.hwlocXml(node, hwloc), NodeRails.byPciOrder())
+                  .discover()
+                  .machine(),
               new PoolSpec(
                   PoolSpec.DEFAULT_DRIVER, joint, HcaShape.HCA, DeviceIds.DEFAULT_SHARES_PER_HCA));
       out.println(new KubernetesSerialization().asJson(PoolSlices.of(pool)));

@@ -6,9 +6,13 @@ import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.deviceplugin.inventory.PluginDevice;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
 import dev.tandem.kubelet.deviceplugin.v1beta1.DeviceSpec;
+import dev.tandem.topology.model.Device;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -16,12 +20,13 @@ import java.util.function.Function;
 /**
  * What a container gets for its HCA devices: the character devices its HCAs need ({@code
  * /dev/infiniband/uverbsN} of each HCA and {@code /dev/infiniband/rdma_cm}, mode {@code rw}) and
- * the environment of {@link RdmaEnvironment}. In {@code shared} mode, when the devices were steered
- * to a pod's plan ({@code podHcas}), its HCAs are the pod's: every container of the pod gets the
- * same HCAs named and their character devices, whichever of them its own slots are on. With {@code
- * allocateAllDevices} (config), the container also gets the character devices of every other
- * offered HCA of the node, which {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES} then name after
- * its own; the granted ids, their PCI addresses and {@code TANDEM_RDMA_DEVICES} stay its own.
+ * the environment of {@link RdmaEnvironment} (the HCAs in rail order). In {@code shared} mode, when
+ * the devices were steered to a pod's plan ({@code podHcas}), its HCAs are the pod's: every
+ * container of the pod gets the same HCAs named and their character devices, whichever of them its
+ * own slots are on. With {@code allocateAllDevices} (config), the container also gets the character
+ * devices of every other offered HCA of the node, which {@code NCCL_IB_HCA} and {@code
+ * UCX_NET_DEVICES} then name after its own, each group in rail order; the granted ids, their PCI
+ * addresses and {@code TANDEM_RDMA_DEVICES} stay its own.
  */
 public final class RdmaAnswer implements ContainerAnswer {
 
@@ -74,11 +79,11 @@ public final class RdmaAnswer implements ContainerAnswer {
   public ContainerAllocateResponse answer(List<String> ids) {
     List<PluginDevice> devices =
         ids.stream().map(id -> inventory.device(id).orElseThrow()).toList();
-    List<String> hcas = hcas(ids, devices);
-    List<String> usable = usable(hcas);
+    List<Device> hcas = hcas(ids, devices);
+    List<Device> usable = usable(hcas);
     Set<String> paths = new LinkedHashSet<>();
     List<String> missing = new ArrayList<>();
-    for (String hca : usable) {
+    for (String hca : names(usable)) {
       uverbs
           .apply(hca)
           .ifPresentOrElse(u -> paths.add(RdmaDeviceNodes.uverbs(u)), () -> missing.add(hca));
@@ -113,23 +118,42 @@ public final class RdmaAnswer implements ContainerAnswer {
   }
 
   /**
-   * The container's own HCAs, or the pod's when {@code podHcas} knows them and they cover these.
+   * The container's own HCAs, or the pod's when {@code podHcas} knows them, they cover these and
+   * the node has them all.
    */
-  private List<String> hcas(List<String> ids, List<PluginDevice> devices) {
-    List<String> own = devices.stream().map(PluginDevice::ibDevice).distinct().toList();
-    return podHcas.apply(ids).filter(pod -> pod.containsAll(own)).orElse(own);
+  private List<Device> hcas(List<String> ids, List<PluginDevice> devices) {
+    List<Device> own = distinct(devices.stream().map(PluginDevice::hca).toList());
+    List<String> ownNames = names(own);
+    Map<String, Device> onNode = new HashMap<>();
+    inventory.machine().hcas().forEach(h -> onNode.putIfAbsent(h.hca().ibDevice(), h));
+    return podHcas
+        .apply(ids)
+        .filter(pod -> pod.containsAll(ownNames) && onNode.keySet().containsAll(pod))
+        .map(pod -> pod.stream().map(onNode::get).toList())
+        .orElse(own);
   }
 
   /**
    * The HCAs whose character devices the container gets: its own, then, with {@code
    * allocateAllDevices}, every other HCA the plugin offers, in the offered order.
    */
-  private List<String> usable(List<String> hcas) {
+  private List<Device> usable(List<Device> hcas) {
     if (!inventory.config().allocateAllDevices()) {
       return hcas;
     }
-    Set<String> all = new LinkedHashSet<>(hcas);
-    inventory.devices().forEach(d -> all.add(d.ibDevice()));
-    return List.copyOf(all);
+    List<Device> all = new ArrayList<>(hcas);
+    inventory.devices().forEach(d -> all.add(d.hca()));
+    return distinct(all);
+  }
+
+  /** Each HCA once (by ibverbs name), in this order. */
+  private static List<Device> distinct(List<Device> hcas) {
+    Map<String, Device> byName = new LinkedHashMap<>();
+    hcas.forEach(h -> byName.putIfAbsent(h.hca().ibDevice(), h));
+    return List.copyOf(byName.values());
+  }
+
+  private static List<String> names(List<Device> hcas) {
+    return hcas.stream().map(h -> h.hca().ibDevice()).toList();
   }
 }

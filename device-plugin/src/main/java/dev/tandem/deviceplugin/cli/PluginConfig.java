@@ -24,7 +24,8 @@ import java.util.Map;
  * @param dropInConfig where another RDMA plugin's deployment mounts its config, read when {@code
  *     --config} names none; null for {@code off}
  * @param node this node's name and how its machine is read
- * @param noKube no API-server lookup of pending pods' plans
+ * @param railMap the operator's rail mapping file, or null for rails by PCI order
+ * @param noKube no API-server lookup of pending pods' plans or of the Node's labels
  * @param kubeconfig the kubeconfig file, or null
  * @param podResourcesSocket the kubelet's PodResources socket
  * @param lookupTimeoutMs bound on each API-server and PodResources call
@@ -43,6 +44,7 @@ public record PluginConfig(
     Path configFile,
     Path dropInConfig,
     LocalNode node,
+    Path railMap,
     boolean noKube,
     Path kubeconfig,
     Path podResourcesSocket,
@@ -75,6 +77,7 @@ public record PluginConfig(
         v.file(),
         v.get(PluginSettings.DROP_IN_CONFIG),
         NodeSettings.localNode(v, env),
+        v.get(NodeSettings.RAIL_MAP),
         v.get(PluginSettings.NO_KUBE),
         v.get(NodeSettings.KUBECONFIG),
         v.get(NodeSettings.POD_RESOURCES_SOCKET),

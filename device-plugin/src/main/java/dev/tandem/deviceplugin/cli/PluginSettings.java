@@ -70,7 +70,9 @@ public final class PluginSettings {
           .env("TANDEM_PLUGIN_NO_KUBE")
           .defaultValue("false")
           .defaultText("off")
-          .help("no API-server lookup of pending pods' plans");
+          .help(
+              "no API-server lookup of pending pods' plans, nor of the Node's labels (a"
+                  + " `--rail-map` entry then selects the node only without a `nodeSelector`)");
   public static final Setting<Long> LOOKUP_TIMEOUT_MS =
       Setting.of("--lookup-timeout-ms", "N", Parsers.longRange(1, 600_000))
           .env("TANDEM_PLUGIN_LOOKUP_TIMEOUT_MS")
@@ -132,6 +134,7 @@ public final class PluginSettings {
                   NodeSettings.NCCL_TOPO,
                   NodeSettings.SYSFS_ROOT,
                   NodeSettings.SYSFS_ONLY,
+                  NodeSettings.RAIL_MAP,
                   NO_KUBE,
                   NodeSettings.KUBECONFIG,
                   NodeSettings.POD_RESOURCES_SOCKET,

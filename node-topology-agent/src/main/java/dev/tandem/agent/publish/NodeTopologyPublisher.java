@@ -97,20 +97,6 @@ public final class NodeTopologyPublisher {
     return true;
   }
 
-  /**
-   * The labels of the Node {@code nodeName}; blocks.
-   *
-   * @throws NodeNotFoundException when the Node object does not exist
-   */
-  public static Map<String, String> labels(KubernetesClient client, String nodeName) {
-    Node node = client.nodes().withName(nodeName).get();
-    if (node == null) {
-      throw new NodeNotFoundException(nodeName);
-    }
-    Map<String, String> labels = node.getMetadata().getLabels();
-    return labels == null ? Map.of() : labels;
-  }
-
   private OwnerReference owner() {
     Node node = client.nodes().withName(nodeName).get();
     if (node == null) {

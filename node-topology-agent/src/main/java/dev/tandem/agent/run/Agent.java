@@ -10,10 +10,11 @@ import dev.tandem.agent.audit.NodeSlices;
 import dev.tandem.agent.ops.Health;
 import dev.tandem.agent.publish.NodeTopologyPublisher;
 import dev.tandem.agent.publish.PublishLoop;
-import dev.tandem.agent.publish.RailedSource;
+import dev.tandem.api.rail.NodeRails;
 import dev.tandem.discovery.TopologySources;
 import dev.tandem.discovery.nvml.Nvml;
 import dev.tandem.kit.kube.KubeConnection;
+import dev.tandem.kit.kube.NodeLabels;
 import dev.tandem.kit.ops.OpsServer;
 import dev.tandem.kit.retry.Backoff;
 import dev.tandem.kubelet.podresources.PodResourcesClient;
@@ -65,10 +66,9 @@ public final class Agent {
     publish =
         new PublishLoop(
             vertx,
-            new RailedSource(
-                TopologySources.create(config.discovery()),
-                config.railMap(),
-                () -> NodeTopologyPublisher.labels(client, config.nodeName())),
+            TopologySources.create(
+                config.discovery(),
+                new NodeRails(config.railMap(), () -> NodeLabels.read(client, config.nodeName()))),
             new NodeTopologyPublisher(client, config.nodeName()),
             config.resources(),
             config.resync(),

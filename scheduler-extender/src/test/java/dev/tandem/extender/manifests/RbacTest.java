@@ -39,7 +39,7 @@ class RbacTest {
   }
 
   @Test
-  @DisplayName("the device plugin only lists pods")
+  @DisplayName("the device plugin lists pods and gets its Node")
   void devicePlugin() {
     assertEquals(
         documented("tandem-device-plugin"),

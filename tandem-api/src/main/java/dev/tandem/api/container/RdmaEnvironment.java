@@ -2,13 +2,17 @@ package dev.tandem.api.container;
 
 import dev.tandem.topology.model.Device;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The environment a container gets for its HCAs, listing each HCA once, in the order chosen. The
- * device plugin's Allocate and the DRA driver's CDI specs give the same variables, from here:
+ * The environment a container gets for its HCAs, listing each HCA once, in rail order ({@link
+ * RailOrder#hcas}: ascending rail, HCAs on no rail after, in the order given), so that every rank
+ * of a gang lists its HCAs the same way. The device plugin's Allocate and the DRA driver's CDI
+ * specs give the same variables, from here:
  *
  * <ul>
  *   <li>{@code NCCL_IB_HCA=<ibdev>,<ibdev>} prefixed with {@code =} (NCCL's exact-match form, so
@@ -78,24 +82,31 @@ public final class RdmaEnvironment {
    * @param resourceName the resource the devices are of, which names {@code PCIDEVICE_<RESOURCE>}
    */
   public static Map<String, String> of(String resourceName, List<Granted> devices) {
-    return of(resourceName, devices, devices.stream().map(Granted::ibDevice).distinct().toList());
-  }
-
-  /**
-   * As {@link #of(String, List)}, {@code NCCL_IB_HCA}, {@code UCX_NET_DEVICES} and {@code
-   * TANDEM_RDMA_DEVICES} naming {@code hcas} (a pod's HCAs, the same in each of its containers).
-   */
-  public static Map<String, String> of(
-      String resourceName, List<Granted> devices, List<String> hcas) {
+    List<Device> hcas = devices.stream().map(Granted::hca).toList();
     return of(resourceName, devices, hcas, hcas);
   }
 
   /**
-   * As {@link #of(String, List, List)}, {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES} naming
-   * {@code usable} ({@code hcas} first, then the other HCAs handed to the container).
+   * As {@link #of(String, List)}, {@code NCCL_IB_HCA}, {@code UCX_NET_DEVICES} and {@code
+   * TANDEM_RDMA_DEVICES} naming {@code hcas} (the container's own, or its pod's when every
+   * container of the pod is to name the same), and {@code NCCL_IB_HCA} and {@code UCX_NET_DEVICES}
+   * then the rest of {@code usable} (the other HCAs handed to the container). Each list is in rail
+   * order ({@link RailOrder#hcas}), each HCA once.
    */
   public static Map<String, String> of(
-      String resourceName, List<Granted> devices, List<String> hcas, List<String> usable) {
+      String resourceName, List<Granted> devices, List<Device> hcas, List<Device> usable) {
+    return env(resourceName, devices, names(hcas), names(usable));
+  }
+
+  /** The ibverbs names of these HCAs in rail order, each once. */
+  private static List<String> names(List<Device> hcas) {
+    return RailOrder.hcas(hcas).stream().map(d -> d.hca().ibDevice()).distinct().toList();
+  }
+
+  private static Map<String, String> env(
+      String resourceName, List<Granted> devices, List<String> hcas, List<String> others) {
+    Set<String> usable = new LinkedHashSet<>(hcas);
+    usable.addAll(others);
     Map<String, String> env = new LinkedHashMap<>();
     env.put(NCCL_IB_HCA, "=" + String.join(",", usable));
     env.put(UCX_NET_DEVICES, usable.stream().map(h -> h + ":1").collect(Collectors.joining(",")));

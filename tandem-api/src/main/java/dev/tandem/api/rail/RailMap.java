@@ -69,8 +69,9 @@ public record RailMap(List<Entry> entries) {
     try {
       root = JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          "is not JSON: " + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr(), e);
+      // a nesting or size limit of Jackson's (StreamConstraintsException) has no location
+      String line = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+      throw new IllegalArgumentException("is not JSON: " + e.getOriginalMessage() + line, e);
     }
     if (root == null || !root.isArray()) {
       throw new IllegalArgumentException("is not a JSON array of {nodeSelector, rails} entries");
