@@ -5,6 +5,7 @@ import static dev.tandem.discovery.read.SafeXml.children;
 
 import dev.tandem.discovery.Discovery;
 import dev.tandem.discovery.DiscoveryException;
+import dev.tandem.discovery.NumaOnlyPairing;
 import dev.tandem.discovery.read.DeviceRules;
 import dev.tandem.discovery.read.IdRanges;
 import dev.tandem.discovery.read.NumaSet;
@@ -28,7 +29,8 @@ import org.w3c.dom.Element;
  * devices under different switches of one CPU are NODE. Nested bridge {@code <pci>} elements are
  * bridges. A {@code <pci>} with class 0x0300/0x0302 is a GPU (id = bus id: these files carry no
  * UUIDs); one with a {@code <nic>} or a network class (0x02xx) is an HCA, one per {@code <net>} (id
- * = net name) or, without {@code <net>}, one named by its bus id.
+ * = net name) or, without {@code <net>}, one named by its bus id. A file whose GPUs share no host
+ * bridge with a NIC (a Grace node without Data Direct) gets {@link NumaOnlyPairing}'s note.
  */
 final class NcclTopoReader {
 
@@ -80,6 +82,7 @@ final class NcclTopoReader {
               + loose
               + " <nic> element(s) directly under <cpu> have no PCI position and were left out");
     }
+    NumaOnlyPairing.note(machine, "nccl").ifPresent(notes::add);
     notes.addAll(reader.builder.warnings());
     return new Discovery(machine, "nccl", notes, reader.builder.warnings());
   }

@@ -82,6 +82,9 @@ public final class KernelNames {
               + kernel
               + ": the kernel's names are used (the kubelet reports them)");
     }
+    if (fn != null && kernel.isEmpty()) {
+      dataDirectNote(file, nic.address());
+    }
     if (kernel.isEmpty()) {
       HcaInfo info = fn == null ? HcaInfo.builder(null).build() : RdmaFunction.hca(null, fn);
       return List.of(hca(d, nic.address().toString(), null, info));
@@ -92,6 +95,29 @@ public final class KernelNames {
       out.add(hca(d, ib, ib, k.rate() != null ? k : withRate(k, nic.hca().rate())));
     }
     return out;
+  }
+
+  /**
+   * NCCL (2.27+) names a NIC it reaches through a ConnectX-8 Data Direct function {@code <ibverbs
+   * name>_dma} and places it at that function (NVIDIA/nccl {@code src/transport/net_ib/init.cc}),
+   * which has no {@code infiniband/} of its own: say which NIC the file means and why it is
+   * published by bus id.
+   */
+  private void dataDirectNote(List<String> file, PciAddress at) {
+    List<String> dma = file.stream().filter(n -> n.endsWith("_dma")).toList();
+    if (!dma.isEmpty()) {
+      notes.add(
+          "nccl: "
+              + what
+              + " names "
+              + dma
+              + " at PCI "
+              + at
+              + ": NCCL's name for a NIC reached through its Data Direct function; the function"
+              + " has no ibverbs device, so it is published by its bus id, without a name. On a"
+              + " node with Data Direct read sysfs (live discovery), which places each NIC by its"
+              + " function under its own name");
+    }
   }
 
   /** The device with the kernel's NUMA node and, where the file has none, PCI ids. */
