@@ -1,13 +1,11 @@
 package dev.tandem.extender.kube;
 
-import dev.tandem.api.pod.PodWarnings;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.GangRailBook.MemberRails;
 import dev.tandem.extender.state.GangRailSplit;
 import dev.tandem.extender.state.Readiness;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -32,12 +30,10 @@ final class GangRailAudit {
   /** The Event's reason. */
   static final String REASON = "GangRailsDiffer";
 
-  private final KubernetesClient client;
+  private final PodEvents events;
   private final ClusterState state;
   private final Readiness readiness;
   private final ExtenderMetrics metrics;
-  private final String identity;
-  private final Clock clock;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
   GangRailAudit(
@@ -47,12 +43,10 @@ final class GangRailAudit {
       ExtenderMetrics metrics,
       String identity,
       Clock clock) {
-    this.client = client;
+    this.events = new PodEvents(client, identity, clock);
     this.state = state;
     this.readiness = readiness;
     this.metrics = metrics;
-    this.identity = identity;
-    this.clock = clock;
   }
 
   /**
@@ -87,29 +81,13 @@ final class GangRailAudit {
       return false;
     }
     String message = split.message(member);
-    try {
-      client
-          .v1()
-          .events()
-          .inNamespace(member.pod().namespace())
-          .resource(
-              PodWarnings.warning(
-                  new PodWarnings.Reporter(ClaimAudit.COMPONENT, identity, null),
-                  member.pod().namespace(),
-                  member.pod().name(),
-                  member.pod().uid(),
-                  REASON,
-                  message,
-                  clock))
-          .create();
-    } catch (KubernetesClientException e) {
-      LOG.warn(
-          "pod {}/{}: cannot record {} ({}); retrying at the gang's next change: {}",
-          member.pod().namespace(),
-          member.pod().name(),
-          REASON,
-          e.getMessage(),
-          message);
+    if (!events.warn(
+        member.pod().namespace(),
+        member.pod().name(),
+        member.pod().uid(),
+        REASON,
+        message,
+        "the gang's next change")) {
       reported.remove(key);
       return false;
     }
