@@ -16,6 +16,7 @@ import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.AlignmentPolicy;
 import dev.tandem.topology.policy.InvalidPolicyException;
+import dev.tandem.topology.rail.RailSets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +31,8 @@ import java.util.TreeSet;
  * <p>Worst locality: for each of the pod's GPUs the nearest of its HCAs, and for each HCA the
  * nearest GPU; the worst of those. A pod is audited only once all its GPU and HCA allocations are
  * complete, because the kubelet records each resource separately and a half-allocated pod says
- * nothing yet.
+ * nothing yet. Its entry also records the rails of its HCAs on the tree (docs/rails.md), which the
+ * extender compares across a gang.
  *
  * <p>Devices a pod holds through DRA ResourceClaims count as its GPUs and HCAs alike, read back to
  * the tree through {@link ClaimDeviceMapping}: a pod whose GPUs come from a claim and HCAs from the
@@ -209,7 +211,8 @@ public final class AllocationAudit {
             facts.name(),
             worst.locality().name(),
             policy.toString(),
-            met));
+            met,
+            List.copyOf(RailSets.of(index.machine(), ids(hcas, index)))));
     if (!met) {
       violations.add(
           new Violation(
@@ -221,6 +224,10 @@ public final class AllocationAudit {
               worst.gpu(),
               worst.hca()));
     }
+  }
+
+  private static List<String> ids(List<Integer> indices, LocalityIndex index) {
+    return indices.stream().map(i -> index.devices().get(i).id()).toList();
   }
 
   private static void known(

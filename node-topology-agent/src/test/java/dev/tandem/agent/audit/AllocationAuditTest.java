@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.api.ResourceNames;
 import dev.tandem.api.crd.AllocationEntry;
 import dev.tandem.api.crd.AuditEntry;
+import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.TestMachines;
 import dev.tandem.kubelet.podresources.PodDevices;
 import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.policy.AlignmentPolicy;
+import dev.tandem.topology.rail.Rails;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +111,31 @@ class AllocationAuditTest {
             facts("c", null, 1, 2));
     assertEquals("NODE", r.audit().get(0).worstLocality());
     assertEquals("mlx5_1", r.violations().get(0).hca());
+  }
+
+  @Test
+  @DisplayName(
+      "an entry records the rails of the pod's HCAs ascending; a storage NIC adds none; none:"
+          + " empty")
+  void rails() {
+    Machine dgx = Rails.byPciOrder(RealMachines.dgxA100("gpu-1")).machine();
+    AuditReport r =
+        run(
+            dgx,
+            List.of(
+                held("r", List.of("GPU-2", "GPU-3"), List.of("mlx5_3", "mlx5_2", "mlx5_8")),
+                held("s", List.of("GPU-0"), List.of("mlx5_9"))),
+            facts("r", null, 2, 3),
+            facts("s", null, 1, 1));
+    assertEquals(List.of(2, 3), r.audit().get(0).rails());
+    assertEquals(List.of(), r.audit().get(1).rails());
+    assertEquals(
+        List.of(),
+        run(List.of(held("a", List.of("GPU-a0"), List.of("mlx5_0"))), facts("a", null, 1, 1))
+            .audit()
+            .get(0)
+            .rails(),
+        "a tree without rails");
   }
 
   @Test

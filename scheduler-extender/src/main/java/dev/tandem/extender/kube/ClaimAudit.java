@@ -6,19 +6,16 @@ import dev.tandem.api.claims.ClaimSatisfiability.NodeOffer;
 import dev.tandem.api.claims.ClaimSatisfiability.Unsatisfiable;
 import dev.tandem.api.claims.DeviceClaimSpec;
 import dev.tandem.api.claims.NodeDevices;
-import dev.tandem.api.pod.PodWarnings;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.model.Machine;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,14 +45,10 @@ final class ClaimAudit {
   /** The Event's reason. */
   static final String REASON = "ClaimUnsatisfiable";
 
-  static final String COMPONENT = "tandem-scheduler-extender";
-
-  private final KubernetesClient client;
+  private final PodEvents events;
   private final ClusterState state;
   private final Readiness readiness;
   private final ExtenderMetrics metrics;
-  private final String identity;
-  private final Clock clock;
   private final Set<String> judged = ConcurrentHashMap.newKeySet();
   private final Map<String, Offer> offers = new ConcurrentHashMap<>();
 
@@ -69,12 +62,10 @@ final class ClaimAudit {
       ExtenderMetrics metrics,
       String identity,
       Clock clock) {
-    this.client = client;
+    this.events = new PodEvents(client, identity, clock);
     this.state = state;
     this.readiness = readiness;
     this.metrics = metrics;
-    this.identity = identity;
-    this.clock = clock;
   }
 
   /**
@@ -167,21 +158,13 @@ final class ClaimAudit {
       return false;
     }
     String message = verdict.get().message(claim.getMetadata().getName());
-    try {
-      client
-          .v1()
-          .events()
-          .inNamespace(pod.getMetadata().getNamespace())
-          .resource(event(pod, message))
-          .create();
-    } catch (KubernetesClientException e) {
-      LOG.warn(
-          "pod {}/{}: cannot record {} ({}); retrying at the next resync: {}",
-          pod.getMetadata().getNamespace(),
-          pod.getMetadata().getName(),
-          REASON,
-          e.getMessage(),
-          message);
+    if (!events.warn(
+        pod.getMetadata().getNamespace(),
+        pod.getMetadata().getName(),
+        pod.getMetadata().getUid(),
+        REASON,
+        message,
+        "the next resync")) {
       judged.remove(key);
       return false;
     }
@@ -206,16 +189,5 @@ final class ClaimAudit {
       out.add(offer.offer());
     }
     return out;
-  }
-
-  private Event event(Pod pod, String message) {
-    return PodWarnings.warning(
-        new PodWarnings.Reporter(COMPONENT, identity, null),
-        pod.getMetadata().getNamespace(),
-        pod.getMetadata().getName(),
-        pod.getMetadata().getUid(),
-        REASON,
-        message,
-        clock);
   }
 }

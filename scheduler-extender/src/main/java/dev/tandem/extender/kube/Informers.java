@@ -72,7 +72,11 @@ final class Informers {
   }
 
   static ResourceEventHandler<Pod> pods(
-      ClusterState state, Assumptions assumptions, ExtenderMetrics metrics, Duration ttl) {
+      ClusterState state,
+      Assumptions assumptions,
+      ExtenderMetrics metrics,
+      Duration ttl,
+      GangRailAudit gangAudit) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
@@ -81,6 +85,7 @@ final class Informers {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
           state.podGone(uid);
+          gangAudit.gone(uid);
           return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -115,8 +120,10 @@ final class Informers {
         try {
           GangKeys.of(pod)
               .ifPresent(
-                  g ->
-                      state.gangRails().placed(g.key(), ref.uid(), decoded.node(), decoded.hcas()));
+                  g -> {
+                    state.gangRails().placed(g.key(), ref, decoded.node(), decoded.hcas());
+                    gangAudit.placed(g.key());
+                  });
         } catch (InvalidGang e) {
           LOG.debug("pod {} is bound, its gang unreadable: {}", ref, e.getMessage());
         }
@@ -133,6 +140,7 @@ final class Informers {
       public void onDelete(Pod pod, boolean unknownFinalState) {
         metrics.informerEvent("pods");
         state.podGone(pod.getMetadata().getUid());
+        gangAudit.gone(pod.getMetadata().getUid());
       }
     };
   }

@@ -67,6 +67,7 @@ public final class KubeCluster implements AutoCloseable {
   private volatile boolean closed;
   private volatile CompletableFuture<?> election;
   private volatile ClaimWatch claimWatch;
+  private volatile GangRailAudit gangAudit;
   private long watchTimer = -1;
   private long degradedSince = -1;
 
@@ -104,6 +105,8 @@ public final class KubeCluster implements AutoCloseable {
    * ({@link ClaimWatch}) and leader election.
    */
   public void start(ExtenderMetrics metrics) {
+    gangAudit =
+        new GangRailAudit(client, state, readiness, metrics, config.identity(), Clock.systemUTC());
     startInformersRetrying(metrics);
     ClaimAudit audit =
         new ClaimAudit(client, state, readiness, metrics, config.identity(), Clock.systemUTC());
@@ -189,7 +192,7 @@ public final class KubeCluster implements AutoCloseable {
         "pods",
         podInformer,
         SlimStore.pods(),
-        Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl()));
+        Informers.pods(state, cluster.assumptions(), metrics, config.assumedTtl(), gangAudit));
     start(
         "nodes",
         client.nodes().withLimit(LIST_PAGE).runnableInformer(RESYNC_MILLIS),

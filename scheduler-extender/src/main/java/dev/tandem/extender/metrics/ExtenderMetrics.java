@@ -31,6 +31,7 @@ public final class ExtenderMetrics {
   private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
   private final Counter unsatisfiableClaims;
+  private final Counter gangRailsDiffer;
   private final Clock clock;
 
   /** The metrics of the extender serving {@code cluster}: its gauges read the cluster's state. */
@@ -65,6 +66,14 @@ public final class ExtenderMetrics {
         Counter.builder("tandem_extender_unsatisfiable_claims")
             .description("Claims of pending pods that no node can be given, each reported once")
             .register(registry);
+    gangRailsDiffer =
+        Counter.builder("tandem_extender_gang_rails_differ")
+            .description(
+                "GangRailsDiffer Events: a gang member on other rails than most of its gang's")
+            .register(registry);
+    Gauge.builder("tandem_extender_gangs_split", cluster.state(), s -> s.gangRails().splitGangs())
+        .description("Gangs whose placed members are on more than one rail set now")
+        .register(registry);
     Gauge.builder("tandem_extender_assumed_allocations", cluster.assumptions(), Assumptions::count)
         .description("Assumed plans holding devices until the agent reports them")
         .register(registry);
@@ -126,6 +135,11 @@ public final class ExtenderMetrics {
    */
   public void unsatisfiableClaim() {
     unsatisfiableClaims.increment();
+  }
+
+  /** One GangRailsDiffer Event recorded. */
+  public void gangRailsDiffer() {
+    gangRailsDiffer.increment();
   }
 
   /** An informer delivered an event or a resync: its staleness restarts from zero. */

@@ -5,6 +5,7 @@ import dev.tandem.topology.rail.RailSets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,8 +42,17 @@ public final class GangRailBook {
     return new GangRailBook(name -> null, Clock.systemUTC(), CHOICE_TTL);
   }
 
-  /** A placed member: its node and the HCAs its plan holds there. */
-  private record Member(String node, List<String> hcas) {}
+  /** A placed member: its pod, its node and the HCAs its plan holds there. */
+  private record Member(PodRef pod, String node, List<String> hcas) {}
+
+  /**
+   * A placed member's rails, read on its node's tree.
+   *
+   * @param pod the member
+   * @param node its node
+   * @param rails the rails of its plan's HCAs there, never empty
+   */
+  public record MemberRails(PodRef pod, String node, SortedSet<Integer> rails) {}
 
   /**
    * The first member's choice, for the gang's other members and its own bind until a member is
@@ -73,9 +83,11 @@ public final class GangRailBook {
   }
 
   /** A member of the gang was placed on the node with these HCAs (a plan seen or made). */
-  public synchronized void placed(String gang, String uid, String node, List<String> hcas) {
-    members.computeIfAbsent(gang, g -> new LinkedHashMap<>()).put(uid, new Member(node, hcas));
-    gangOf.put(uid, gang);
+  public synchronized void placed(String gang, PodRef pod, String node, List<String> hcas) {
+    members
+        .computeIfAbsent(gang, g -> new LinkedHashMap<>())
+        .put(pod.uid(), new Member(pod, node, hcas));
+    gangOf.put(pod.uid(), gang);
   }
 
   /** The pod is gone (deleted, finished, or its bind failed): it is no longer a member. */
@@ -102,14 +114,9 @@ public final class GangRailBook {
    * node with railed HCAs.
    */
   public synchronized SortedSet<Integer> memberRails(String gang) {
-    Map<String, Member> placed = members.getOrDefault(gang, Map.of());
     Map<SortedSet<Integer>, Integer> votes = new TreeMap<>(GangRails.FEWEST_LOWEST);
-    for (Member m : placed.values()) {
-      NodeEntry node = nodes.apply(m.node());
-      SortedSet<Integer> rails = node == null ? null : RailSets.of(node.machine(), m.hcas());
-      if (rails != null && !rails.isEmpty()) {
-        votes.merge(rails, 1, Integer::sum);
-      }
+    for (MemberRails m : railedMembers(gang)) {
+      votes.merge(m.rails(), 1, Integer::sum);
     }
     SortedSet<Integer> best = Collections.emptySortedSet();
     int most = 0;
@@ -120,6 +127,33 @@ public final class GangRailBook {
       }
     }
     return best;
+  }
+
+  /**
+   * The gang's placed members on known nodes whose plans hold railed HCAs, in the order they were
+   * first placed.
+   */
+  public synchronized List<MemberRails> railedMembers(String gang) {
+    List<MemberRails> out = new ArrayList<>();
+    for (Member m : members.getOrDefault(gang, Map.of()).values()) {
+      NodeEntry node = nodes.apply(m.node());
+      SortedSet<Integer> rails = node == null ? null : RailSets.of(node.machine(), m.hcas());
+      if (rails != null && !rails.isEmpty()) {
+        out.add(new MemberRails(m.pod(), m.node(), rails));
+      }
+    }
+    return out;
+  }
+
+  /** How many gangs have placed members on more than one rail set now. */
+  public synchronized int splitGangs() {
+    int split = 0;
+    for (String gang : members.keySet()) {
+      if (railedMembers(gang).stream().map(MemberRails::rails).distinct().count() > 1) {
+        split++;
+      }
+    }
+    return split;
   }
 
   /** The gang's unexpired choice; null when none. */

@@ -102,7 +102,7 @@ final class GangPlacement {
 
   /** The member placed: its plan's HCAs now hold the gang's rails. */
   void placed(PodRequest pod, String node, List<String> hcas) {
-    book.placed(pod.gang().key(), pod.pod().uid(), node, hcas);
+    book.placed(pod.gang().key(), pod.pod(), node, hcas);
   }
 
   /** A failed bind: the member was not placed after all. */

@@ -30,15 +30,15 @@ class GangRailBookTest {
   @Test
   @DisplayName("the rails most members are on; a member's node read when asked; gone when all are")
   void membersRails() {
-    book.placed("ml/job", "a", "n1", List.of("mlx5_0", "mlx5_1"));
+    book.placed("ml/job", new PodRef("ml", "a", "a"), "n1", List.of("mlx5_0", "mlx5_1"));
     assertEquals(Set.of(), book.memberRails("ml/job"), "n1's tree not seen yet");
     state.putTopology(DGX, 1, List.of());
     assertEquals(Set.of(0, 1), book.memberRails("ml/job"));
-    book.placed("ml/job", "b", "n1", List.of("mlx5_6", "mlx5_7"));
+    book.placed("ml/job", new PodRef("ml", "b", "b"), "n1", List.of("mlx5_6", "mlx5_7"));
     assertEquals(Set.of(0, 1), book.memberRails("ml/job"), "a tie: the lowest rails");
-    book.placed("ml/job", "c", "n1", List.of("mlx5_7", "mlx5_6"));
+    book.placed("ml/job", new PodRef("ml", "c", "c"), "n1", List.of("mlx5_7", "mlx5_6"));
     assertEquals(Set.of(6, 7), book.memberRails("ml/job"), "two members on 6-7");
-    book.placed("ml/other", "d", "n1", List.of("mlx5_8"));
+    book.placed("ml/other", new PodRef("ml", "d", "d"), "n1", List.of("mlx5_8"));
     assertEquals(Set.of(), book.memberRails("ml/other"), "a storage NIC is on no rail");
 
     state.podGone("b");
@@ -58,5 +58,24 @@ class GangRailBookTest {
     assertEquals(Set.of(0, 1), book.choice("ml/job").rails());
     clock.advance(Duration.ofSeconds(1));
     assertNull(book.choice("ml/job"));
+  }
+
+  @Test
+  @DisplayName(
+      "gangs split now: members with railed plans on more than one set; a storage NIC or an unknown"
+          + " node counts no set")
+  void splitGangs() {
+    state.putTopology(DGX, 1, List.of());
+    book.placed("ml/job", new PodRef("ml", "a", "a"), "n1", List.of("mlx5_4", "mlx5_5"));
+    book.placed("ml/job", new PodRef("ml", "b", "b"), "n1", List.of("mlx5_5", "mlx5_4"));
+    book.placed("ml/job", new PodRef("ml", "c", "c"), "n1", List.of("mlx5_8"));
+    book.placed("ml/job", new PodRef("ml", "d", "d"), "n9", List.of("mlx5_0"));
+    assertEquals(0, book.splitGangs());
+    assertEquals(
+        List.of("a", "b"), book.railedMembers("ml/job").stream().map(m -> m.pod().uid()).toList());
+    book.placed("ml/job", new PodRef("ml", "e", "e"), "n1", List.of("mlx5_0", "mlx5_1"));
+    assertEquals(1, book.splitGangs());
+    state.podGone("e");
+    assertEquals(0, book.splitGangs());
   }
 }

@@ -155,7 +155,7 @@ class GangMemberVerbsTest {
   @Test
   @DisplayName("required: refused where the gang's rails are taken, with the gang and rails named")
   void requiredRefused() {
-    book.placed("ml/job", "first", "empty", railHcas(4, 5, 6, 7));
+    book.placed("ml/job", new PodRef("ml", "first", "first"), "empty", railHcas(4, 5, 6, 7));
     FilterVerdict v = filter(member("second", "required"), "low-taken", "high-taken", "empty");
     assertTrue(v.passed()[0], "rails 4-7 free");
     assertFalse(v.passed()[1]);
@@ -170,7 +170,7 @@ class GangMemberVerbsTest {
   @Test
   @DisplayName("preferred (the default): never refused for rails; the gang's rails score higher")
   void preferredScored() {
-    book.placed("ml/job", "first", "empty", railHcas(4, 5, 6, 7));
+    book.placed("ml/job", new PodRef("ml", "first", "first"), "empty", railHcas(4, 5, 6, 7));
     for (String alignment : new String[] {"preferred", null}) {
       PodRequest pod = member("second", alignment);
       FilterVerdict v = filter(pod, "low-taken", "high-taken");
@@ -197,7 +197,7 @@ class GangMemberVerbsTest {
   @Test
   @DisplayName("bind: the plan holds the gang's rails; a preferred member off them is flagged")
   void bindOnRails() throws Exception {
-    book.placed("ml/job", "first", "empty", railHcas(4, 5, 6, 7));
+    book.placed("ml/job", new PodRef("ml", "first", "first"), "empty", railHcas(4, 5, 6, 7));
     // on an empty node the plain plan takes rails 0-3
     BindResult on = bind(member("second", "required"), "empty");
     assertEquals("", on.error());
