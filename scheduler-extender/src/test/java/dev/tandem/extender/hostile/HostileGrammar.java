@@ -12,7 +12,9 @@ import java.util.Set;
  * Content-Length}, {@code Content-Encoding}, {@code Connection}, oversized headers) and
  * kube-scheduler's bodies (ExtenderArgs, ExtenderPreemptionArgs, ExtenderBindingArgs) with nesting,
  * repetition, huge values, numeric extremes (quantities with huge exponents or digits) and invalid
- * UTF-8.
+ * UTF-8. The first container's GPU quantity is drawn first, and a quantity's first byte can choose
+ * a huge exponent outright, so that inputs of one or two bytes already reach it; the draws that
+ * follow fall back to what kube-scheduler sends when the data runs out.
  *
  * <p>The system property {@code tandem.fuzz.without} (comma-separated {@code expect}, {@code
  * framing}, {@code quantity}) leaves a dimension out: how a class already found is set aside to
@@ -49,6 +51,13 @@ public final class HostileGrammar {
     1L << 31,
     1L << 32,
     Long.MAX_VALUE
+  };
+
+  /** The first byte of a quantity with these bits set draws {@link #hugeExponent()}. */
+  private static final int HUGE_EXPONENT = 0b1111;
+
+  private static final long[] HUGE_EXPONENTS = {
+    1_000_000, 12_000_000, 99_999_999, 999_999_999, Integer.MAX_VALUE, 4_000_000, -12_000_000
   };
 
   private final FuzzedDataProvider d;
@@ -200,11 +209,32 @@ public final class HostileGrammar {
     return b.append('}').toString();
   }
 
-  /** A quantity by Kubernetes' grammar, with extremes: sign, digits, fraction, suffix, exponent. */
+  /**
+   * A quantity by Kubernetes' grammar, with extremes: sign, digits, fraction, suffix, exponent. Its
+   * first byte chooses the shape: an even byte a small count, {@code 0bxxxx1111} a huge exponent
+   * (one byte of input reaches it, and no draw that follows can spoil it), any other odd byte the
+   * whole grammar. An even or odd byte means what {@code consumeBoolean} read there before the huge
+   * exponent had a shape of its own (both take one byte), so a kept input means what it did unless
+   * one of its quantity bytes ends in {@code 1111}.
+   */
   private String quantity() {
-    if (!d.consumeBoolean()) {
+    int shape = d.consumeByte();
+    if ((shape & 1) == 0) {
       return Integer.toString(d.consumeInt(0, 8));
     }
+    return (shape & HUGE_EXPONENT) == HUGE_EXPONENT ? hugeExponent() : grammarQuantity();
+  }
+
+  /**
+   * A few digits times ten to a power of millions or more: what an exponent costs when a reader
+   * builds the whole number. {@code 1e1000000} comes first (the fallback when the data runs out).
+   */
+  private String hugeExponent() {
+    String mantissa = d.pickValue(new String[] {"1", "9", "0.5", "123"});
+    return mantissa + (d.consumeBoolean() ? 'E' : 'e') + d.pickValue(HUGE_EXPONENTS);
+  }
+
+  private String grammarQuantity() {
     StringBuilder b = new StringBuilder();
     b.append(d.pickValue(new String[] {"", "", "-", "+"}));
     b.append(digits());
