@@ -8,9 +8,7 @@ import dev.tandem.deviceplugin.inventory.Inventory;
 import dev.tandem.fixtures.RealMachines;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateResponse;
 import dev.tandem.topology.model.Machine;
-import dev.tandem.topology.rail.Rails;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,15 +20,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Allocate: HCAs and GPUs in rail order")
 class RailOrderAllocateTest {
 
-  /** An HGX H200 whose mapping numbers the rails backwards: GPUi's NIC on rail 7-i. */
-  private static final Machine HGX =
-      Rails.fromMapping(
-              RealMachines.hgxH200(),
-              Map.of(
-                  "mlx5_0", 7, "mlx5_3", 6, "mlx5_4", 5, "mlx5_5", 4, "mlx5_6", 3, "mlx5_7", 2,
-                  "mlx5_8", 1, "mlx5_9", 0),
-              "--rail-map test")
-          .machine();
+  /** GPUi's NIC on rail 7-i: rail order differs from name, PCI and grant order. */
+  private static final Machine HGX = RealMachines.hgxH200RailsReversed();
 
   @Test
   @DisplayName(

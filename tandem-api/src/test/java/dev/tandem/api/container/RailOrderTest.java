@@ -20,18 +20,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("RailOrder: HCAs and GPUs listed by rail")
 class RailOrderTest {
 
-  /**
-   * An HGX H200 whose operator mapping numbers the rails backwards (GPUi's NIC on rail 7-i), so
-   * that rail order differs from name, PCI and grant order; mlx5_bond_0 is on no rail.
-   */
-  private static final Machine HGX =
-      Rails.fromMapping(
-              RealMachines.hgxH200(),
-              Map.of(
-                  "mlx5_0", 7, "mlx5_3", 6, "mlx5_4", 5, "mlx5_5", 4, "mlx5_6", 3, "mlx5_7", 2,
-                  "mlx5_8", 1, "mlx5_9", 0),
-              "--rail-map test")
-          .machine();
+  /** GPUi's NIC on rail 7-i: rail order differs from name, PCI and grant order. */
+  private static final Machine HGX = RealMachines.hgxH200RailsReversed();
 
   @Test
   @DisplayName(
