@@ -67,7 +67,7 @@ public final class Rehearsal {
   private final RehearsalPods pods;
   private final Replies replies = new Replies();
   private List<String> names = List.of();
-  private int done;
+  private volatile int done;
   private long began;
 
   /**
