@@ -253,6 +253,9 @@ func (k *cluster) startExtenders(ctx context.Context, names ...string) error {
 	return k.waitServiceReady(ctx)
 }
 
+// standbyRehearsalCycles is how many filter and prioritize cycles an e2e standby rehearses.
+const standbyRehearsalCycles = 300
+
 func (k *cluster) startExtender(name string) error {
 	jar := k.env.Jar("scheduler-extender")
 	k.mu.Lock()
@@ -277,8 +280,10 @@ func (k *cluster) startExtender(name string) error {
 	}
 	kept = append(kept, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
 	argv := append([]string{k.env.Java}, javaArgs("256m", jar, kept...)...)
+	// A standby rehearses standbyRehearsalCycles cycles, not the shipped 2,000: the same path, sooner.
 	p, err := harness.Start(k.env.Logs(), name, []string{
 		"KUBECONFIG=" + k.extKC, "POD_NAME=" + name, "POD_NAMESPACE=tandem-system",
+		fmt.Sprintf("TANDEM_EXTENDER_STANDBY_REHEARSAL_CYCLES=%d", standbyRehearsalCycles),
 	}, argv...)
 	if err != nil {
 		return err

@@ -102,12 +102,26 @@ func TestLeaderKilledWithTwoReplicasTheOtherTakesOver(t *testing.T) {
 	if victim == "" || survivor == "" {
 		t.Fatalf("cannot tell the leader (%q) among the running replicas %v", victim, cl.runningExtenders())
 	}
+	// The standby rehearses kube-scheduler's cycle on its own state before it is needed.
+	err := harness.Eventually(ctx, 200*time.Millisecond, 90*time.Second, func(context.Context) error {
+		n, err := harness.Metric(inspectionURL(survivor)+"/metrics", "tandem_extender_standby_rehearsal_cycles_total", nil)
+		if err != nil {
+			return err
+		}
+		if n != standbyRehearsalCycles {
+			return fmt.Errorf("standby %s rehearsed %.0f of %d cycles", survivor, n, standbyRehearsalCycles)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v; see logs/%s.log", err, survivor)
+	}
 	cl.mu.Lock()
 	p := cl.extenders[victim]
 	cl.mu.Unlock()
 	p.Kill()
 	t0 := time.Now()
-	err := harness.Eventually(ctx, 100*time.Millisecond, 90*time.Second, func(context.Context) error {
+	err = harness.Eventually(ctx, 100*time.Millisecond, 90*time.Second, func(context.Context) error {
 		if ready := cl.service.Ready(); ready != survivor {
 			return fmt.Errorf("the Service routes to %q", ready)
 		}

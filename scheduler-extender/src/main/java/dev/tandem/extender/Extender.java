@@ -7,6 +7,7 @@ import dev.tandem.extender.http.SchedulerRoutes;
 import dev.tandem.extender.http.UiRoutes;
 import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.standby.Rehearsal;
 import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.NodeClasses;
 import dev.tandem.extender.state.RecentPods;
@@ -69,7 +70,20 @@ public final class Extender {
       ClusterParts cluster,
       ExtenderMetrics metrics,
       NodeClasses classes) {
-    Routers routers = routers(vertx, config, cluster, metrics, classes);
+    Verbs reading = Verbs.of(config, cluster, classes);
+    Routers routers = routers(vertx, config, cluster, metrics, reading);
+    if (!config.demo() && config.leaderElection() && config.rehearsalCycles() > 0) {
+      new Rehearsal(
+              vertx,
+              cluster.state(),
+              cluster.readiness(),
+              reading.requests(),
+              reading.filter(),
+              reading.prioritize(),
+              metrics,
+              config.rehearsalCycles())
+          .start();
+    }
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
     Future<HttpServer> verbs =
@@ -133,16 +147,36 @@ public final class Extender {
       ClusterParts cluster,
       ExtenderMetrics metrics,
       NodeClasses classes) {
-    NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
+    return routers(vertx, config, cluster, metrics, Verbs.of(config, cluster, classes));
+  }
+
+  /**
+   * The verbs that read (filter, prioritize), over one evaluator: the routes' and, on a standby,
+   * the rehearsal's.
+   */
+  private record Verbs(
+      NodeEvaluator evaluator, PodRequests requests, FilterVerb filter, PrioritizeVerb prioritize) {
+
+    static Verbs of(ExtenderConfig config, ClusterParts cluster, NodeClasses classes) {
+      NodeEvaluator evaluator = new NodeEvaluator(config.cacheSize());
+      return new Verbs(
+          evaluator,
+          new PodRequests(config.defaultPolicy(), config.resources(), classes),
+          new FilterVerb(evaluator, cluster.state().gangRails()),
+          new PrioritizeVerb(evaluator, cluster.state().gangRails()));
+    }
+  }
+
+  private static Routers routers(
+      Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics, Verbs v) {
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
-    PodRequests requests = new PodRequests(config.defaultPolicy(), config.resources(), classes);
     BindVerb bind =
         new BindVerb(
             cluster.readiness(),
             pods,
             cluster.assumptions(),
             cluster.writer(),
-            requests,
+            v.requests(),
             config.assumedTtl(),
             cluster.state().gangRails());
     Router verbs = Router.router(vertx);
@@ -150,11 +184,11 @@ public final class Extender {
             vertx,
             cluster.state(),
             pods,
-            new FilterVerb(evaluator, cluster.state().gangRails()),
-            new PrioritizeVerb(evaluator, cluster.state().gangRails()),
+            v.filter(),
+            v.prioritize(),
             bind,
             new PreemptVerb(cluster.state(), pods),
-            requests,
+            v.requests(),
             metrics)
         .mount(verbs, config.prefix(), config.bodyLimit());
     ErrorRoutes.mount(verbs);
@@ -163,7 +197,7 @@ public final class Extender {
             vertx,
             cluster.state(),
             cluster.readiness(),
-            new Inspection(cluster.state(), evaluator),
+            new Inspection(cluster.state(), v.evaluator()),
             metrics)
         .mount(inspection);
     UiRoutes.mount(inspection);

@@ -193,7 +193,8 @@ public final class ExtenderLoad {
             d.leaseName(),
             "extender-load",
             d.cacheSize(),
-            d.nodeClassDefaults());
+            d.nodeClassDefaults(),
+            0);
     Router router =
         Extender.routers(servers, config, cluster, new ExtenderMetrics(cluster)).verbs();
     FloorVerb.mount(router, config.bodyLimit());

@@ -47,6 +47,13 @@ final class ExtenderProcess implements AutoCloseable {
    */
   static ExtenderProcess start(Path jar, List<String> jvm, Map<String, String> apiServer, Path dir)
       throws IOException {
+    return start(jar, jvm, apiServer, dir, List.of("--no-leader-election"));
+  }
+
+  /** As {@link #start(Path, List, Map, Path)}, with these extender flags (leader election's). */
+  static ExtenderProcess start(
+      Path jar, List<String> jvm, Map<String, String> apiServer, Path dir, List<String> flags)
+      throws IOException {
     int port = freePort();
     int inspectionPort = freePort();
     Path gcLog = dir.resolve("gc.log");
@@ -61,10 +68,10 @@ final class ExtenderProcess implements AutoCloseable {
             jar.toString(),
             "--port=" + port,
             "--inspection-port=" + inspectionPort,
-            "--no-leader-election",
             "--host=127.0.0.1",
             // loopback only; without it (or a client CA) the extender refuses to start
             "--insecure-verbs"));
+    cmd.addAll(flags);
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().remove("KUBECONFIG");
@@ -112,6 +119,30 @@ final class ExtenderProcess implements AutoCloseable {
       TimeUnit.MILLISECONDS.sleep(250);
     }
     return false;
+  }
+
+  /**
+   * One sample of the extender's {@code /metrics} (a series without labels), or -1 while it does
+   * not answer.
+   */
+  double metric(String name) throws InterruptedException {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + inspectionPort + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      return r.body()
+          .lines()
+          .filter(l -> l.startsWith(name + " "))
+          .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1)))
+          .findFirst()
+          .orElse(-1);
+    } catch (IOException notYet) {
+      return -1;
+    }
   }
 
   /** The live-object histogram (jcmd GC.class_histogram runs a full GC first). */

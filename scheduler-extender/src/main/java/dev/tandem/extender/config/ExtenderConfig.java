@@ -38,6 +38,8 @@ import java.util.Map;
  * @param cacheSize entries of the per-node answer cache
  * @param nodeClassDefaults policies of pods without the annotations on nodes of the labels each
  *     entry selects, the first matching entry winning; empty when none
+ * @param rehearsalCycles filter and prioritize cycles a standby rehearses while another replica
+ *     leads; 0 for none
  */
 public record ExtenderConfig(
     String host,
@@ -61,7 +63,8 @@ public record ExtenderConfig(
     String leaseName,
     String identity,
     long cacheSize,
-    List<NodeClassDefault> nodeClassDefaults) {
+    List<NodeClassDefault> nodeClassDefaults,
+    int rehearsalCycles) {
 
   public static final int DEFAULT_PORT = 8888;
 
@@ -116,6 +119,10 @@ public record ExtenderConfig(
     if (cacheSize < 1) {
       throw new InvalidConfigurationException("cache size must be positive, got " + cacheSize);
     }
+    if (rehearsalCycles < 0) {
+      throw new InvalidConfigurationException(
+          "standby rehearsal cycles must be 0 (off) or more, got " + rehearsalCycles);
+    }
   }
 
   /** The defaults: port 8888, prefix /scheduler, switch/required, 5 min TTL, 64 MiB bodies. */
@@ -165,7 +172,8 @@ public record ExtenderConfig(
         v.get(ExtenderSettings.LEASE_NAME),
         v.get(ExtenderSettings.IDENTITY, hostname(env)),
         v.get(ExtenderSettings.CACHE_SIZE),
-        v.get(ExtenderSettings.NODE_CLASS_DEFAULTS));
+        v.get(ExtenderSettings.NODE_CLASS_DEFAULTS),
+        v.get(ExtenderSettings.REHEARSAL_CYCLES));
   }
 
   /** Both listeners on ports the system chooses: for tests. */
@@ -192,7 +200,8 @@ public record ExtenderConfig(
         leaseName,
         identity,
         cacheSize,
-        nodeClassDefaults);
+        nodeClassDefaults,
+        rehearsalCycles);
   }
 
   public ExtenderConfig withBodyLimit(long value) {
@@ -218,7 +227,8 @@ public record ExtenderConfig(
         leaseName,
         identity,
         cacheSize,
-        nodeClassDefaults);
+        nodeClassDefaults,
+        rehearsalCycles);
   }
 
   public boolean tls() {

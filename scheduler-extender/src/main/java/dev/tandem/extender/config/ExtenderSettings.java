@@ -220,6 +220,16 @@ public final class ExtenderSettings {
           .defaultValue("200000")
           .help("entries of the per-node answer cache");
 
+  public static final Setting<Integer> REHEARSAL_CYCLES =
+      Setting.of("--standby-rehearsal-cycles", "N", Parsers.intRange(0, 1_000_000))
+          .env("TANDEM_EXTENDER_STANDBY_REHEARSAL_CYCLES")
+          .fileKey("standbyRehearsalCycles")
+          .defaultValue("2000")
+          .help(
+              "filter and prioritize cycles a standby replica rehearses on its own state while"
+                  + " another holds the lease, so it takes over warm; at most half a core, nothing"
+                  + " written; 0 turns it off (docs/operations.md, \"The warm standby\")");
+
   /** The extender's settings, its file named by {@code --config}. */
   public static final Settings SETTINGS =
       Settings.of(
@@ -254,7 +264,8 @@ public final class ExtenderSettings {
                   LEASE_NAMESPACE,
                   LEASE_NAME,
                   IDENTITY,
-                  CACHE_SIZE))
+                  CACHE_SIZE,
+                  REHEARSAL_CYCLES))
           .configFile(CONFIG)
           .rules(
               Rule.requires(DEMO_TOPOLOGIES, DEMO),

@@ -93,7 +93,7 @@ public final class Replies {
   }
 
   /** HostPriorityList: a bare array of {Host, Score}. */
-  Buffer priorities(CandidateNodes hosts, int[] scores) {
+  public Buffer priorities(CandidateNodes hosts, int[] scores) {
     EncodedNames encoded = encoded(hosts.directory());
     JsonText out = new JsonText((int) (16 + hosts.nameChars() + hosts.size() * 24L)).raw('[');
     for (int i = 0; i < scores.length; i++) {

@@ -32,6 +32,7 @@ public final class ExtenderMetrics {
   private final Map<String, AtomicLong> lastEvent = new ConcurrentHashMap<>();
   private final Counter unsatisfiableClaims;
   private final Counter gangRailsDiffer;
+  private final Counter rehearsals;
   private final Clock clock;
 
   /** The metrics of the extender serving {@code cluster}: its gauges read the cluster's state. */
@@ -70,6 +71,11 @@ public final class ExtenderMetrics {
         Counter.builder("tandem_extender_gang_rails_differ")
             .description(
                 "GangRailsDiffer Events: a gang member on other rails than most of its gang's")
+            .register(registry);
+    rehearsals =
+        Counter.builder("tandem_extender_standby_rehearsal_cycles")
+            .description(
+                "Filter and prioritize cycles this replica rehearsed as a standby, to start warm")
             .register(registry);
     Gauge.builder("tandem_extender_gangs_split", cluster.state(), s -> s.gangRails().splitGangs())
         .description("Gangs whose placed members are on more than one rail set now")
@@ -140,6 +146,11 @@ public final class ExtenderMetrics {
   /** One GangRailsDiffer Event recorded. */
   public void gangRailsDiffer() {
     gangRailsDiffer.increment();
+  }
+
+  /** A standby rehearsal cycle run ({@code Rehearsal}). */
+  public void rehearsed() {
+    rehearsals.increment();
   }
 
   /** An informer delivered an event or a resync: its staleness restarts from zero. */

@@ -98,6 +98,20 @@ class ExtenderSettingsTest {
   }
 
   @Test
+  @DisplayName("a standby rehearses 2,000 cycles unless told otherwise; 0 turns it off")
+  void standbyRehearsal() {
+    assertEquals(2000, load(List.of()).rehearsalCycles());
+    assertEquals(0, load(List.of("--standby-rehearsal-cycles", "0")).rehearsalCycles());
+    String m =
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> load(List.of("--standby-rehearsal-cycles", "-1")))
+            .getMessage();
+    assertTrue(
+        m.startsWith("--standby-rehearsal-cycles (TANDEM_EXTENDER_STANDBY_REHEARSAL_CYCLES"), m);
+  }
+
+  @Test
   @DisplayName("bad values stop the start with a message naming the setting")
   void invalid(@TempDir Path dir) throws Exception {
     assertTrue(

@@ -77,7 +77,8 @@ class TopologyPageIT {
             d.leaseName(),
             "topology-page-it",
             d.cacheSize(),
-            d.nodeClassDefaults());
+            d.nodeClassDefaults(),
+            0);
     Listeners server =
         Extender.start(vertx, config, cluster)
             .toCompletionStage()

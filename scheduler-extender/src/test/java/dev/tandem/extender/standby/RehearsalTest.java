@@ -1,0 +1,164 @@
+package dev.tandem.extender.standby;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tandem.api.ResourceNames;
+import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.state.CandidateNodes;
+import dev.tandem.extender.state.ClusterParts;
+import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.FilterVerb;
+import dev.tandem.extender.verbs.FilterVerdict;
+import dev.tandem.extender.verbs.NodeEvaluator;
+import dev.tandem.extender.verbs.PodRequest;
+import dev.tandem.extender.verbs.PodRequests;
+import dev.tandem.extender.verbs.PrioritizeVerb;
+import dev.tandem.topology.allocation.AllocationRequest;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(VertxExtension.class)
+class RehearsalTest {
+
+  private ClusterParts cluster;
+  private ExtenderMetrics metrics;
+  private FilterVerb filter;
+
+  @BeforeEach
+  void demoClusterAsStandby() {
+    cluster = DemoCluster.fromBundledFixtures();
+    cluster.readiness().leader(false);
+    metrics = new ExtenderMetrics(cluster);
+    filter = new FilterVerb(new NodeEvaluator(1000), cluster.state().gangRails());
+  }
+
+  private Rehearsal rehearsal(Vertx vertx, int cycles) {
+    NodeEvaluator evaluator = new NodeEvaluator(1000);
+    return new Rehearsal(
+        vertx,
+        cluster.state(),
+        cluster.readiness(),
+        PodRequests.DEFAULT,
+        new FilterVerb(evaluator, cluster.state().gangRails()),
+        new PrioritizeVerb(evaluator, cluster.state().gangRails()),
+        metrics,
+        cycles);
+  }
+
+  @Test
+  @DisplayName("a synced standby runs its cycles, counts them, then stops; nothing is assumed")
+  void standbyRehearsesThenStops(Vertx vertx) {
+    Rehearsal r = rehearsal(vertx, 30);
+    r.start();
+    await().atMost(Duration.ofSeconds(60)).until(() -> r.done() == 30);
+    await()
+        .during(Duration.ofMillis(2 * Rehearsal.LOOK_AGAIN_MILLIS))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> r.done() == 30);
+    String scraped = metrics.scrape();
+    assertTrue(scraped.contains("tandem_extender_standby_rehearsal_cycles_total 30.0"), scraped);
+    assertTrue(
+        scraped
+            .lines()
+            .filter(l -> l.startsWith("tandem_extender_filter_nodes_total"))
+            .allMatch(l -> l.endsWith(" 0.0")),
+        "the rehearsal counts no filter outcome:\n" + scraped);
+    assertEquals(0, cluster.assumptions().count());
+  }
+
+  @Test
+  @DisplayName("the leader does not rehearse; it starts when the replica is a standby again")
+  void leaderWaits(Vertx vertx) {
+    cluster.readiness().leader(true);
+    Rehearsal r = rehearsal(vertx, 5);
+    r.start();
+    await()
+        .during(Duration.ofMillis(2 * Rehearsal.LOOK_AGAIN_MILLIS))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> r.done() == 0);
+    cluster.readiness().leader(false);
+    await().atMost(Duration.ofSeconds(30)).until(() -> r.done() == 5);
+  }
+
+  @Test
+  @DisplayName("a replica whose informers have not synced does not rehearse")
+  void unsyncedWaits(Vertx vertx) {
+    cluster.readiness().synced(false);
+    Rehearsal r = rehearsal(vertx, 5);
+    r.start();
+    await()
+        .during(Duration.ofMillis(2 * Rehearsal.LOOK_AGAIN_MILLIS))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> r.done() == 0);
+    cluster.readiness().synced(true);
+    await().atMost(Duration.ofSeconds(30)).until(() -> r.done() == 5);
+  }
+
+  @Test
+  @DisplayName("a cycle judges the pod as filter does: the same nodes pass")
+  void cycleJudgesAsFilter(Vertx vertx) {
+    Rehearsal r = rehearsal(vertx, 1);
+    RehearsalPods pods = new RehearsalPods(ResourceNames.DEFAULT);
+    List<NodeEntry> nodes = cluster.state().nodes();
+    boolean someRefused = false;
+    for (int n = 0; n < pods.count(); n += 5) {
+      PodRequest pod = PodRequests.DEFAULT.of(pods.pod(n));
+      FilterVerdict v =
+          filter.verdict(
+              pod,
+              CandidateNodes.of(
+                  cluster.state().directory(), nodes.stream().map(NodeEntry::name).toList()),
+              AllocationBudget.UNLIMITED);
+      int passed = 0;
+      for (boolean p : v.passed()) {
+        passed += p ? 1 : 0;
+      }
+      someRefused |= passed < nodes.size();
+      assertEquals(passed, r.cycle(n), "pod " + n);
+    }
+    assertTrue(someRefused, "some rehearsal pods must be refused somewhere, or the check is weak");
+  }
+
+  @Test
+  @DisplayName("the rehearsal pods are device pods of distinct, valid shapes")
+  void podsAreDistinctDeviceShapes() {
+    RehearsalPods pods = new RehearsalPods(ResourceNames.DEFAULT);
+    Set<AllocationRequest> shapes = new HashSet<>();
+    for (int n = 0; n < pods.count(); n++) {
+      PodRequest pod = PodRequests.DEFAULT.of(pods.pod(n));
+      assertTrue(pod.interested(), "pod " + n);
+      assertNull(pod.problem(), "pod " + n);
+      shapes.add(pod.request());
+    }
+    assertEquals(pods.count(), shapes.size());
+    assertEquals(pods.pod(3).encode(), pods.pod(3 + pods.count()).encode());
+  }
+
+  @Test
+  @DisplayName("up to 1,000 names per request, a different window each cycle, wrapping around")
+  void windows() {
+    List<String> few = List.of("a", "b");
+    assertEquals(few, Rehearsal.window(few, 7));
+    List<String> many = IntStream.range(0, 2500).mapToObj(i -> "node-" + i).toList();
+    assertEquals(many.subList(0, 1000), Rehearsal.window(many, 0));
+    assertEquals(many.subList(1000, 2000), Rehearsal.window(many, 1));
+    List<String> third = Rehearsal.window(many, 2);
+    assertEquals(1000, third.size());
+    assertEquals("node-2000", third.get(0));
+    assertEquals("node-0", third.get(500));
+  }
+}
