@@ -142,7 +142,8 @@ public final class RoundTripBenchmark {
             .redirectOutput(new File(dir.toFile(), "plugin.log"))
             .start();
     try {
-      // 2 minutes: on a loaded 2-core build machine (load 16) the AOT training's plugin took over 30 s
+      // 2 minutes: on a loaded 2-core build machine (load 16) the AOT training's plugin took over
+      // 30 s
       ListAndWatchResponse list = kubelet.nextList(120_000);
       if (list == null) {
         throw new IllegalStateException(
