@@ -126,6 +126,14 @@ final class ExtenderProcess implements AutoCloseable {
    * not answer.
    */
   double metric(String name) throws InterruptedException {
+    return metric(name, "");
+  }
+
+  /**
+   * One sample of the extender's {@code /metrics}: the series {@code name} whose label text
+   * contains {@code labels} (e.g. {@code verb="filter"}; empty: the series without labels), or -1.
+   */
+  double metric(String name, String labels) throws InterruptedException {
     try {
       HttpResponse<String> r =
           HttpClient.newHttpClient()
@@ -136,8 +144,12 @@ final class ExtenderProcess implements AutoCloseable {
                   HttpResponse.BodyHandlers.ofString());
       return r.body()
           .lines()
-          .filter(l -> l.startsWith(name + " "))
-          .mapToDouble(l -> Double.parseDouble(l.substring(name.length() + 1)))
+          .filter(
+              l ->
+                  labels.isEmpty()
+                      ? l.startsWith(name + " ")
+                      : l.startsWith(name + "{") && l.substring(0, l.indexOf('}')).contains(labels))
+          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
           .findFirst()
           .orElse(-1);
     } catch (IOException notYet) {
