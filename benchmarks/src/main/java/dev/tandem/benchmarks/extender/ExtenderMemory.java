@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,13 +44,17 @@ import java.util.regex.Pattern;
  * The extender's memory at 1,000, 5,000 and 15,000 nodes: the fabric8 mock API server (CRUD mode)
  * holds the cluster's Nodes, NodeTopologies (the bundled real servers in turn, each node with ids
  * of its own) and assigned pods; each extender build (a checkout: its jar and its Deployment's JVM
- * options and memory limit) runs as its own process against it, one after the other. After the
- * informers synced: the live heap after a full GC, the top of the class histogram, Strings, RSS.
- * Then a closed-loop filter load (kube-scheduler's request naming every node) for a while: the
- * share of time in GC, full GCs and the longest pause.
+ * options and memory limit, on the JDK of its release) runs as its own process against it, the
+ * builds in turn at each size (the order reversed at every other size). After the informers synced:
+ * the live heap after a full GC, the top of the class histogram, Strings, RSS. Then a closed-loop
+ * filter load (kube-scheduler's request naming every node) for a while: the share of time in GC,
+ * full GCs and the longest pause.
  *
- * <p>Usage: {@code ExtenderMemory [--sizes 1000,5000,15000] [--load-seconds 60] [--top 12] ROOT…}
- * where each ROOT is a checkout with {@code scheduler-extender/target/scheduler-extender.jar}.
+ * <p>Usage: {@code ExtenderMemory [--sizes 1000,5000,15000] [--load-seconds 60] [--top 12]
+ * [--variant 'JVM OPTIONS']… ROOT=JAVA_HOME…} where each ROOT is a checkout with {@code
+ * scheduler-extender/target/scheduler-extender.jar} and JAVA_HOME the JDK it runs on (whose jcmd
+ * and jstat read it); each {@code --variant} runs the last ROOT once more with those options after
+ * its Deployment's. {@code benchmarks/run-extender-memory} picks each checkout's JDK.
  */
 public final class ExtenderMemory {
 
@@ -63,30 +68,35 @@ public final class ExtenderMemory {
     List<Integer> sizes = List.of(1000, 5000, 15000);
     int loadSeconds = 60;
     int top = 12;
-    List<Path> roots = new ArrayList<>();
+    List<Build> builds = new ArrayList<>();
+    List<String> variants = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--sizes" ->
             sizes = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         case "--load-seconds" -> loadSeconds = Integer.parseInt(args[++i]);
         case "--top" -> top = Integer.parseInt(args[++i]);
-        default -> roots.add(Path.of(args[i]));
+        case "--variant" -> variants.add(args[++i]);
+        default -> builds.add(Build.parse(args[i]));
       }
     }
-    if (roots.isEmpty()) {
-      throw new IllegalArgumentException("name at least one checkout (ROOT) to measure");
+    if (builds.isEmpty()) {
+      throw new IllegalArgumentException("name at least one checkout (ROOT=JAVA_HOME) to measure");
     }
+    Build last = builds.getLast();
+    variants.forEach(v -> builds.add(last.with(v)));
     List<String> table = new ArrayList<>();
     List<Result> results = new ArrayList<>();
-    Set<Path> failed = new HashSet<>();
+    Set<Build> failed = new HashSet<>();
     table.add(Result.HEADER);
     Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
     String kubeconfig = System.getenv("KUBECONFIG");
     ApiServer api = kubeconfig == null ? ApiServer.mock() : ApiServer.real(kubeconfig);
     try (KubernetesClient client = api.client()) {
       MemoryCluster cluster = new MemoryCluster();
-      install(client, roots.get(0), api.server() == null);
+      install(client, builds.getFirst().root(), api.server() == null);
       List<String> names = new ArrayList<>();
+      List<Build> order = new ArrayList<>(builds);
       for (int n : sizes.stream().sorted().toList()) {
         long t0 = System.nanoTime();
         grow(client, cluster, names, n);
@@ -95,26 +105,28 @@ public final class ExtenderMemory {
             "%d nodes in the API server after %.0f s more%n",
             n,
             (System.nanoTime() - t0) / 1e9);
-        for (Path root : roots) {
-          if (failed.contains(root)) {
+        for (Build build : order) {
+          if (failed.contains(build)) {
             table.add(
                 Result.failed(
-                        root.getFileName().toString(),
-                        root.getFileName() + " (" + n + " nodes)",
+                        build.name(),
+                        build.name() + " (" + n + " nodes)",
                         "failed at a smaller size",
                         List.of())
                     .row());
             continue;
           }
-          Result r = measure(root, api.environment(), names, loadSeconds);
+          Result r = measure(build, api.environment(), names, loadSeconds);
           if (r.histogram() == null) {
-            failed.add(root);
+            failed.add(build);
           }
           System.out.println(r.histogram(top));
           table.add(r.row());
           results.add(r);
           System.out.println(String.join("\n", table));
         }
+        // the machine's load drifts: no build always goes first
+        Collections.reverse(order);
       }
     } finally {
       api.close();
@@ -123,6 +135,31 @@ public final class ExtenderMemory {
     System.out.println(String.join("\n", table));
     System.out.println();
     System.out.println(marginal(results));
+  }
+
+  /**
+   * One extender to measure: a checkout, the JDK it runs on, and options after its Deployment's.
+   */
+  record Build(Path root, Path javaHome, List<String> extraOptions) {
+
+    /** {@code ROOT=JAVA_HOME}. */
+    static Build parse(String arg) {
+      int eq = arg.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException(
+            arg + ": name a checkout as ROOT=JAVA_HOME (benchmarks/run-extender-memory does)");
+      }
+      return new Build(Path.of(arg.substring(0, eq)), Path.of(arg.substring(eq + 1)), List.of());
+    }
+
+    Build with(String options) {
+      return new Build(root, javaHome, List.of(options.trim().split("\\s+")));
+    }
+
+    String name() {
+      String dir = root.getFileName().toString();
+      return extraOptions.isEmpty() ? dir : dir + " " + String.join(" ", extraOptions);
+    }
   }
 
   /**
@@ -179,7 +216,7 @@ public final class ExtenderMemory {
         out.append(
             String.format(
                 Locale.ROOT,
-                "  %-30s %6d -> %6d nodes: %8d bytes/node%n",
+                "  %-40s %6d -> %6d nodes: %8d bytes/node%n",
                 r.build(),
                 first.nodes(),
                 r.nodes(),
@@ -272,17 +309,25 @@ public final class ExtenderMemory {
   }
 
   private static Result measure(
-      Path root, Map<String, String> apiServer, List<String> names, int loadSeconds)
+      Build b, Map<String, String> apiServer, List<String> names, int loadSeconds)
       throws Exception {
-    Path jar = root.resolve("scheduler-extender/target/scheduler-extender.jar");
+    Path jar = b.root().resolve("scheduler-extender/target/scheduler-extender.jar");
     String deployment =
-        Files.readString(root.resolve("manifests/base/deployment-scheduler-extender.yaml"));
-    List<String> jvm = jvmOptions(deployment);
+        Files.readString(b.root().resolve("manifests/base/deployment-scheduler-extender.yaml"));
+    List<String> jvm = new ArrayList<>();
+    for (String o : jvmOptions(deployment)) {
+      // the cache is a path in the image, and a start-up matter (ColdStart)
+      if (!o.startsWith("-XX:AOTCache=")) {
+        jvm.add(o);
+      }
+    }
+    jvm.addAll(b.extraOptions());
     Path dir = Files.createTempDirectory("extender-memory");
-    String build = root.getFileName().toString();
+    String build = b.name();
     String label = build + " (" + names.size() + " nodes)";
-    System.out.println(label + ": java " + String.join(" ", jvm) + "; logs in " + dir);
-    try (ExtenderProcess p = ExtenderProcess.start(jar, jvm, apiServer, dir)) {
+    System.out.println(
+        label + ": " + b.javaHome() + "/bin/java " + String.join(" ", jvm) + "; logs in " + dir);
+    try (ExtenderProcess p = ExtenderProcess.start(b.javaHome(), jar, jvm, apiServer, dir)) {
       long t0 = System.nanoTime();
       if (!p.awaitReady(Duration.ofMinutes(10))) {
         return Result.failed(
@@ -371,7 +416,7 @@ public final class ExtenderMemory {
     static final String HEADER =
         String.format(
             Locale.ROOT,
-            "%-40s %9s %9s %10s %8s %9s %8s %9s %8s %6s %9s",
+            "%-52s %9s %9s %10s %8s %9s %8s %9s %8s %6s %9s",
             "build (nodes)",
             "sync s",
             "live MiB",
@@ -390,11 +435,11 @@ public final class ExtenderMemory {
 
     String row() {
       if (histogram == null) {
-        return String.format(Locale.ROOT, "%-40s %s", label, "—");
+        return String.format(Locale.ROOT, "%-52s %s", label, "—");
       }
       return String.format(
           Locale.ROOT,
-          "%-40s %9.1f %9.1f %10d %8d %9.1f %8.1f %9.1f %8.2f %6d %9.1f",
+          "%-52s %9.1f %9.1f %10d %8d %9.1f %8.1f %9.1f %8.2f %6d %9.1f",
           label,
           syncSeconds,
           histogram.totalBytes() / 1048576.0,

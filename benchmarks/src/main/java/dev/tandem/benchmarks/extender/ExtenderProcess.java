@@ -19,22 +19,26 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The extender jar as its own process against an API server, with the Deployment's JVM options, and
- * what the JDK's tools read from it: the class histogram of live objects (after the full GC it
- * forces), RSS from {@code /proc}, GC time from {@code jstat}, pauses from the GC log.
+ * The extender jar as its own process against an API server, on a given JDK with the Deployment's
+ * JVM options, and what that JDK's tools read from it: the class histogram of live objects (after
+ * the full GC it forces), RSS from {@code /proc}, GC time from {@code jstat}, pauses from the GC
+ * log.
  */
 final class ExtenderProcess implements AutoCloseable {
 
   private static final Pattern PAUSE = Pattern.compile("Pause .* ([0-9.]+)ms$");
 
   private final Process process;
+  private final Path javaHome;
   private final int port;
   private final int inspectionPort;
   private final Path gcLog;
   private final Path log;
 
-  private ExtenderProcess(Process process, int port, int inspectionPort, Path gcLog, Path log) {
+  private ExtenderProcess(
+      Process process, Path javaHome, int port, int inspectionPort, Path gcLog, Path log) {
     this.process = process;
+    this.javaHome = javaHome;
     this.port = port;
     this.inspectionPort = inspectionPort;
     this.gcLog = gcLog;
@@ -42,24 +46,49 @@ final class ExtenderProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the jar; {@code apiServer} is the environment that tells fabric8 where the API server is
-   * ({@code KUBECONFIG}, or {@code KUBERNETES_MASTER} for the mock).
+   * Starts the jar on the JDK that runs this benchmark; see {@link #start(Path, Path, List, Map,
+   * Path)}.
    */
   static ExtenderProcess start(Path jar, List<String> jvm, Map<String, String> apiServer, Path dir)
       throws IOException {
-    return start(jar, jvm, apiServer, dir, List.of("--no-leader-election"));
+    return start(Path.of(System.getProperty("java.home")), jar, jvm, apiServer, dir);
   }
 
-  /** As {@link #start(Path, List, Map, Path)}, with these extender flags (leader election's). */
+  /**
+   * Starts the jar on the JDK at {@code javaHome}, whose jcmd and jstat then read it; {@code
+   * apiServer} is the environment that tells fabric8 where the API server is ({@code KUBECONFIG},
+   * or {@code KUBERNETES_MASTER} for the mock).
+   */
+  static ExtenderProcess start(
+      Path javaHome, Path jar, List<String> jvm, Map<String, String> apiServer, Path dir)
+      throws IOException {
+    return start(javaHome, jar, jvm, apiServer, dir, List.of("--no-leader-election"));
+  }
+
+  /**
+   * As {@link #start(Path, Path, List, Map, Path)} on the JDK that runs this benchmark, with these
+   * extender flags (leader election's) instead of {@code --no-leader-election}.
+   */
   static ExtenderProcess start(
       Path jar, List<String> jvm, Map<String, String> apiServer, Path dir, List<String> flags)
+      throws IOException {
+    return start(Path.of(System.getProperty("java.home")), jar, jvm, apiServer, dir, flags);
+  }
+
+  private static ExtenderProcess start(
+      Path javaHome,
+      Path jar,
+      List<String> jvm,
+      Map<String, String> apiServer,
+      Path dir,
+      List<String> flags)
       throws IOException {
     int port = freePort();
     int inspectionPort = freePort();
     Path gcLog = dir.resolve("gc.log");
     Path log = dir.resolve("extender.log");
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add(tool(javaHome, "java"));
     cmd.addAll(jvm);
     cmd.add("-Xlog:gc:file=" + gcLog);
     cmd.addAll(
@@ -78,7 +107,7 @@ final class ExtenderProcess implements AutoCloseable {
     pb.environment().remove("JAVA_TOOL_OPTIONS");
     pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
     pb.environment().putAll(apiServer);
-    return new ExtenderProcess(pb.start(), port, inspectionPort, gcLog, log);
+    return new ExtenderProcess(pb.start(), javaHome, port, inspectionPort, gcLog, log);
   }
 
   int port() {
@@ -172,7 +201,7 @@ final class ExtenderProcess implements AutoCloseable {
 
   /** Total GC time so far in seconds, young and full, from jstat's GCT column. */
   GcTimes gcTimes() {
-    String out = run(List.of("jstat", "-gcutil", String.valueOf(process.pid())));
+    String out = run(List.of(tool(javaHome, "jstat"), "-gcutil", String.valueOf(process.pid())));
     String[] head = out.lines().findFirst().orElseThrow().trim().split("\\s+");
     String[] row = out.lines().skip(1).findFirst().orElseThrow().trim().split("\\s+");
     return new GcTimes(
@@ -218,7 +247,16 @@ final class ExtenderProcess implements AutoCloseable {
   }
 
   private String jcmd(String command) {
-    return run(List.of("jcmd", String.valueOf(process.pid()), command));
+    return run(List.of(tool(javaHome, "jcmd"), String.valueOf(process.pid()), command));
+  }
+
+  /** A JDK's own tool: jcmd and jstat must be the same release as the JVM they attach to. */
+  private static String tool(Path javaHome, String name) {
+    Path tool = javaHome.resolve("bin").resolve(name);
+    if (!Files.isExecutable(tool)) {
+      throw new IllegalStateException(tool + " is missing: " + javaHome + " is not a full JDK");
+    }
+    return tool.toString();
   }
 
   private static String run(List<String> cmd) {

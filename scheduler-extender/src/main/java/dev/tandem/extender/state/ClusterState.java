@@ -6,6 +6,9 @@ import dev.tandem.api.crd.Sharing;
 import dev.tandem.api.identity.DeviceIds;
 import dev.tandem.api.identity.DeviceUnits;
 import dev.tandem.api.identity.MigLayout;
+import dev.tandem.topology.allocation.Allocator;
+import dev.tandem.topology.locality.GroupLayout;
+import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Machine;
 import java.time.Clock;
 import java.time.Duration;
@@ -165,8 +168,26 @@ public final class ClusterState {
                     return h != null && NodeEntry.covers(h, plan);
                   });
           return NodeEntry.of(
-              machine, units, mig, slotsPerHca, allocations, plans, clock.instant(), old);
+              machine,
+              allocatorFor(machine, old),
+              units,
+              mig,
+              slotsPerHca,
+              allocations,
+              plans,
+              clock.instant());
         });
+  }
+
+  /**
+   * The allocator of a node's tree: the old entry's while the tree is the same, else a new one on
+   * the tree's {@link GroupLayout} as shared with every node of that shape (one model's nodes hold
+   * one layout; equal layouts give equal answers).
+   */
+  private Allocator allocatorFor(Machine machine, NodeEntry old) {
+    return old != null && old.machine().equals(machine)
+        ? old.allocator()
+        : new Allocator(LocalityIndex.of(machine, sharing::share));
   }
 
   /** The node's Node object was seen ({@code present}) or deleted. */

@@ -63,19 +63,18 @@ public record NodeEntry(
     return DeviceIds.of(machine, mig);
   }
 
+  /**
+   * @param allocator the allocator for {@code machine}'s tree (kept while the tree stays the same)
+   */
   static NodeEntry of(
       Machine machine,
+      Allocator allocator,
       DeviceUnits units,
       MigLayout mig,
       int slots,
       List<ReportedAllocation> allocations,
       Map<String, AssumedPlan> assumed,
-      Instant updatedAt,
-      NodeEntry previous) {
-    Allocator allocator =
-        previous != null && previous.machine.equals(machine)
-            ? previous.allocator
-            : new Allocator(LocalityIndex.of(machine));
+      Instant updatedAt) {
     Map<String, AssumedPlan> plans = Collections.unmodifiableMap(new LinkedHashMap<>(assumed));
     Availability free =
         Availability.allFree(allocator.index(), d -> units.units(d, slots))
@@ -188,20 +187,20 @@ public record NodeEntry(
   }
 
   NodeEntry withAssumed(Map<String, AssumedPlan> plans) {
-    return of(machine, units, mig, slotsPerHca, allocations, plans, updatedAt, this);
+    return of(machine, allocator, units, mig, slotsPerHca, allocations, plans, updatedAt);
   }
 
   NodeEntry withSlots(int slots) {
     return slots == slotsPerHca
         ? this
-        : of(machine, units, mig, slots, allocations, assumed, updatedAt, this);
+        : of(machine, allocator, units, mig, slots, allocations, assumed, updatedAt);
   }
 
   NodeEntry withoutReported(String uid) {
     List<ReportedAllocation> kept = allocations.stream().filter(a -> !a.uid().equals(uid)).toList();
     return kept.size() == allocations.size()
         ? this
-        : of(machine, units, mig, slotsPerHca, kept, assumed, updatedAt, this);
+        : of(machine, allocator, units, mig, slotsPerHca, kept, assumed, updatedAt);
   }
 
   NodeEntry without(Predicate<AssumedPlan> drop) {

@@ -2,6 +2,9 @@ package dev.tandem.extender.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
@@ -73,6 +76,22 @@ class ClusterStateTest {
 
   private static PodRef pod(int i) {
     return new PodRef("ml", "p" + i, "uid-" + i);
+  }
+
+  @Test
+  @DisplayName(
+      "nodes of one shape hold one group layout whatever their device ids; another shape its own")
+  void oneLayoutPerShape() {
+    ClusterState s = cluster.state();
+    TestMachines.Switch twoByTwo = new TestMachines.Switch(0, 2, 2);
+    s.putTopology(TestMachines.machine("node-a", twoByTwo), 1, List.of());
+    s.putTopology(TestMachines.machine("node-b", twoByTwo), 1, List.of());
+    s.putTopology(TestMachines.machine("node-c", new TestMachines.Switch(0, 4, 4)), 1, List.of());
+    NodeEntry a = s.node("node-a");
+    NodeEntry b = s.node("node-b");
+    assertNotEquals(a.machine().gpus().getFirst().id(), b.machine().gpus().getFirst().id());
+    assertSame(a.index().layout(), b.index().layout());
+    assertNotSame(a.index().layout(), s.node("node-c").index().layout());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tandem.topology.allocation;
 
+import dev.tandem.topology.locality.GroupLayout;
 import dev.tandem.topology.locality.LocalityIndex;
 import dev.tandem.topology.model.Device;
 import dev.tandem.topology.model.DeviceKind;
@@ -37,19 +38,14 @@ import java.util.function.ToIntFunction;
  */
 public final class Allocator {
 
-  private static final Locality[] LEVELS = {
-    Locality.PIX, Locality.PXB, Locality.PHB, Locality.NODE, Locality.SYS
-  };
+  private static final Locality[] LEVELS = GroupLayout.LEVELS.toArray(Locality[]::new);
   private static final int SYS = LEVELS.length - 1;
 
   private final LocalityIndex index;
   private final List<Device> devices;
-  private final boolean[] gpu;
-  private final int[][] groupOf;
-  private final int[] groupCount;
 
-  /** members[level][group]: the devices of each group, in canonical order. */
-  private final int[][][] members;
+  /** The groups of the devices at each level, shared by every tree of this shape. */
+  private final GroupLayout layout;
 
   private final boolean hasGpu;
   private final boolean hasHca;
@@ -57,43 +53,9 @@ public final class Allocator {
   public Allocator(LocalityIndex index) {
     this.index = index;
     this.devices = index.devices();
-    int n = devices.size();
-    this.gpu = new boolean[n];
-    this.groupOf = new int[LEVELS.length][n];
-    this.groupCount = new int[LEVELS.length];
-    for (int d = 0; d < n; d++) {
-      gpu[d] = devices.get(d).kind() == DeviceKind.GPU;
-    }
-    for (int level = 0; level < SYS; level++) {
-      for (int d = 0; d < n; d++) {
-        groupOf[level][d] = index.group(LEVELS[level], d);
-      }
-      groupCount[level] = index.groupCount(LEVELS[level]);
-    }
-    groupCount[SYS] = 1;
-    this.members = new int[LEVELS.length][][];
-    for (int level = 0; level < LEVELS.length; level++) {
-      members[level] = membersByGroup(groupOf[level], groupCount[level]);
-    }
+    this.layout = index.layout();
     this.hasGpu = devices.stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
     this.hasHca = devices.stream().anyMatch(d -> d.kind() == DeviceKind.HCA);
-  }
-
-  private static int[][] membersByGroup(int[] groupOfDevice, int groups) {
-    int[] sizes = new int[groups];
-    for (int g : groupOfDevice) {
-      sizes[g]++;
-    }
-    int[][] out = new int[groups][];
-    for (int g = 0; g < groups; g++) {
-      out[g] = new int[sizes[g]];
-      sizes[g] = 0;
-    }
-    for (int d = 0; d < groupOfDevice.length; d++) {
-      int g = groupOfDevice[d];
-      out[g][sizes[g]++] = d;
-    }
-    return out;
   }
 
   public LocalityIndex index() {
@@ -302,11 +264,11 @@ public final class Allocator {
         boolean progress = true;
         while (need > 0 && progress) {
           progress = false;
-          for (int g : members[level][group]) {
+          for (int g : layout.members(level, group)) {
             if (need > 0
-                && gpu[g]
+                && layout.isGpu(g)
                 && taken[g] > 0
-                && takeRound(finer, groupOf[finer][g], false, 1, true) == 0) {
+                && takeRound(finer, layout.group(finer, g), false, 1, true) == 0) {
               need--;
               progress = true;
             }
@@ -347,16 +309,16 @@ public final class Allocator {
      */
     private GroupSet bestSet(
         int regionLevel, int region, int level, int gpus, int hcas, int maxSets) {
-      int count = groupCount[level];
+      int count = layout.groupCount(level);
       Arrays.fill(gpuFree, 0, count, 0);
       Arrays.fill(hcaFree, 0, count, 0);
       Arrays.fill(present, 0, count, false);
       Arrays.fill(untouched, 0, count, true);
-      for (int d : members[regionLevel][region]) {
-        int g = groupOf[level][d];
+      for (int d : layout.members(regionLevel, region)) {
+        int g = layout.group(level, d);
         int units = free.free(d) - taken[d];
         present[g] = true;
-        if (gpu[d]) {
+        if (layout.isGpu(d)) {
           gpuFree[g] += units;
         } else {
           hcaFree[g] += units;
@@ -486,11 +448,13 @@ public final class Allocator {
      * rest.
      */
     private int takeRound(int level, int group, boolean gpus, int need, boolean untakenOnly) {
-      for (int d : members[level][group]) {
+      for (int d : layout.members(level, group)) {
         if (need == 0) {
           break;
         }
-        if (gpu[d] == gpus && free.free(d) - taken[d] > 0 && (!untakenOnly || taken[d] == 0)) {
+        if (layout.isGpu(d) == gpus
+            && free.free(d) - taken[d] > 0
+            && (!untakenOnly || taken[d] == 0)) {
           taken[d]++;
           need--;
         }
@@ -508,13 +472,13 @@ public final class Allocator {
       for (int d = 0; d < taken.length; d++) {
         if (taken[d] > 0) {
           chosen[count++] = d;
-          gpuCount += gpu[d] ? 1 : 0;
+          gpuCount += layout.isGpu(d) ? 1 : 0;
         }
         if (free.free(d) > taken[d]) {
           leftFree++;
         }
         for (int u = 0; u < taken[d]; u++) {
-          (gpu[d] ? gpus : hcas).add(devices.get(d));
+          (layout.isGpu(d) ? gpus : hcas).add(devices.get(d));
         }
       }
       Locality worst = paired ? pairing(chosen, count, gpuCount) : spread(chosen, count);
@@ -529,7 +493,7 @@ public final class Allocator {
       int g = 0;
       int h = 0;
       for (int i = 0; i < count; i++) {
-        if (gpu[chosen[i]]) {
+        if (layout.isGpu(chosen[i])) {
           chosenGpus[g++] = chosen[i];
         } else {
           chosenHcas[h++] = chosen[i];

@@ -5,10 +5,12 @@ import dev.tandem.topology.model.Locality;
 import dev.tandem.topology.model.Machine;
 import dev.tandem.topology.model.PcieNode;
 import dev.tandem.topology.model.PcieNodeKind;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 
 /**
  * Locality between any two devices of a machine, computed from the tree and nothing else.
@@ -28,6 +30,9 @@ import java.util.Optional;
  * meeting bridge) on every real PCIe shape, and by construction each level partitions the devices,
  * which is what lets the allocator reason in groups. Levels a device lacks (no bridge above it) get
  * a group of its own.
+ *
+ * <p>The groups are the tree's {@link GroupLayout}, which trees of one shape can share ({@link
+ * #of(Machine, UnaryOperator)}); the index adds the devices themselves.
  */
 public final class LocalityIndex {
 
@@ -40,38 +45,48 @@ public final class LocalityIndex {
 
   private final Machine machine;
   private final List<Device> devices;
-  private final Map<String, Integer> indexById = new HashMap<>();
 
-  /** groups[level][device]: group number of each device at each grouped level. */
-  private final int[][] groups;
+  /** The devices' indexes in the order of their ids, for a binary search by id. */
+  private final int[] byId;
 
-  private final int[] groupCounts;
+  private final GroupLayout layout;
 
-  private LocalityIndex(Machine machine) {
+  private LocalityIndex(Machine machine, GroupLayout layout) {
     this.machine = machine;
     this.devices = machine.devices();
-    this.groups = new int[GROUPED_LEVELS.size()][devices.size()];
-    this.groupCounts = new int[GROUPED_LEVELS.size()];
-    Map<String, PcieNode> nodes = new HashMap<>();
-    machine.pcie().forEach(n -> nodes.put(n.id(), n));
-    List<Map<String, Integer>> numbering =
-        GROUPED_LEVELS.stream().<Map<String, Integer>>map(l -> new HashMap<>()).toList();
-    for (int d = 0; d < devices.size(); d++) {
-      Device device = devices.get(d);
-      indexById.put(device.id(), d);
-      String[] keys = keys(device, nodes);
-      for (int level = 0; level < keys.length; level++) {
-        Map<String, Integer> names = numbering.get(level);
-        groups[level][d] = names.computeIfAbsent(keys[level], k -> names.size());
-      }
-    }
-    for (int level = 0; level < groupCounts.length; level++) {
-      groupCounts[level] = numbering.get(level).size();
-    }
+    this.layout = layout;
+    this.byId =
+        IntStream.range(0, devices.size())
+            .boxed()
+            .sorted(Comparator.comparing(d -> devices.get(d).id()))
+            .mapToInt(Integer::intValue)
+            .toArray();
   }
 
   public static LocalityIndex of(Machine machine) {
-    return new LocalityIndex(machine);
+    return new LocalityIndex(machine, GroupLayout.of(machine));
+  }
+
+  /**
+   * The index of a machine whose layout is {@code shared} gives for the machine's own: an equal
+   * layout, which a holder of many trees keeps once (nodes of one model share it). Answers are
+   * those of {@link #of(Machine)}: equal layouts group the same devices alike.
+   *
+   * @throws IllegalArgumentException when {@code shared} gives a layout not equal to the tree's
+   */
+  public static LocalityIndex of(Machine machine, UnaryOperator<GroupLayout> shared) {
+    GroupLayout own = GroupLayout.of(machine);
+    GroupLayout layout = shared.apply(own);
+    if (!own.equals(layout)) {
+      throw new IllegalArgumentException(
+          "the layout shared for node " + machine.nodeName() + " is not the layout of its tree");
+    }
+    return new LocalityIndex(machine, layout);
+  }
+
+  /** How the devices fall into groups at each level; equal for trees of one shape. */
+  public GroupLayout layout() {
+    return layout;
   }
 
   public Machine machine() {
@@ -84,12 +99,22 @@ public final class LocalityIndex {
   }
 
   public int indexOf(String deviceId) {
-    Integer i = indexById.get(deviceId);
-    if (i == null) {
-      throw new IllegalArgumentException(
-          "device " + deviceId + " is not on node " + machine.nodeName());
+    int low = 0;
+    int high = byId.length - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      int c = devices.get(byId[mid]).id().compareTo(deviceId);
+      if (c == 0) {
+        return byId[mid];
+      }
+      if (c < 0) {
+        low = mid + 1;
+      } else {
+        high = mid - 1;
+      }
     }
-    return i;
+    throw new IllegalArgumentException(
+        "device " + deviceId + " is not on node " + machine.nodeName());
   }
 
   public Locality locality(String a, String b) {
@@ -100,8 +125,8 @@ public final class LocalityIndex {
     if (a == b) {
       return Locality.X;
     }
-    for (int level = 0; level < groups.length; level++) {
-      if (groups[level][a] == groups[level][b]) {
+    for (int level = 0; level < GROUPED_LEVELS.size(); level++) {
+      if (layout.group(level, a) == layout.group(level, b)) {
         return GROUPED_LEVELS.get(level);
       }
     }
@@ -154,11 +179,11 @@ public final class LocalityIndex {
    * The group of a device at a grouped level ({@code PIX}, {@code PXB}, {@code PHB}, {@code NODE}).
    */
   public int group(Locality level, int device) {
-    return groups[levelIndex(level)][device];
+    return layout.group(levelIndex(level), device);
   }
 
   public int groupCount(Locality level) {
-    return groupCounts[levelIndex(level)];
+    return layout.groupCount(levelIndex(level));
   }
 
   /** The PCIe node that names a device's group at {@code PIX} level: its switch or root port. */
@@ -185,7 +210,8 @@ public final class LocalityIndex {
     return i;
   }
 
-  private static String[] keys(Device device, Map<String, PcieNode> nodes) {
+  /** The names of a device's groups at the grouped levels, in order. */
+  static String[] keys(Device device, Map<String, PcieNode> nodes) {
     String own = OWN_GROUP + device.id();
     String pix = own;
     String pxb = own;
