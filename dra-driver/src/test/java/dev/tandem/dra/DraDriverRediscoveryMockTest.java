@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tandem.discovery.DiscoveryOptions;
 import dev.tandem.discovery.TopologySource;
 import dev.tandem.discovery.TopologySources;
+import dev.tandem.dra.claims.AllocatedClaims;
 import dev.tandem.dra.health.DeviceCondition;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.TestMachines;
@@ -22,8 +23,6 @@ import dev.tandem.kubelet.drahealth.v1.NodeWatchResourcesResponse;
 import dev.tandem.topology.model.Machine;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -251,35 +250,6 @@ class DraDriverRediscoveryMockTest {
   }
 
   static void claimOf(String device) {
-    ResourceClaim claim =
-        new ResourceClaimBuilder()
-            .withNewMetadata()
-            .withNamespace("team")
-            .withName("c1")
-            .endMetadata()
-            .withNewSpec()
-            .withNewDevices()
-            .addNewRequest()
-            .withName("hca")
-            .endRequest()
-            .endDevices()
-            .endSpec()
-            .withNewStatus()
-            .withNewAllocation()
-            .withNewDevices()
-            .addNewResult()
-            .withRequest("hca")
-            .withDriver("tandem.dev")
-            .withPool("n1")
-            .withDevice(device)
-            .endResult()
-            .endDevices()
-            .endAllocation()
-            .endStatus()
-            .build();
-    ResourceClaim created =
-        client.dynamicResourceAllocation().v1().resourceClaims().resource(claim).create();
-    created.setStatus(claim.getStatus());
-    client.dynamicResourceAllocation().v1().resourceClaims().resource(created).updateStatus();
+    AllocatedClaims.create(client, "team", "c1", "hca", "n1", List.of(device));
   }
 }

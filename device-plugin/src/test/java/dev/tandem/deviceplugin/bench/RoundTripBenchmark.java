@@ -2,6 +2,8 @@ package dev.tandem.deviceplugin.bench;
 
 import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.fixtures.PodJvmOptions;
+import dev.tandem.fixtures.ProcStatus;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -44,18 +46,9 @@ public final class RoundTripBenchmark {
    */
   private static final int WARMUP_CALLS = Integer.getInteger("warmup", 5000);
 
-  /** The DaemonSet's JAVA_TOOL_OPTIONS that shape the plugin's memory (manifests/base). */
+  /** The DaemonSet's JAVA_TOOL_OPTIONS, without the image's cache (manifests/base). */
   static final List<String> DAEMONSET_OPTIONS =
-      List.of(
-          "-Xmx32m",
-          "-XX:+UseSerialGC",
-          "-XX:+UseCompactObjectHeaders",
-          "-XX:TieredStopAtLevel=1",
-          "-Xss512k",
-          "-XX:ReservedCodeCacheSize=16m",
-          "-XX:MaxDirectMemorySize=16m",
-          "-XX:MaxMetaspaceSize=64m",
-          "-Dio.netty.allocator.type=unpooled");
+      PodJvmOptions.of("manifests/base/daemonset-device-plugin.yaml");
 
   private RoundTripBenchmark() {}
 
@@ -187,7 +180,7 @@ public final class RoundTripBenchmark {
       report("Allocate", "steady", measure(iterations, () -> kubelet.allocate(alloc)));
       System.out.printf(
           "plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n",
-          kib(plugin.pid(), "VmRSS") / 1024.0, kib(plugin.pid(), "VmHWM") / 1024.0);
+          ProcStatus.mib(plugin.pid(), "VmRSS"), ProcStatus.mib(plugin.pid(), "VmHWM"));
     } finally {
       plugin.destroy();
       plugin.waitFor();
@@ -219,14 +212,5 @@ public final class RoundTripBenchmark {
         sorted[sorted.length / 2] / 1e6,
         sorted[(int) (sorted.length * 0.99)] / 1e6,
         sorted[sorted.length - 1] / 1e6);
-  }
-
-  private static long kib(long pid, String field) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-      if (line.startsWith(field + ":")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return -1;
   }
 }

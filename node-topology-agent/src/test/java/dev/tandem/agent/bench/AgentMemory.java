@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
+import dev.tandem.fixtures.PodJvmOptions;
+import dev.tandem.fixtures.ProcStatus;
 import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -41,20 +43,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class AgentMemory {
 
-  /** The DaemonSet's JAVA_TOOL_OPTIONS (manifests/base), as documented in docs/agent.md. */
+  /**
+   * The DaemonSet's JAVA_TOOL_OPTIONS (manifests/base, documented in docs/agent.md), without the
+   * image's cache.
+   */
   static final List<String> DAEMONSET_OPTIONS =
-      List.of(
-          "-Xmx24m",
-          "-Xmn4m",
-          "-Xss256k",
-          "-XX:+UseSerialGC",
-          "-XX:+UseCompactObjectHeaders",
-          "-XX:MaxMetaspaceSize=64m",
-          "-XX:ReservedCodeCacheSize=16m",
-          "-XX:TieredStopAtLevel=1",
-          "-XX:CICompilerCount=1",
-          "-Dio.netty.allocator.type=unpooled",
-          "-XX:+ExitOnOutOfMemoryError");
+      PodJvmOptions.of("manifests/base/daemonset-node-topology-agent.yaml");
 
   private AgentMemory() {}
 
@@ -130,9 +124,9 @@ public final class AgentMemory {
       System.out.println("agent JVM options " + jvm);
       System.out.printf(
           "agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",
-          kib(agent.pid(), "VmRSS") / 1024.0,
-          kib(agent.pid(), "VmHWM") / 1024.0,
-          kib(agent.pid(), "Threads"),
+          ProcStatus.mib(agent.pid(), "VmRSS"),
+          ProcStatus.mib(agent.pid(), "VmHWM"),
+          ProcStatus.value(agent.pid(), "Threads"),
           agent.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0));
     } finally {
       if (agent != null) {
@@ -167,14 +161,5 @@ public final class AgentMemory {
     env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
     env.remove("KUBECONFIG");
     return pb.start();
-  }
-
-  private static long kib(long pid, String field) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-      if (line.startsWith(field + ":")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return -1;
   }
 }
