@@ -86,7 +86,7 @@ public final class Rehearsal {
 
     /** Plain HTTP/1.1, as a verbs port without TLS. */
     public static Listener plain() {
-      return new Listener(new HttpServerOptions(), new HttpClientOptions().setKeepAlive(false));
+      return new Listener(new HttpServerOptions(), new HttpClientOptions());
     }
 
     /**
@@ -181,7 +181,7 @@ public final class Rehearsal {
     metrics.rehearsed();
     if (done == cycles) {
       LOG.info(
-          "standby: rehearsal done, {} cycles in {} s; ready to take the lease warm",
+          "standby: rehearsal done, {} cycles in {} s; its filter and prioritize are compiled",
           cycles,
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
       close();
@@ -191,7 +191,10 @@ public final class Rehearsal {
     vertx.setTimer(Math.max(1, spent), id -> next());
   }
 
-  /** One filter and one prioritize for the {@code n}th rehearsal pod; how many nodes passed. */
+  /**
+   * One filter and one prioritize for the {@code n}th rehearsal pod; how many nodes passed. Called
+   * on one Vert.x context (the rehearsal's timers'), as its client's connection pool expects.
+   */
   Future<Integer> cycle(int n) {
     if (n % NAMES_EVERY == 0 || names.isEmpty()) {
       names = state.nodes().stream().map(NodeEntry::name).toList();
@@ -200,14 +203,13 @@ public final class Rehearsal {
     return post("/filter", body(pod, window(names, n)))
         .compose(
             answer -> {
-              System.out.println("DEBUG filter " + n + " " + answer.length() + " " + answer.toString().substring(0, Math.min(300, answer.length())));
               JsonArray passed = answer.toJsonObject().getJsonArray("NodeNames", new JsonArray());
               if (passed.isEmpty()) {
                 return Future.succeededFuture(0);
               }
               List<String> named = new ArrayList<>();
               passed.forEach(name -> named.add((String) name));
-              return post("/prioritize", body(pod, named)).map(scores -> { System.out.println("DEBUG prio " + n + " " + scores); return passed.size(); });
+              return post("/prioritize", body(pod, named)).map(scores -> passed.size());
             });
   }
 

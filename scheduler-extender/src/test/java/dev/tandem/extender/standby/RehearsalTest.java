@@ -21,7 +21,9 @@ import dev.tandem.extender.verbs.PodRequest;
 import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.allocation.AllocationRequest;
+import io.vertx.core.Context;
 import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
@@ -48,9 +50,11 @@ class RehearsalTest {
   private ClusterParts cluster;
   private ExtenderMetrics metrics;
   private FilterVerb filter;
+  private Context context;
 
   @BeforeEach
-  void demoClusterAsStandby() {
+  void demoClusterAsStandby(Vertx vertx) {
+    context = vertx.getOrCreateContext();
     cluster = DemoCluster.fromBundledFixtures();
     cluster.readiness().leader(false);
     metrics = new ExtenderMetrics(cluster);
@@ -90,8 +94,11 @@ class RehearsalTest {
         ResourceNames.DEFAULT);
   }
 
-  private static int passed(Rehearsal r, int n) throws Exception {
-    return r.cycle(n).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  /** One cycle, run on the one context the rehearsal runs its cycles on in the extender. */
+  private int passed(Rehearsal r, int n) throws Exception {
+    Promise<Integer> passed = Promise.promise();
+    context.runOnContext(v -> r.cycle(n).onComplete(passed));
+    return passed.future().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }
 
   @Test
@@ -150,7 +157,7 @@ class RehearsalTest {
     RehearsalPods pods = new RehearsalPods(ResourceNames.DEFAULT);
     List<NodeEntry> nodes = cluster.state().nodes();
     boolean someRefused = false;
-    for (int n = 50; n < pods.count(); n += 5) {
+    for (int n = 0; n < pods.count(); n += 5) {
       PodRequest pod = PodRequests.DEFAULT.of(pods.pod(n));
       FilterVerdict v =
           filter.verdict(
@@ -163,7 +170,6 @@ class RehearsalTest {
         passed += p ? 1 : 0;
       }
       someRefused |= passed < nodes.size();
-      System.out.println("cycle " + n);
       assertEquals(passed, passed(r, n), "pod " + n);
     }
     assertTrue(someRefused, "some rehearsal pods must be refused somewhere, or the check is weak");
