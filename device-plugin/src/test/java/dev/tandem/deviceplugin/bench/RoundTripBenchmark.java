@@ -2,6 +2,7 @@ package dev.tandem.deviceplugin.bench;
 
 import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
+import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -23,12 +24,14 @@ import java.util.function.Supplier;
  * plugin's RSS, twice: with the Device Information files Allocate writes, then without them (the
  * baseline, printed below the first). The plugin runs as its own process from the shaded jar, on an
  * hwloc fixture with a fake sysfs tree and without the API-server lookup (--no-kube); this JVM
- * plays the kubelet.
+ * plays the kubelet. {@code -Dbreakdown=DIR} writes each plugin's smaps, threads and Native Memory
+ * Tracking summary under DIR/device-info and DIR/off before it is stopped (NMT only with {@code
+ * -XX:NativeMemoryTracking=summary} among the plugin's options).
  *
  * <pre>
  * mvn -q -pl device-plugin -am package -DskipTests
  * java -cp device-plugin/target/test-classes:test-fixtures/target/classes:device-plugin/target/device-plugin.jar \
- *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] \
+ *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] [-Dbreakdown=DIR] \
  *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
  * </pre>
  */
@@ -183,9 +186,12 @@ public final class RoundTripBenchmark {
       report(
           "GetPreferredAllocation", "steady", measure(iterations, () -> kubelet.preferred(pref)));
       report("Allocate", "steady", measure(iterations, () -> kubelet.allocate(alloc)));
-      System.out.printf(
-          "plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n",
-          kib(plugin.pid(), "VmRSS") / 1024.0, kib(plugin.pid(), "VmHWM") / 1024.0);
+      System.out.println("plugin " + ProcessFootprint.of(plugin.pid()));
+      String breakdown = System.getProperty("breakdown");
+      if (breakdown != null) {
+        ProcessFootprint.writeBreakdown(
+            plugin.pid(), Path.of(breakdown, deviceInfo ? "device-info" : "off"));
+      }
     } finally {
       plugin.destroy();
       plugin.waitFor();
@@ -217,14 +223,5 @@ public final class RoundTripBenchmark {
         sorted[sorted.length / 2] / 1e6,
         sorted[(int) (sorted.length * 0.99)] / 1e6,
         sorted[sorted.length - 1] / 1e6);
-  }
-
-  private static long kib(long pid, String field) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-      if (line.startsWith(field + ":")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return -1;
   }
 }
