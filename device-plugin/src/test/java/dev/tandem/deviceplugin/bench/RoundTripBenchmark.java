@@ -136,6 +136,10 @@ public final class RoundTripBenchmark {
             "--node-name",
             "bench",
             "--no-kube",
+            // an ephemeral ops port: another plugin on the machine (a test, a second benchmark)
+            // may hold the default 9402, and the plugin exits when it cannot listen
+            "--ops-port",
+            "0",
             "--device-info-dir",
             deviceInfo ? dir.resolve("devinfo").toString() : "off"));
     long started = System.nanoTime();
