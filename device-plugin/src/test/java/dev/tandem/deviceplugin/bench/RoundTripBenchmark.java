@@ -58,7 +58,10 @@ public final class RoundTripBenchmark {
           "-XX:ReservedCodeCacheSize=16m",
           "-XX:MaxDirectMemorySize=16m",
           "-XX:MaxMetaspaceSize=64m",
-          "-Dio.netty.allocator.type=unpooled");
+          "-Dio.netty.allocator.type=unpooled",
+          "-Xmn4m",
+          "-XX:CICompilerCount=1",
+          "-XX:TrimNativeHeapInterval=5000");
 
   private RoundTripBenchmark() {}
 

@@ -57,6 +57,7 @@ public final class AgentMemory {
           "-XX:ReservedCodeCacheSize=16m",
           "-XX:TieredStopAtLevel=1",
           "-XX:CICompilerCount=1",
+          "-XX:TrimNativeHeapInterval=5000",
           "-Dio.netty.allocator.type=unpooled",
           "-XX:+ExitOnOutOfMemoryError");
 
