@@ -139,7 +139,7 @@ public final class Rehearsal {
     metrics.rehearsed();
     if (done == cycles) {
       LOG.info(
-          "standby: rehearsal done, {} cycles in {} s; ready to take the lease warm",
+          "standby: rehearsal done, {} cycles in {} s; its filter and prioritize are compiled",
           cycles,
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
       return;
