@@ -27,12 +27,15 @@ type bench struct {
 	templateNodes map[string]*template
 	nodes         int
 	extender      *harness.Proc
+	extPort       int // the verbs' and inspection ports, kept when the extender is started again
+	inspPort      int
 	extURL        string
 	inspectionURL string
 	gcLog         string
 	proxy         *timingProxy
-	floor         *floorExtender // run f's extender, started at its first run
-	floorProxy    *timingProxy   // before it, when Tandem's verbs have a timing proxy too
+	floor         *floorExtender        // run f's extender, started at its first run
+	floorProxy    *timingProxy          // before it, when Tandem's verbs have a timing proxy too
+	rehearsed     map[int]time.Duration // run s: synced → rehearsal done, by cluster size (run s0 idles as long)
 	schedKC       string
 	schedName     string    // the shipped configuration's schedulerName, which the pods name
 	claims        draClaims // each DRA run's claim per shape; nil without DRA runs
@@ -50,14 +53,16 @@ func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error)
 	if c, err = reconnect(c); err != nil {
 		return nil, err
 	}
-	b := &bench{o: o, env: env, c: c, templateNodes: map[string]*template{}}
+	b := &bench{o: o, env: env, c: c, templateNodes: map[string]*template{}, rehearsed: map[int]time.Duration{}}
 	steps := []struct {
 		name string
 		f    func(context.Context) error
 	}{
 		{"manifests/ and manifests/scheduler/second-scheduler applied", b.install},
 		{"NodeTopology of each machine published by the real agent", b.publishTemplates},
-		{"extender started with the Deployment's arguments and JVM flags", b.startExtender},
+		{"extender started with the Deployment's arguments and JVM flags", func(ctx context.Context) error {
+			return b.startExtender(ctx, extenderStart{name: "extender"})
+		}},
 	}
 	if o.dra() {
 		steps = append(steps, struct {
@@ -122,9 +127,20 @@ func (b *bench) install(ctx context.Context) error {
 	return err
 }
 
+// extenderStart says how startExtender starts the extender: the log's name (also its POD_NAME, the
+// identity in the Lease), flags added after the Deployment's, and whether it starts as a standby
+// (another replica holds the Lease: it never becomes Ready by itself, so /readyz is not awaited).
+type extenderStart struct {
+	name    string
+	extra   []string
+	standby bool
+}
+
 // startExtender runs the extender jar with the Deployment's arguments (its port moved to loopback)
-// and JAVA_TOOL_OPTIONS, plus the heap of -extender-heap and a GC log, as its ServiceAccount.
-func (b *bench) startExtender(ctx context.Context) error {
+// and JAVA_TOOL_OPTIONS, plus the heap of -extender-heap and a GC log, as its ServiceAccount. A
+// second start takes the ports of the first (the one before it must have stopped), so the URLs and
+// the timing proxy stay.
+func (b *bench) startExtender(ctx context.Context, s extenderStart) error {
 	c, err := harness.DeploymentContainer(b.docs, "tandem-scheduler-extender")
 	if err != nil {
 		return err
@@ -133,8 +149,9 @@ func (b *bench) startExtender(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	port := harness.FreePort()
-	inspection := harness.FreePort()
+	if b.extPort == 0 {
+		b.extPort, b.inspPort = harness.FreePort(), harness.FreePort()
+	}
 	args := []string{}
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, "--port") || strings.HasPrefix(a, "--host") || strings.HasPrefix(a, "--inspection-port") {
@@ -150,27 +167,31 @@ func (b *bench) startExtender(ctx context.Context) error {
 		}
 		args = append(args, a)
 	}
-	args = append(args, fmt.Sprintf("--port=%d", port), fmt.Sprintf("--inspection-port=%d", inspection), "--host=127.0.0.1")
+	args = append(args, fmt.Sprintf("--port=%d", b.extPort), fmt.Sprintf("--inspection-port=%d", b.inspPort), "--host=127.0.0.1")
 	if b.o.plain {
 		// plain HTTP between the timing proxy and the extender (the proxy cannot read TLS)
 		args = append(args, "--insecure-verbs")
 	}
 	args = append(args, b.o.extenderArgs...)
-	b.gcLog = filepath.Join(b.env.Logs(), "extender-gc.log")
+	args = append(args, s.extra...)
+	b.gcLog = filepath.Join(b.env.Logs(), s.name+"-gc.log")
 	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog + " " + b.o.extenderJVM
 	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
-	b.extender, err = harness.Start(b.env.Logs(), "extender", []string{
-		"KUBECONFIG=" + kc, "POD_NAME=extender-0", "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
+	b.extender, err = harness.Start(b.env.Logs(), s.name, []string{
+		"KUBECONFIG=" + kc, "POD_NAME=" + s.name, "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
 	}, argv...)
 	if err != nil {
 		return err
 	}
-	b.extURL = fmt.Sprintf("http://127.0.0.1:%d", port)
-	b.inspectionURL = fmt.Sprintf("http://127.0.0.1:%d", inspection)
-	if b.o.plain && !b.o.direct {
+	b.extURL = fmt.Sprintf("http://127.0.0.1:%d", b.extPort)
+	b.inspectionURL = fmt.Sprintf("http://127.0.0.1:%d", b.inspPort)
+	if b.o.plain && !b.o.direct && b.proxy == nil {
 		if b.proxy, err = newTimingProxy(b.extURL); err != nil {
 			return err
 		}
+	}
+	if s.standby {
+		return nil
 	}
 	return harness.WaitOK(ctx, b.extender, insecure, b.inspectionURL+"/readyz", 2*time.Minute)
 }

@@ -18,6 +18,11 @@
 //	dra-ext  kube-scheduler alone, the device pods asking nvidia.com/gpu and rdma/hca as extended
 //	   resources that Tandem's DeviceClasses serve through DRA (KEP-5004, extended.go): the claim is
 //	   kube-scheduler's own, without constraints
+//	s  the replica that takes over (issue #30): the extender started again as a standby beside a Lease
+//	   another identity holds, synced, rehearsed (-rehearsal-cycles), then the Lease released; its
+//	   first -standby-pods device pods, in runs of -pods, each measured (standby.go)
+//	s0 as s without the rehearsal (--standby-rehearsal-cycles=0), idling as long as the last s at the
+//	   size took
 //
 // Issue #34 calls the last two (c) and (d); here c is taken, so they are named.
 package main
@@ -52,6 +57,9 @@ type options struct {
 	direct       bool
 	plain        bool
 	warmup       int
+	// runs s and s0
+	standbyPods     int
+	rehearsalCycles int
 }
 
 // transport says how kube-scheduler reaches the extender's verbs in runs b and c.
@@ -72,7 +80,7 @@ func parseOptions() (*options, error) {
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
 	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen, dra-ext); 0: as -pods")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName)")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName), s (the standby that rehearsed takes the Lease), s0 (the standby that did not)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -84,6 +92,8 @@ func parseOptions() (*options, error) {
 	flag.StringVar(&o.extenderJVM, "extender-jvm", "", "extra extender JVM options, appended to JAVA_TOOL_OPTIONS (e.g. -XX:StartFlightRecording=...)")
 	flag.StringVar(&o.report, "report", "", "also write the result table to this file")
 	flag.IntVar(&o.warmup, "warmup-pods", 2000, "device pods scheduled through the extender, unmeasured, before the first run with it (its JIT compiles during the first thousands of pods); 0 for none")
+	flag.IntVar(&o.standbyPods, "standby-pods", 2000, "runs s and s0: device pods measured after the standby takes over, in runs of -pods")
+	flag.IntVar(&o.rehearsalCycles, "rehearsal-cycles", 2000, "run s: the standby's --standby-rehearsal-cycles, awaited before the Lease is released")
 	flag.BoolVar(&o.direct, "direct", false, "with -plain-http: kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
 	flag.BoolVar(&o.plain, "plain-http", false, "kube-scheduler talks plain HTTP to the extender (--insecure-verbs), through a proxy that times each verb as kube-scheduler sees it; by default it uses the shipped mutual TLS, directly")
 	flag.Parse()
@@ -99,13 +109,16 @@ func parseOptions() (*options, error) {
 	}
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
-		if r != "a" && r != "b" && r != "c" && r != "f" && !isDRA(r) {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt)
+		if r != "a" && r != "f" && !tandemRun(r) && !isDRA(r) {
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt, runStandby, runStandbyIdle)
 		}
 		o.runs = append(o.runs, r)
 	}
 	if o.warmup < 0 {
 		return nil, fmt.Errorf("-warmup-pods must not be negative, got %d", o.warmup)
+	}
+	if o.standbyPods < 1 || o.rehearsalCycles < 1 {
+		return nil, fmt.Errorf("-standby-pods and -rehearsal-cycles must be at least 1, got %d and %d", o.standbyPods, o.rehearsalCycles)
 	}
 	if o.pods < 1 {
 		return nil, fmt.Errorf("-pods must be at least 1, got %d", o.pods)
@@ -160,6 +173,15 @@ func measure(o *options) error {
 			return err
 		}
 		for _, r := range o.runs {
+			if isStandby(r) {
+				rs, err := b.standbyRuns(ctx, r, n)
+				if err != nil {
+					return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
+				}
+				results = append(results, rs...)
+				warm = o.warmup == 0 // a fresh extender leads now
+				continue
+			}
 			if !warm && (r == "b" || r == "c") {
 				if err := warmUp(ctx, b, n); err != nil {
 					return err

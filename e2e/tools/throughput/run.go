@@ -58,7 +58,9 @@ type result struct {
 	load          string
 	aligned, pods int
 	doubleBooked  int
-	pending       int // pods left unschedulable (DRA runs)
+	pending       int       // pods left unschedulable (DRA runs)
+	round         int       // runs s and s0: which run of -pods since the takeover (from 1)
+	takeover      *takeover // runs s and s0, round 1: how the standby came to lead
 }
 
 // span is one class of pods: from the first creation to the last binding.
@@ -77,7 +79,7 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 	if err := b.clear(ctx); err != nil {
 		return result{}, err
 	}
-	if run == "b" || run == "c" {
+	if tandemRun(run) {
 		if err := b.waitExtenderNodes(ctx, nodes+len(b.templates)); err != nil {
 			return result{}, err
 		}
@@ -127,7 +129,7 @@ func (b *bench) run(ctx context.Context, run, label string, nodes, podCount int)
 	res.device, res.cpu = spans(pods, created, bound)
 	res.pending = pending
 	b.figures(&res, before, after, len(bound))
-	return res, b.verify(ctx, &res, run == "b" || run == "c")
+	return res, b.verify(ctx, &res, tandemRun(run))
 }
 
 // snapshot is what is read before and after a run.
@@ -401,17 +403,23 @@ func (b *bench) clear(ctx context.Context) error {
 
 // waitExtenderNodes waits until the extender's informers hold every node with its topology.
 func (b *bench) waitExtenderNodes(ctx context.Context, want int) error {
-	return harness.Eventually(ctx, 500*time.Millisecond, 5*time.Minute, func(context.Context) error {
+	return b.waitExtenderMetric(ctx, "tandem_extender_nodes", want, 5*time.Minute)
+}
+
+// waitExtenderMetric waits until the extender's /metrics shows at least want for a series, failing
+// at once when the extender exits.
+func (b *bench) waitExtenderMetric(ctx context.Context, metric string, want int, limit time.Duration) error {
+	return harness.Eventually(ctx, 250*time.Millisecond, limit, func(context.Context) error {
 		s, err := scrape(b.inspectionURL + "/metrics")
 		if err != nil {
 			return err
 		}
-		have := int(s.sum("tandem_extender_nodes"))
+		have := int(s.sum(metric))
 		switch {
 		case !b.extender.Running():
-			return harness.Permanent(fmt.Errorf("the extender exited holding %d of %d nodes; see %s", have, want, b.extender.Log))
+			return harness.Permanent(fmt.Errorf("the extender exited at %s %d of %d; see %s", metric, have, want, b.extender.Log))
 		case have < want:
-			return fmt.Errorf("the extender holds %d of %d nodes; see %s", have, want, b.extender.Log)
+			return fmt.Errorf("the extender's %s is %d of %d; see %s", metric, have, want, b.extender.Log)
 		}
 		return nil
 	})

@@ -3,7 +3,7 @@ package dev.tandem.deviceplugin.bench;
 import dev.tandem.deviceplugin.lifecycle.PluginSockets;
 import dev.tandem.deviceplugin.standin.KubeletStandIn;
 import dev.tandem.fixtures.PodJvmOptions;
-import dev.tandem.fixtures.ProcStatus;
+import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.deviceplugin.v1beta1.AllocateRequest;
 import dev.tandem.kubelet.deviceplugin.v1beta1.ContainerAllocateRequest;
@@ -25,12 +25,14 @@ import java.util.function.Supplier;
  * plugin's RSS, twice: with the Device Information files Allocate writes, then without them (the
  * baseline, printed below the first). The plugin runs as its own process from the shaded jar, on an
  * hwloc fixture with a fake sysfs tree and without the API-server lookup (--no-kube); this JVM
- * plays the kubelet.
+ * plays the kubelet. {@code -Dbreakdown=DIR} writes each plugin's smaps, threads and Native Memory
+ * Tracking summary under DIR/device-info and DIR/off before it is stopped (NMT only with {@code
+ * -XX:NativeMemoryTracking=summary} among the plugin's options).
  *
  * <pre>
  * mvn -q -pl device-plugin -am package -DskipTests
  * java -cp device-plugin/target/test-classes:test-fixtures/target/classes:device-plugin/target/device-plugin.jar \
- *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] \
+ *     [-Dplugin.java=/path/to/bin/java] [-Dplugin.jar=...] [-Dbreakdown=DIR] \
  *     dev.tandem.deviceplugin.bench.RoundTripBenchmark [iterations] [plugin JVM options...]
  * </pre>
  */
@@ -126,6 +128,10 @@ public final class RoundTripBenchmark {
             "--node-name",
             "bench",
             "--no-kube",
+            // an ephemeral ops port: another plugin on the machine (a test, a second benchmark)
+            // may hold the default 9402, and the plugin exits when it cannot listen
+            "--ops-port",
+            "0",
             "--device-info-dir",
             deviceInfo ? dir.resolve("devinfo").toString() : "off"));
     long started = System.nanoTime();
@@ -178,9 +184,12 @@ public final class RoundTripBenchmark {
       report(
           "GetPreferredAllocation", "steady", measure(iterations, () -> kubelet.preferred(pref)));
       report("Allocate", "steady", measure(iterations, () -> kubelet.allocate(alloc)));
-      System.out.printf(
-          "plugin RSS: %.1f MiB (VmHWM %.1f MiB)%n",
-          ProcStatus.mib(plugin.pid(), "VmRSS"), ProcStatus.mib(plugin.pid(), "VmHWM"));
+      System.out.println("plugin " + ProcessFootprint.of(plugin.pid()));
+      String breakdown = System.getProperty("breakdown");
+      if (breakdown != null) {
+        ProcessFootprint.writeBreakdown(
+            plugin.pid(), Path.of(breakdown, deviceInfo ? "device-info" : "off"));
+      }
     } finally {
       plugin.destroy();
       plugin.waitFor();

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tandem.dra.claims.AllocatedClaims;
 import dev.tandem.fixtures.FakeSysfs;
 import dev.tandem.fixtures.PodJvmOptions;
-import dev.tandem.fixtures.ProcStatus;
+import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.Topologies;
 import dev.tandem.kubelet.KubeletGrpcClient;
@@ -169,14 +169,15 @@ public final class DriverWorkload {
           prepareAndUnprepare(
               client, DRAPluginGrpcClient.create(grpc, at(dra)), pool, devices, claims, log);
       long claimsMs = (System.nanoTime() - t0) / 1_000_000;
+      ProcessFootprint footprint = ProcessFootprint.of(driver.pid());
       return new Figures(
           readyMs,
           slices.size(),
           devices.size(),
           prepared,
           claimsMs,
-          ProcStatus.mib(driver.pid(), "VmRSS"),
-          ProcStatus.mib(driver.pid(), "VmHWM"));
+          footprint.rssKib() / 1024.0,
+          footprint.peakKib() / 1024.0);
     } finally {
       if (driver != null) {
         driver.destroy();

@@ -6,7 +6,7 @@ import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.api.crd.TestNodes;
 import dev.tandem.fixtures.PodJvmOptions;
-import dev.tandem.fixtures.ProcStatus;
+import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.Topologies;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -30,14 +30,17 @@ import java.util.concurrent.TimeUnit;
  * The agent's footprint in {@code run} mode: the agent jar as its own process on the XE8640
  * fixture, publishing to the fabric8 mock API server (CRUD mode, CRD, Node and one pod on the node
  * installed), no kubelet socket; after the object is published and {@code seconds} more, its RSS
- * and peak RSS are read from {@code /proc}. The JVM options default to the DaemonSet's.
+ * (anonymous and file-backed) and peak RSS are read from {@code /proc}. The JVM options default to
+ * the DaemonSet's; {@code -Dbreakdown=DIR} writes the agent's smaps, threads and Native Memory
+ * Tracking summary there before it is stopped (NMT only with {@code
+ * -XX:NativeMemoryTracking=summary} among the agent's options).
  *
  * <pre>
  * mvn -q -ntp -pl node-topology-agent -am install -DskipTests
  * cd node-topology-agent
  * mvn -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
  * java -cp target/test-classes:target/classes:$(cat target/test.classpath) \
- *     [-Dagent.java=/path/to/bin/java] [-Dagent.jar=...] \
+ *     [-Dagent.java=/path/to/bin/java] [-Dagent.jar=...] [-Dbreakdown=DIR] \
  *     dev.tandem.agent.bench.AgentMemory [seconds] [agent JVM options...]
  * </pre>
  */
@@ -123,11 +126,13 @@ public final class AgentMemory {
       }
       System.out.println("agent JVM options " + jvm);
       System.out.printf(
-          "agent RSS: %.1f MiB (VmHWM %.1f MiB), %d threads, CPU %.2f s%n",
-          ProcStatus.mib(agent.pid(), "VmRSS"),
-          ProcStatus.mib(agent.pid(), "VmHWM"),
-          ProcStatus.value(agent.pid(), "Threads"),
+          "agent %s, CPU %.2f s%n",
+          ProcessFootprint.of(agent.pid()),
           agent.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0));
+      String breakdown = System.getProperty("breakdown");
+      if (breakdown != null) {
+        ProcessFootprint.writeBreakdown(agent.pid(), Path.of(breakdown));
+      }
     } finally {
       if (agent != null) {
         agent.destroy();
