@@ -73,16 +73,7 @@ public final class Extender {
     Verbs reading = Verbs.of(config, cluster, classes);
     Routers routers = routers(vertx, config, cluster, metrics, reading);
     if (!config.demo() && config.leaderElection() && config.rehearsalCycles() > 0) {
-      new Rehearsal(
-              vertx,
-              cluster.state(),
-              cluster.readiness(),
-              reading.requests(),
-              reading.filter(),
-              reading.prioritize(),
-              metrics,
-              config.rehearsalCycles())
-          .start();
+      rehearsal(vertx, config, cluster, metrics, reading).start();
     }
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
@@ -111,6 +102,35 @@ public final class Extender {
               return closeStarted(verbs, inspection)
                   .transform(closed -> Future.failedFuture(done.cause()));
             });
+  }
+
+  /**
+   * The standby's rehearsal: filter and prioritize served as on the verbs port (same verbs, same
+   * TLS and HTTP version) on a loopback listener of its own, with pods and metrics no one reads.
+   */
+  private static Rehearsal rehearsal(
+      Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics, Verbs v) {
+    Router routes = Router.router(vertx);
+    SchedulerRoutes.rehearsal(
+            vertx,
+            cluster.state(),
+            new RecentPods(Duration.ofSeconds(1), 1, cluster.pods()),
+            v.filter(),
+            v.prioritize(),
+            v.requests(),
+            new ExtenderMetrics(cluster))
+        .mountReading(routes, config.prefix(), config.bodyLimit());
+    ErrorRoutes.mount(routes);
+    return new Rehearsal(
+        vertx,
+        cluster.state(),
+        cluster.readiness(),
+        metrics,
+        routes,
+        Rehearsal.Listener.like(ListenerTls.options(ListenerTls.verbs(config))),
+        config.prefix(),
+        config.rehearsalCycles(),
+        config.resources());
   }
 
   private static Future<HttpServer> listen(

@@ -70,13 +70,38 @@ public final class SchedulerRoutes {
   }
 
   public void mount(Router router, String prefix, long bodyLimit) {
+    mountReading(router, prefix, bodyLimit);
+    String base = prefix.equals("/") ? "" : prefix;
+    RequestHeaders headers = new RequestHeaders();
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
+    router.post(base + "/bind").handler(headers).handler(body).handler(this::bind);
+    router.post(base + "/preempt").handler(headers).handler(body).handler(this::preempt);
+  }
+
+  /** Only the verbs that change nothing: filter and prioritize. */
+  public void mountReading(Router router, String prefix, long bodyLimit) {
     String base = prefix.equals("/") ? "" : prefix;
     RequestHeaders headers = new RequestHeaders();
     BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
     router.post(base + "/filter").handler(headers).handler(body).handler(this::filter);
     router.post(base + "/prioritize").handler(headers).handler(body).handler(this::prioritize);
-    router.post(base + "/bind").handler(headers).handler(body).handler(this::bind);
-    router.post(base + "/preempt").handler(headers).handler(body).handler(this::preempt);
+  }
+
+  /**
+   * Filter and prioritize as the verbs port serves them, over their own pods and metrics, which no
+   * one reads: what the standby's rehearsal sends its requests to ({@link #mountReading} only;
+   * there is no bind or preempt).
+   */
+  public static SchedulerRoutes rehearsal(
+      Vertx vertx,
+      ClusterState state,
+      RecentPods pods,
+      FilterVerb filterVerb,
+      PrioritizeVerb prioritizeVerb,
+      PodRequests requests,
+      ExtenderMetrics metrics) {
+    return new SchedulerRoutes(
+        vertx, state, pods, filterVerb, prioritizeVerb, null, null, requests, metrics);
   }
 
   private void filter(RoutingContext ctx) {

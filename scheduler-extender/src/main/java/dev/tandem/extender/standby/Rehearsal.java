@@ -1,47 +1,51 @@
 package dev.tandem.extender.standby;
 
-import dev.tandem.extender.http.ExtenderArgs;
-import dev.tandem.extender.http.Replies;
+import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.ClusterState;
 import dev.tandem.extender.state.NodeEntry;
 import dev.tandem.extender.state.Readiness;
-import dev.tandem.extender.verbs.AllocationBudget;
-import dev.tandem.extender.verbs.FilterVerb;
-import dev.tandem.extender.verbs.FilterVerdict;
-import dev.tandem.extender.verbs.PodRequest;
-import dev.tandem.extender.verbs.PodRequests;
-import dev.tandem.extender.verbs.PrioritizeVerb;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A standby's rehearsal of kube-scheduler's cycle. While this replica's informers are synced and
  * another replica holds the lease, it runs up to {@code cycles} cycles, each a filter request over
- * up to {@value #MAX_NAMES} of its own nodes and a prioritize request over those that passed, as
- * kube-scheduler sends them: the body decoded by the routes' decoder, the pod read by the routes'
- * {@link PodRequests}, judged by the very verb instances the routes use (first within the event
- * loop's allocation budget, then without, as the routes decide), and the answer written by the
- * routes' writer. By then the JIT has compiled what the leader's requests run, so a standby that
- * takes the lease answers at its warm speed from its first request.
+ * up to {@value #MAX_NAMES} of its own nodes and a prioritize request over those that passed, sent
+ * as kube-scheduler sends them: over a socket, with the verbs port's TLS and HTTP version (HTTP/2
+ * over TLS where the verbs are served so), to a listener on loopback that serves filter and
+ * prioritize through the very decoder, verb instances and answer writer of the verbs port. By then
+ * the JIT has compiled what the leader's requests run, the HTTP server's and the TLS engine's code
+ * included, so a standby that takes the lease answers at its warm speed from its first request.
  *
- * <p>It changes nothing another replica or kube-scheduler could see: no pod is remembered for a
- * bind, no plan assumed, nothing written to the API server, and no verb metric counted (only its
- * own cycle counter). What it leaves behind is what any filter leaves: the verdicts the verbs
- * memoise per node state and pod shape, which are right for any pod of that shape.
+ * <p>It changes nothing another replica or kube-scheduler could see: the rehearsal's routes
+ * remember pods and count metrics in their own instances, which no one reads; there is no bind or
+ * preempt; nothing is written to the API server. What it leaves behind is what any filter leaves:
+ * the verdicts the verbs memoise per node state and pod shape, right for any pod of that shape. The
+ * listener takes no client certificate (it answers what the verbs port would answer to
+ * kube-scheduler, about this replica's view of the cluster) and is closed when the rehearsal ends.
  *
- * <p>Its CPU is bounded: one cycle at a time on a worker thread, and after each a pause as long as
- * the cycle took, so it takes at most half a core; after {@code cycles} cycles it stops for good
- * (compiled code stays: the JVM unloads it only with its classes). It waits while this replica
- * leads or has not synced, and goes on where it stopped if the replica loses the lease again.
+ * <p>Its CPU is bounded: one cycle at a time, and after each a pause as long as the cycle took, so
+ * it takes about half a core at most; after {@code cycles} cycles it stops for good (compiled code
+ * stays: the JVM drops it only with its classes). It waits while this replica leads or has not
+ * synced, and goes on where it stopped if the replica loses the lease again.
  */
 public final class Rehearsal {
 
@@ -59,39 +63,76 @@ public final class Rehearsal {
   private final Vertx vertx;
   private final ClusterState state;
   private final Readiness readiness;
-  private final PodRequests requests;
-  private final FilterVerb filter;
-  private final PrioritizeVerb prioritize;
   private final ExtenderMetrics metrics;
+  private final Handler<HttpServerRequest> routes;
+  private final Listener listener;
+  private final String prefix;
   private final int cycles;
   private final RehearsalPods pods;
-  private final Replies replies = new Replies();
   private List<String> names = List.of();
+  private Future<HttpServer> server;
+  private HttpClient client;
   private volatile int done;
   private long began;
 
   /**
-   * @param requests, filter, prioritize the instances the routes use
+   * How the rehearsal listener and its client speak: as the verbs port does, without a client
+   * certificate.
+   *
+   * @param server the verbs port's options, client authentication off
+   * @param client options that reach it: TLS trusting it and HTTP/2 when the server offers them
+   */
+  public record Listener(HttpServerOptions server, HttpClientOptions client) {
+
+    /** Plain HTTP/1.1, as a verbs port without TLS. */
+    public static Listener plain() {
+      return new Listener(new HttpServerOptions(), new HttpClientOptions());
+    }
+
+    /**
+     * The verbs port's options, without client authentication; a client that trusts this in-process
+     * listener (it sends nothing secret) and speaks HTTP/2 where the port offers it by ALPN.
+     */
+    public static Listener like(HttpServerOptions verbs) {
+      HttpServerOptions server = new HttpServerOptions(verbs).setClientAuth(ClientAuth.NONE);
+      if (!verbs.isSsl()) {
+        return new Listener(server, new HttpClientOptions());
+      }
+      HttpClientOptions client =
+          new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false);
+      if (verbs.isUseAlpn()) {
+        client.setUseAlpn(true).setProtocolVersion(HttpVersion.HTTP_2);
+      }
+      return new Listener(server, client);
+    }
+  }
+
+  /**
+   * @param routes filter and prioritize as the verbs port serves them, over pods and metrics of
+   *     their own
+   * @param prefix the verbs' URL prefix
    * @param cycles how many cycles to run in all; 0 runs none
+   * @param resources the GPU and HCA resource names the rehearsal's pods ask for
    */
   public Rehearsal(
       Vertx vertx,
       ClusterState state,
       Readiness readiness,
-      PodRequests requests,
-      FilterVerb filter,
-      PrioritizeVerb prioritize,
       ExtenderMetrics metrics,
-      int cycles) {
+      Handler<HttpServerRequest> routes,
+      Listener listener,
+      String prefix,
+      int cycles,
+      ResourceNames resources) {
     this.vertx = vertx;
     this.state = state;
     this.readiness = readiness;
-    this.requests = requests;
-    this.filter = filter;
-    this.prioritize = prioritize;
     this.metrics = metrics;
+    this.routes = routes;
+    this.listener = listener;
+    this.prefix = prefix.equals("/") ? "" : prefix;
     this.cycles = cycles;
-    this.pods = new RehearsalPods(requests.resources());
+    this.pods = new RehearsalPods(resources);
   }
 
   /** Starts looking for the moment to rehearse; returns at once. */
@@ -122,16 +163,17 @@ public final class Rehearsal {
     }
     long start = System.nanoTime();
     int n = done;
-    vertx
-        .executeBlocking(() -> cycle(n), false)
+    cycle(n)
         .onSuccess(passed -> cycled(start))
         .onFailure(
-            e ->
-                LOG.warn(
-                    "standby: rehearsal cycle {} failed; the rehearsal stops and this replica will"
-                        + " start cold if it takes the lease (please report this)",
-                    n,
-                    e));
+            e -> {
+              LOG.warn(
+                  "standby: rehearsal cycle {} failed; the rehearsal stops and this replica will"
+                      + " start cold if it takes the lease (please report this)",
+                  n,
+                  e);
+              close();
+            });
   }
 
   private void cycled(long start) {
@@ -142,35 +184,64 @@ public final class Rehearsal {
           "standby: rehearsal done, {} cycles in {} s; its filter and prioritize are compiled",
           cycles,
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
+      close();
       return;
     }
     long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     vertx.setTimer(Math.max(1, spent), id -> next());
   }
 
-  /** One filter and one prioritize for the {@code n}th rehearsal pod; how many nodes passed. */
-  int cycle(int n) {
+  /**
+   * One filter and one prioritize for the {@code n}th rehearsal pod; how many nodes passed. Called
+   * on one Vert.x context (the rehearsal's timers'), as its client's connection pool expects.
+   */
+  Future<Integer> cycle(int n) {
     if (n % NAMES_EVERY == 0 || names.isEmpty()) {
       names = state.nodes().stream().map(NodeEntry::name).toList();
     }
     JsonObject pod = pods.pod(n);
-    List<String> asked = window(names, n);
-    ExtenderArgs args = ExtenderArgs.decode(body(pod, asked), state.directory());
-    PodRequest request = requests.of(args.pod());
-    FilterVerdict verdict = decided(budget -> filter.verdict(request, args.candidates(), budget));
-    replies.filter(args, verdict);
-    List<String> passed = new ArrayList<>();
-    for (int i = 0; i < asked.size(); i++) {
-      if (verdict.passed()[i]) {
-        passed.add(asked.get(i));
-      }
+    return post("/filter", body(pod, window(names, n)))
+        .compose(
+            answer -> {
+              JsonArray passed = answer.toJsonObject().getJsonArray("NodeNames", new JsonArray());
+              if (passed.isEmpty()) {
+                return Future.succeededFuture(0);
+              }
+              List<String> named = new ArrayList<>();
+              passed.forEach(name -> named.add((String) name));
+              return post("/prioritize", body(pod, named)).map(scores -> passed.size());
+            });
+  }
+
+  private Future<Buffer> post(String verb, Buffer body) {
+    return listening()
+        .compose(p -> client.request(HttpMethod.POST, p, "127.0.0.1", prefix + verb))
+        .compose(req -> req.putHeader("content-type", "application/json").send(body))
+        .compose(
+            resp ->
+                resp.statusCode() == 200
+                    ? resp.body()
+                    : Future.failedFuture(
+                        "the rehearsal's " + verb + " answered HTTP " + resp.statusCode()));
+  }
+
+  /** The listener's port, started on the first call. */
+  private Future<Integer> listening() {
+    if (server == null) {
+      client = vertx.createHttpClient(listener.client());
+      server =
+          vertx.createHttpServer(listener.server()).requestHandler(routes).listen(0, "127.0.0.1");
     }
-    if (!passed.isEmpty()) {
-      ExtenderArgs again = ExtenderArgs.decode(body(pod, passed), state.directory());
-      int[] scores = decided(budget -> prioritize.scores(request, again.candidates(), budget));
-      replies.priorities(again.candidates(), scores);
+    return server.map(HttpServer::actualPort);
+  }
+
+  private void close() {
+    if (client != null) {
+      client.close();
     }
-    return passed.size();
+    if (server != null) {
+      server.onSuccess(HttpServer::close);
+    }
   }
 
   /** Up to {@value #MAX_NAMES} names, a different window each cycle. */
@@ -192,11 +263,5 @@ public final class Rehearsal {
         .putNull("Nodes")
         .put("NodeNames", new JsonArray(names))
         .toBuffer();
-  }
-
-  /** As the routes decide: within the event loop's budget, else without one. */
-  private static <T> T decided(IntFunction<T> decision) {
-    T quick = decision.apply(AllocationBudget.EVENT_LOOP);
-    return quick != null ? quick : decision.apply(AllocationBudget.UNLIMITED);
   }
 }

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.demo.DemoCluster;
+import dev.tandem.extender.http.SchedulerRoutes;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.AllocationBudget;
 import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.FilterVerdict;
@@ -19,12 +21,23 @@ import dev.tandem.extender.verbs.PodRequest;
 import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.allocation.AllocationRequest;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.SelfSignedCertificate;
+import io.vertx.ext.web.Router;
 import io.vertx.junit5.VertxExtension;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -37,9 +50,11 @@ class RehearsalTest {
   private ClusterParts cluster;
   private ExtenderMetrics metrics;
   private FilterVerb filter;
+  private Context context;
 
   @BeforeEach
-  void demoClusterAsStandby() {
+  void demoClusterAsStandby(Vertx vertx) {
+    context = vertx.getOrCreateContext();
     cluster = DemoCluster.fromBundledFixtures();
     cluster.readiness().leader(false);
     metrics = new ExtenderMetrics(cluster);
@@ -47,16 +62,43 @@ class RehearsalTest {
   }
 
   private Rehearsal rehearsal(Vertx vertx, int cycles) {
+    return rehearsal(vertx, cycles, Rehearsal.Listener.plain(), req -> {});
+  }
+
+  /** A rehearsal against the verbs' filter and prioritize; {@code seen} sees each request. */
+  private Rehearsal rehearsal(
+      Vertx vertx, int cycles, Rehearsal.Listener listener, Handler<HttpServerRequest> seen) {
     NodeEvaluator evaluator = new NodeEvaluator(1000);
+    Router router = Router.router(vertx);
+    SchedulerRoutes.rehearsal(
+            vertx,
+            cluster.state(),
+            new RecentPods(Duration.ofSeconds(1), 1, cluster.pods()),
+            new FilterVerb(evaluator, cluster.state().gangRails()),
+            new PrioritizeVerb(evaluator, cluster.state().gangRails()),
+            PodRequests.DEFAULT,
+            new ExtenderMetrics(cluster))
+        .mountReading(router, "/scheduler", 1 << 24);
     return new Rehearsal(
         vertx,
         cluster.state(),
         cluster.readiness(),
-        PodRequests.DEFAULT,
-        new FilterVerb(evaluator, cluster.state().gangRails()),
-        new PrioritizeVerb(evaluator, cluster.state().gangRails()),
         metrics,
-        cycles);
+        req -> {
+          seen.handle(req);
+          router.handle(req);
+        },
+        listener,
+        "/scheduler",
+        cycles,
+        ResourceNames.DEFAULT);
+  }
+
+  /** One cycle, run on the one context the rehearsal runs its cycles on in the extender. */
+  private int passed(Rehearsal r, int n) throws Exception {
+    Promise<Integer> passed = Promise.promise();
+    context.runOnContext(v -> r.cycle(n).onComplete(passed));
+    return passed.future().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }
 
   @Test
@@ -110,7 +152,7 @@ class RehearsalTest {
 
   @Test
   @DisplayName("a cycle judges the pod as filter does: the same nodes pass")
-  void cycleJudgesAsFilter(Vertx vertx) {
+  void cycleJudgesAsFilter(Vertx vertx) throws Exception {
     Rehearsal r = rehearsal(vertx, 1);
     RehearsalPods pods = new RehearsalPods(ResourceNames.DEFAULT);
     List<NodeEntry> nodes = cluster.state().nodes();
@@ -128,9 +170,40 @@ class RehearsalTest {
         passed += p ? 1 : 0;
       }
       someRefused |= passed < nodes.size();
-      assertEquals(passed, r.cycle(n), "pod " + n);
+      assertEquals(passed, passed(r, n), "pod " + n);
     }
     assertTrue(someRefused, "some rehearsal pods must be refused somewhere, or the check is weak");
+  }
+
+  @Test
+  @DisplayName(
+      "with the verbs port's TLS and ALPN, it rehearses over HTTP/2 and TLS, without a client"
+          + " certificate")
+  void likeTheVerbsPort(Vertx vertx) throws Exception {
+    SelfSignedCertificate cert = SelfSignedCertificate.create("localhost");
+    HttpServerOptions verbs =
+        new HttpServerOptions()
+            .setSsl(true)
+            .setUseAlpn(true)
+            .setKeyCertOptions(cert.keyCertOptions())
+            .setTrustOptions(cert.trustOptions())
+            .setClientAuth(ClientAuth.REQUIRED);
+    List<HttpVersion> versions = new CopyOnWriteArrayList<>();
+    List<Boolean> tls = new CopyOnWriteArrayList<>();
+    Rehearsal r =
+        rehearsal(
+            vertx,
+            1,
+            Rehearsal.Listener.like(verbs),
+            req -> {
+              versions.add(req.version());
+              tls.add(req.isSSL());
+            });
+    assertTrue(passed(r, 0) > 0, "a 1-GPU pod passes some demo node");
+    assertEquals(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_2), versions);
+    assertEquals(List.of(true, true), tls);
+    assertEquals(
+        ClientAuth.REQUIRED, verbs.getClientAuth(), "the verbs' options stay as they were");
   }
 
   @Test
