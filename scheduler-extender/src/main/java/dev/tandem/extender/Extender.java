@@ -72,13 +72,14 @@ public final class Extender {
       NodeClasses classes) {
     Verbs reading = Verbs.of(config, cluster, classes);
     Routers routers = routers(vertx, config, cluster, metrics, reading);
+    ListenerTls verbsTls = ListenerTls.verbs(config);
     if (!config.demo() && config.leaderElection() && config.rehearsalCycles() > 0) {
-      rehearsal(vertx, config, cluster, metrics, reading).start();
+      rehearsal(vertx, config, verbsTls, cluster, metrics, reading).start();
     }
     long sweep = Math.max(1000, Math.min(10_000, config.assumedTtl().toMillis() / 4));
     vertx.setPeriodic(sweep, id -> cluster.assumptions().expire());
     Future<HttpServer> verbs =
-        listen(vertx, ListenerTls.verbs(config), routers.verbs(), config.port(), config.host());
+        listen(vertx, verbsTls, routers.verbs(), config.port(), config.host());
     Future<HttpServer> inspection =
         listen(
             vertx,
@@ -109,7 +110,12 @@ public final class Extender {
    * TLS and HTTP version) on a loopback listener of its own, with pods and metrics no one reads.
    */
   private static Rehearsal rehearsal(
-      Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics, Verbs v) {
+      Vertx vertx,
+      ExtenderConfig config,
+      ListenerTls verbsTls,
+      ClusterParts cluster,
+      ExtenderMetrics metrics,
+      Verbs v) {
     Router routes = Router.router(vertx);
     SchedulerRoutes.rehearsal(
             vertx,
@@ -127,7 +133,7 @@ public final class Extender {
         cluster.readiness(),
         metrics,
         routes,
-        Rehearsal.Listener.like(ListenerTls.options(ListenerTls.verbs(config))),
+        Rehearsal.Listener.like(ListenerTls.options(verbsTls)),
         config.prefix(),
         config.rehearsalCycles(),
         config.resources());
