@@ -126,27 +126,25 @@ class RehearsalTest {
   @DisplayName("the leader does not rehearse; it starts when the replica is a standby again")
   void leaderWaits(Vertx vertx) {
     cluster.readiness().leader(true);
-    Rehearsal r = rehearsal(vertx, 5);
-    r.start();
-    await()
-        .during(Duration.ofMillis(2 * Rehearsal.LOOK_AGAIN_MILLIS))
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> r.done() == 0);
-    cluster.readiness().leader(false);
-    await().atMost(Duration.ofSeconds(30)).until(() -> r.done() == 5);
+    assertWaitsUntil(vertx, () -> cluster.readiness().leader(false));
   }
 
   @Test
   @DisplayName("a replica whose informers have not synced does not rehearse")
   void unsyncedWaits(Vertx vertx) {
     cluster.readiness().synced(false);
+    assertWaitsUntil(vertx, () -> cluster.readiness().synced(true));
+  }
+
+  /** No cycle for longer than the rehearsal's own look-again delay, then all after {@code free}. */
+  private void assertWaitsUntil(Vertx vertx, Runnable free) {
     Rehearsal r = rehearsal(vertx, 5);
     r.start();
     await()
         .during(Duration.ofMillis(2 * Rehearsal.LOOK_AGAIN_MILLIS))
         .atMost(Duration.ofSeconds(10))
         .until(() -> r.done() == 0);
-    cluster.readiness().synced(true);
+    free.run();
     await().atMost(Duration.ofSeconds(30)).until(() -> r.done() == 5);
   }
 
