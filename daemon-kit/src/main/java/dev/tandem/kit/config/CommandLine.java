@@ -17,7 +17,9 @@ final class CommandLine {
       boolean inline = arg.startsWith("--") && eq > 0;
       String name = inline ? arg.substring(0, eq) : arg;
       Setting<?> s = find(settings, name);
-      if (inline) {
+      if (inline && s.isSwitch()) {
+        out.put(s, s.switched(arg.substring(eq + 1)));
+      } else if (inline) {
         out.put(s, arg.substring(eq + 1));
       } else if (s.isSwitch()) {
         out.put(s, s.switchValue());

@@ -103,18 +103,22 @@ public final class Resolved {
 
   /**
    * One line for the start-up log: every setting that has a value, with where it came from when it
-   * is not the default; secrets are masked.
+   * is not the default; secrets are masked. A switch reads as its flag does: {@code
+   * --no-leader-election=false} while leader election is on.
    */
   public String describe() {
     return entries.values().stream()
         .filter(e -> e.text() != null)
-        .map(
-            e ->
-                e.setting().flag()
-                    + "="
-                    + (e.setting().secret() ? "***" : e.text())
-                    + origin(e.setting(), e.source()))
+        .map(e -> e.setting().flag() + "=" + shown(e) + origin(e.setting(), e.source()))
         .collect(Collectors.joining(", "));
+  }
+
+  private static String shown(Entry e) {
+    Setting<?> s = e.setting();
+    if (s.secret()) {
+      return "***";
+    }
+    return s.isSwitch() ? s.asSwitch(e.text()) : e.text();
   }
 
   private static String origin(Setting<?> s, Source source) {

@@ -168,6 +168,26 @@ public record Setting<T>(
   }
 
   /**
+   * The setting's text for a switch given as {@code --flag=true|false}: the value tells whether the
+   * flag's meaning holds, so {@code --no-kube=true} is {@code --no-kube} and {@code
+   * --no-leader-election=true} turns leader election off, as {@code --no-leader-election} does.
+   */
+  String switched(String given) {
+    boolean holds;
+    try {
+      holds = Parsers.bool().parse(given);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationException(flag + "=" + given + ": " + e.getMessage());
+    }
+    return holds ? switchValue : String.valueOf(!Boolean.parseBoolean(switchValue));
+  }
+
+  /** The setting's text as its switch reads: whether {@code --flag} holds for this value. */
+  String asSwitch(String text) {
+    return String.valueOf(text.equalsIgnoreCase(switchValue));
+  }
+
+  /**
    * How messages name the setting: {@code --resync (TANDEM_RESYNC_SECONDS)}, {@code --port
    * (TANDEM_EXTENDER_PORT, file key port)}.
    */

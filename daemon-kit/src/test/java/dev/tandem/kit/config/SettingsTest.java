@@ -267,6 +267,38 @@ class SettingsTest {
   }
 
   @Test
+  @DisplayName(
+      "a switch that turns a setting off (--no-x) reads as its flag: given bare or =true it turns"
+          + " the setting off, =false keeps it on, and the start-up line shows the flag's sense")
+  void invertedSwitch() {
+    Setting<Boolean> election =
+        Setting.toggle("--no-election", false).env("T_ELECTION").defaultValue("true");
+    Settings settings = Settings.of("x", List.of(election));
+    Resolved byDefault = settings.resolve(List.of(), Map.of());
+    assertTrue(byDefault.get(election));
+    assertEquals("--no-election=false", byDefault.describe());
+    for (String off : List.of("--no-election", "--no-election=true", "--no-election=TRUE")) {
+      Resolved r = settings.resolve(List.of(off), Map.of());
+      assertFalse(r.get(election), off);
+      assertEquals("--no-election=true (flag)", r.describe(), off);
+    }
+    Resolved kept = settings.resolve(List.of("--no-election=false"), Map.of());
+    assertTrue(kept.get(election));
+    assertEquals("--no-election=false (flag)", kept.describe());
+    Resolved fromEnv = settings.resolve(List.of(), Map.of("T_ELECTION", "false"));
+    assertFalse(fromEnv.get(election));
+    assertEquals("--no-election=true (T_ELECTION)", fromEnv.describe());
+    assertEquals(
+        "--no-election=maybe: is not true or false",
+        assertThrows(
+                InvalidConfigurationException.class,
+                () -> settings.resolve(List.of("--no-election=maybe"), Map.of()))
+            .getMessage());
+    Resolved demoOff = resolve(Map.of("T_NAME", "a"), "--demo=false");
+    assertFalse(demoOff.get(DEMO));
+  }
+
+  @Test
   @DisplayName("a flag declared twice is a programming error")
   void duplicate() {
     assertThrows(IllegalArgumentException.class, () -> Settings.of("x", List.of(PORT, PORT)));
