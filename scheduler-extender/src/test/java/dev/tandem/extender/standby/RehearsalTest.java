@@ -62,7 +62,7 @@ class RehearsalTest {
   }
 
   private Rehearsal rehearsal(Vertx vertx, int cycles) {
-    return rehearsal(vertx, cycles, Rehearsal.Listener.plain(), req -> {});
+    return rehearsal(vertx, cycles, Rehearsal.Listener.like(new HttpServerOptions()), req -> {});
   }
 
   /** A rehearsal against the verbs' filter and prioritize; {@code seen} sees each request. */
