@@ -3,6 +3,7 @@ package dev.tandem.extender;
 import dev.tandem.extender.config.ExtenderConfig;
 import dev.tandem.extender.http.ErrorRoutes;
 import dev.tandem.extender.http.InspectionRoutes;
+import dev.tandem.extender.http.ReadingRoutes;
 import dev.tandem.extender.http.SchedulerRoutes;
 import dev.tandem.extender.http.UiRoutes;
 import dev.tandem.extender.inspect.Inspection;
@@ -117,7 +118,7 @@ public final class Extender {
       ExtenderMetrics metrics,
       Verbs v) {
     Router routes = Router.router(vertx);
-    SchedulerRoutes.rehearsal(
+    new ReadingRoutes(
             vertx,
             cluster.state(),
             new RecentPods(Duration.ofSeconds(1), 1, cluster.pods()),
@@ -125,7 +126,7 @@ public final class Extender {
             v.prioritize(),
             v.requests(),
             new ExtenderMetrics(cluster))
-        .mountReading(routes, config.prefix(), config.bodyLimit());
+        .mount(routes, config.prefix(), config.bodyLimit());
     ErrorRoutes.mount(routes);
     return new Rehearsal(
         vertx,

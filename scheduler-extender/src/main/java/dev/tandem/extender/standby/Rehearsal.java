@@ -84,11 +84,6 @@ public final class Rehearsal {
    */
   public record Listener(HttpServerOptions server, HttpClientOptions client) {
 
-    /** Plain HTTP/1.1, as a verbs port without TLS. */
-    public static Listener plain() {
-      return new Listener(new HttpServerOptions(), new HttpClientOptions());
-    }
-
     /**
      * The verbs port's options, without client authentication; a client that trusts this in-process
      * listener (it sends nothing secret) and speaks HTTP/2 where the port offers it by ALPN.

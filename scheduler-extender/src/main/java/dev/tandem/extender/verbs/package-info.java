@@ -4,6 +4,6 @@
  * see HTTP. Filter and prioritize walk the candidate nodes with the one {@link NodeEvaluator},
  * within an {@link AllocationBudget}; preempt searches each proposed node's victims with {@link
  * VictimSearch}, the same allocator judging every set. The HTTP adapter's {@code SchedulerRoutes}
- * mounts them.
+ * mounts them (filter and prioritize through its {@code ReadingRoutes}).
  */
 package dev.tandem.extender.verbs;

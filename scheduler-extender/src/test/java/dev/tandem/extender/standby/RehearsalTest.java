@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.api.ResourceNames;
 import dev.tandem.extender.demo.DemoCluster;
-import dev.tandem.extender.http.SchedulerRoutes;
+import dev.tandem.extender.http.ReadingRoutes;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterParts;
@@ -62,7 +62,7 @@ class RehearsalTest {
   }
 
   private Rehearsal rehearsal(Vertx vertx, int cycles) {
-    return rehearsal(vertx, cycles, Rehearsal.Listener.plain(), req -> {});
+    return rehearsal(vertx, cycles, Rehearsal.Listener.like(new HttpServerOptions()), req -> {});
   }
 
   /** A rehearsal against the verbs' filter and prioritize; {@code seen} sees each request. */
@@ -70,7 +70,7 @@ class RehearsalTest {
       Vertx vertx, int cycles, Rehearsal.Listener listener, Handler<HttpServerRequest> seen) {
     NodeEvaluator evaluator = new NodeEvaluator(1000);
     Router router = Router.router(vertx);
-    SchedulerRoutes.rehearsal(
+    new ReadingRoutes(
             vertx,
             cluster.state(),
             new RecentPods(Duration.ofSeconds(1), 1, cluster.pods()),
@@ -78,7 +78,7 @@ class RehearsalTest {
             new PrioritizeVerb(evaluator, cluster.state().gangRails()),
             PodRequests.DEFAULT,
             new ExtenderMetrics(cluster))
-        .mountReading(router, "/scheduler", 1 << 24);
+        .mount(router, "/scheduler", 1 << 24);
     return new Rehearsal(
         vertx,
         cluster.state(),
