@@ -8,9 +8,12 @@ import dev.tandem.extender.http.SchedulerRoutes;
 import dev.tandem.extender.http.UiRoutes;
 import dev.tandem.extender.inspect.Inspection;
 import dev.tandem.extender.metrics.ExtenderMetrics;
+import dev.tandem.extender.standby.BindRehearsal;
 import dev.tandem.extender.standby.Rehearsal;
 import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.NodeClasses;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.PodSource;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
@@ -137,7 +140,24 @@ public final class Extender {
         Rehearsal.Listener.like(ListenerTls.options(verbsTls)),
         config.prefix(),
         config.rehearsalCycles(),
-        config.resources());
+        config.resources(),
+        new BindRehearsal(
+            bind(config, cluster, cluster.pods(), v),
+            cluster.pods(),
+            new PodRef(config.leaseNamespace(), config.identity(), "")));
+  }
+
+  /** The bind verb over {@code pods}: the verbs port's, and the one a standby rehearses. */
+  private static BindVerb bind(
+      ExtenderConfig config, ClusterParts cluster, PodSource pods, Verbs v) {
+    return new BindVerb(
+        cluster.readiness(),
+        pods,
+        cluster.assumptions(),
+        cluster.writer(),
+        v.requests(),
+        config.assumedTtl(),
+        cluster.state().gangRails());
   }
 
   private static Future<HttpServer> listen(
@@ -197,15 +217,7 @@ public final class Extender {
   private static Routers routers(
       Vertx vertx, ExtenderConfig config, ClusterParts cluster, ExtenderMetrics metrics, Verbs v) {
     RecentPods pods = new RecentPods(KEEP_PODS, MAX_PODS, cluster.pods());
-    BindVerb bind =
-        new BindVerb(
-            cluster.readiness(),
-            pods,
-            cluster.assumptions(),
-            cluster.writer(),
-            v.requests(),
-            config.assumedTtl(),
-            cluster.state().gangRails());
+    BindVerb bind = bind(config, cluster, pods, v);
     Router verbs = Router.router(vertx);
     new SchedulerRoutes(
             vertx,

@@ -28,6 +28,33 @@ final class KubeWriter implements PodWriter {
 
   @Override
   public Future<Void> bind(PodRef pod, String node, Map<String, String> annotations) {
+    HttpClient http = client.getHttpClient();
+    HttpRequest request = binding(http, pod, node, annotations);
+    return Future.fromCompletionStage(
+            http.sendAsync(request, String.class), vertx.getOrCreateContext())
+        .compose(
+            r ->
+                r.isSuccessful()
+                    ? Future.<Void>succeededFuture()
+                    : Future.failedFuture(
+                        "the API server answered "
+                            + r.code()
+                            + " to the Binding of "
+                            + pod
+                            + " to "
+                            + node
+                            + ": "
+                            + abbreviate(r.body())));
+  }
+
+  @Override
+  public void rehearse(PodRef pod, String node, Map<String, String> annotations) {
+    binding(client.getHttpClient(), pod, node, annotations);
+  }
+
+  /** The POST of the Binding: the pod's name, namespace and UID, the node, the annotations. */
+  private HttpRequest binding(
+      HttpClient http, PodRef pod, String node, Map<String, String> annotations) {
     JsonObject metadata =
         new JsonObject()
             .put("name", pod.name())
@@ -53,24 +80,7 @@ final class KubeWriter implements PodWriter {
                 + "/pods/"
                 + pod.name()
                 + "/binding");
-    HttpClient http = client.getHttpClient();
-    HttpRequest request =
-        http.newHttpRequestBuilder().uri(uri).post("application/json", body).build();
-    return Future.fromCompletionStage(
-            http.sendAsync(request, String.class), vertx.getOrCreateContext())
-        .compose(
-            r ->
-                r.isSuccessful()
-                    ? Future.<Void>succeededFuture()
-                    : Future.failedFuture(
-                        "the API server answered "
-                            + r.code()
-                            + " to the Binding of "
-                            + pod
-                            + " to "
-                            + node
-                            + ": "
-                            + abbreviate(r.body())));
+    return http.newHttpRequestBuilder().uri(uri).post("application/json", body).build();
   }
 
   private static String abbreviate(String s) {

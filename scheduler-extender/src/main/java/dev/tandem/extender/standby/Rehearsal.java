@@ -28,17 +28,19 @@ import org.slf4j.LoggerFactory;
 /**
  * A standby's rehearsal of kube-scheduler's cycle. While this replica's informers are synced and
  * another replica holds the lease, it runs up to {@code cycles} cycles, each a filter request over
- * up to {@value #MAX_NAMES} of its own nodes and a prioritize request over those that passed, sent
- * as kube-scheduler sends them: over a socket, with the verbs port's TLS and HTTP version (HTTP/2
- * over TLS where the verbs are served so), to a listener on loopback that serves filter and
+ * up to {@value #MAX_NAMES} of its own nodes, a prioritize request over those that passed and a
+ * bind on the best of them that holds and sends nothing ({@link BindRehearsal}); the requests are
+ * sent as kube-scheduler sends them: over a socket, with the verbs port's TLS and HTTP version
+ * (HTTP/2 over TLS where the verbs are served so), to a listener on loopback that serves filter and
  * prioritize through the very decoder, verb instances and answer writer of the verbs port. By then
  * the JIT has compiled what the leader's requests run, the HTTP server's and the TLS engine's code
  * included, so a standby that takes the lease answers at its warm speed from its first request.
  *
  * <p>It changes nothing another replica or kube-scheduler could see: the rehearsal's routes
- * remember pods and count metrics in their own instances, which no one reads; there is no bind or
- * preempt; nothing is written to the API server. What it leaves behind is what any filter leaves:
- * the verdicts the verbs memoise per node state and pod shape, right for any pod of that shape. The
+ * remember pods and count metrics in their own instances, which no one reads; its bind plans
+ * without holding devices and prepares the Binding without sending it, and its only call to the API
+ * server is a read; there is no preempt. What it leaves behind is what any filter leaves: the
+ * verdicts the verbs memoise per node state and pod shape, right for any pod of that shape. The
  * listener takes no client certificate (it answers what the verbs port would answer to
  * kube-scheduler, about this replica's view of the cluster) and is closed when the rehearsal ends.
  *
@@ -69,6 +71,7 @@ public final class Rehearsal {
   private final String prefix;
   private final int cycles;
   private final RehearsalPods pods;
+  private final BindRehearsal bind;
   private List<String> names = List.of();
   private Future<HttpServer> server;
   private HttpClient client;
@@ -108,6 +111,7 @@ public final class Rehearsal {
    * @param prefix the verbs' URL prefix
    * @param cycles how many cycles to run in all; 0 runs none
    * @param resources the GPU and HCA resource names the rehearsal's pods ask for
+   * @param bind the bind of each cycle, on the node scored best
    */
   public Rehearsal(
       Vertx vertx,
@@ -118,7 +122,8 @@ public final class Rehearsal {
       Listener listener,
       String prefix,
       int cycles,
-      ResourceNames resources) {
+      ResourceNames resources,
+      BindRehearsal bind) {
     this.vertx = vertx;
     this.state = state;
     this.readiness = readiness;
@@ -128,6 +133,7 @@ public final class Rehearsal {
     this.prefix = prefix.equals("/") ? "" : prefix;
     this.cycles = cycles;
     this.pods = new RehearsalPods(resources);
+    this.bind = bind;
   }
 
   /** Starts looking for the moment to rehearse; returns at once. */
@@ -204,8 +210,26 @@ public final class Rehearsal {
               }
               List<String> named = new ArrayList<>();
               passed.forEach(name -> named.add((String) name));
-              return post("/prioritize", body(pod, named)).map(scores -> passed.size());
+              return post("/prioritize", body(pod, named))
+                  .compose(scores -> bind.rehearse(n, pod, best(scores)))
+                  .map(planned -> passed.size());
             });
+  }
+
+  /** The host of the highest score in a HostPriorityList. */
+  static String best(Buffer scores) {
+    JsonArray hosts = scores.toJsonArray();
+    String best = null;
+    long top = Long.MIN_VALUE;
+    for (int i = 0; i < hosts.size(); i++) {
+      JsonObject host = hosts.getJsonObject(i);
+      long score = host.getLong("Score", 0L);
+      if (best == null || score > top) {
+        best = host.getString("Host");
+        top = score;
+      }
+    }
+    return best;
   }
 
   private Future<Buffer> post(String verb, Buffer body) {

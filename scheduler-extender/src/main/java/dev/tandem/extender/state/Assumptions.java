@@ -96,29 +96,59 @@ public final class Assumptions {
     nodes.computeIfPresent(
         node,
         (name, entry) -> {
-          AllocationResult r = planner.plan(entry.allocator(), request, entry.free());
-          if (!(r instanceof Allocation a)) {
-            result[0] = new Assumption(r, null);
+          result[0] = planOn(entry, pod, request, ttl, shares, planner, now);
+          if (result[0].plan() == null) {
             return entry;
           }
-          AssumedPlan plan =
-              new AssumedPlan(
-                  pod,
-                  name,
-                  a.gpuIds(),
-                  a.hcaIds(),
-                  a.worst(),
-                  request.policy(),
-                  now,
-                  now.plus(ttl),
-                  shares.of(entry.allocator().index(), a));
-          result[0] = new Assumption(r, plan);
           Map<String, AssumedPlan> plans = new LinkedHashMap<>(entry.assumed());
-          plans.put(pod.uid(), plan);
+          plans.put(pod.uid(), result[0].plan());
           assumedNode.put(pod.uid(), name);
           return entry.withAssumed(plans);
         });
     return Optional.ofNullable(result[0]);
+  }
+
+  /**
+   * What {@link #assume(String, PodRef, AllocationRequest, Duration, Shares, Planner)} would plan
+   * on the node now, holding nothing: a standby's rehearsal of a bind.
+   */
+  public Optional<Assumption> plan(
+      String node,
+      PodRef pod,
+      AllocationRequest request,
+      Duration ttl,
+      Shares shares,
+      Planner planner) {
+    NodeEntry entry = nodes.get(node);
+    return entry == null
+        ? Optional.empty()
+        : Optional.of(planOn(entry, pod, request, ttl, shares, planner, clock.instant()));
+  }
+
+  private static Assumption planOn(
+      NodeEntry entry,
+      PodRef pod,
+      AllocationRequest request,
+      Duration ttl,
+      Shares shares,
+      Planner planner,
+      Instant now) {
+    AllocationResult r = planner.plan(entry.allocator(), request, entry.free());
+    if (!(r instanceof Allocation a)) {
+      return new Assumption(r, null);
+    }
+    return new Assumption(
+        r,
+        new AssumedPlan(
+            pod,
+            entry.name(),
+            a.gpuIds(),
+            a.hcaIds(),
+            a.worst(),
+            request.policy(),
+            now,
+            now.plus(ttl),
+            shares.of(entry.allocator().index(), a)));
   }
 
   /**

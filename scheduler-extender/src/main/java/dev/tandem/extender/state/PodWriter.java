@@ -17,4 +17,10 @@ public interface PodWriter {
    * @param annotations empty for a pod bound without a plan
    */
   Future<Void> bind(PodRef pod, String node, Map<String, String> annotations);
+
+  /**
+   * Prepares the write {@link #bind} would send, and sends nothing: a standby's rehearsal of a
+   * bind. Nothing by default.
+   */
+  default void rehearse(PodRef pod, String node, Map<String, String> annotations) {}
 }

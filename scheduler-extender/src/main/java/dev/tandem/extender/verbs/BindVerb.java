@@ -12,6 +12,7 @@ import dev.tandem.extender.state.PodWriter;
 import dev.tandem.extender.state.Readiness;
 import dev.tandem.topology.allocation.Infeasible;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +95,38 @@ public final class BindVerb {
                     new BindResult(
                         "api_error",
                         "binding " + ref + " to " + node + " failed: " + e.getMessage())));
+  }
+
+  /**
+   * A bind as a standby rehearses it: the pod given (not fetched) is read, planned on the node and
+   * its Binding prepared as {@link #bind} does, through the same code, while nothing is held and
+   * nothing is sent ({@link Assumptions#plan}, {@link PodWriter#rehearse}). Leadership is not
+   * asked: only a standby rehearses.
+   *
+   * @param pod a v1.Pod, as a bind would fetch it
+   * @return whether the pod was planned on the node
+   */
+  public boolean rehearse(JsonObject pod, String node) {
+    PodRequest request = requests.of(pod);
+    if (!request.interested() || request.problem() != null || request.gang() != null) {
+      return false;
+    }
+    PodRef ref = request.pod();
+    Optional<Assumption> result =
+        assumptions.plan(
+            node,
+            ref,
+            request.requestOn(node),
+            ttl,
+            (index, chosen) ->
+                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()),
+            Assumptions.Planner.PLAIN);
+    if (result.isEmpty() || result.get().plan() == null) {
+      return false;
+    }
+    writer.rehearse(
+        ref, node, Map.of(Annotations.PLAN, PlanCodec.encode(result.get().plan().plan())));
+    return true;
   }
 
   private Future<BindResult> place(PodRequest request, PodRef ref, String node) {

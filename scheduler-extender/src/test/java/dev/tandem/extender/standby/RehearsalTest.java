@@ -5,15 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.api.ResourceNames;
+import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.demo.DemoCluster;
 import dev.tandem.extender.http.ReadingRoutes;
 import dev.tandem.extender.metrics.ExtenderMetrics;
 import dev.tandem.extender.state.CandidateNodes;
 import dev.tandem.extender.state.ClusterParts;
 import dev.tandem.extender.state.NodeEntry;
+import dev.tandem.extender.state.PodRef;
+import dev.tandem.extender.state.PodWriter;
 import dev.tandem.extender.state.RecentPods;
 import dev.tandem.extender.verbs.AllocationBudget;
+import dev.tandem.extender.verbs.BindVerb;
 import dev.tandem.extender.verbs.FilterVerb;
 import dev.tandem.extender.verbs.FilterVerdict;
 import dev.tandem.extender.verbs.NodeEvaluator;
@@ -22,9 +27,11 @@ import dev.tandem.extender.verbs.PodRequests;
 import dev.tandem.extender.verbs.PrioritizeVerb;
 import dev.tandem.topology.allocation.AllocationRequest;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -35,6 +42,7 @@ import io.vertx.junit5.VertxExtension;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +59,11 @@ class RehearsalTest {
   private ExtenderMetrics metrics;
   private FilterVerb filter;
   private Context context;
+  private final List<String> sent = new CopyOnWriteArrayList<>();
+  private final List<String> prepared = new CopyOnWriteArrayList<>();
+  private final List<PodRef> read = new CopyOnWriteArrayList<>();
+
+  private static final PodRef SELF = new PodRef("tandem-system", "extender-1", "");
 
   @BeforeEach
   void demoClusterAsStandby(Vertx vertx) {
@@ -91,7 +104,31 @@ class RehearsalTest {
         listener,
         "/scheduler",
         cycles,
-        ResourceNames.DEFAULT);
+        ResourceNames.DEFAULT,
+        new BindRehearsal(
+            new BindVerb(
+                cluster.readiness(),
+                cluster.pods(),
+                cluster.assumptions(),
+                new PodWriter() {
+                  @Override
+                  public Future<Void> bind(PodRef pod, String node, Map<String, String> a) {
+                    sent.add(pod + " " + node);
+                    return Future.succeededFuture();
+                  }
+
+                  @Override
+                  public void rehearse(PodRef pod, String node, Map<String, String> a) {
+                    prepared.add(node + " " + a.get(Annotations.PLAN));
+                  }
+                },
+                PodRequests.DEFAULT,
+                Duration.ofMinutes(5)),
+            ref -> {
+              read.add(ref);
+              return Future.failedFuture("pod " + ref + " does not exist");
+            },
+            SELF));
   }
 
   /** One cycle, run on the one context the rehearsal runs its cycles on in the extender. */
@@ -120,6 +157,37 @@ class RehearsalTest {
             .allMatch(l -> l.endsWith(" 0.0")),
         "the rehearsal counts no filter outcome:\n" + scraped);
     assertEquals(0, cluster.assumptions().count());
+  }
+
+  @Test
+  @DisplayName(
+      "each cycle binds on the node prioritize scored best, preparing the plan's Binding without"
+          + " sending it or holding devices, and reads its own pod every few cycles")
+  void cycleRehearsesTheBind(Vertx vertx) throws Exception {
+    Rehearsal r = rehearsal(vertx, 1);
+    int cycles = 2 * BindRehearsal.READ_EVERY;
+    for (int n = 0; n < cycles; n++) {
+      passed(r, n);
+    }
+    assertEquals(List.of(SELF, SELF), read);
+    assertTrue(sent.isEmpty(), "nothing sent: " + sent);
+    assertEquals(0, cluster.assumptions().count());
+    assertTrue(prepared.size() > cycles / 2, "most rehearsal pods fit some demo node: " + prepared);
+    for (String p : prepared) {
+      String node = p.substring(0, p.indexOf(' '));
+      assertEquals(node, PlanCodec.decode(p.substring(node.length() + 1)).node());
+    }
+  }
+
+  @Test
+  @DisplayName("the best node is the highest score, the first of equals")
+  void bestScore() {
+    assertEquals(
+        "b",
+        Rehearsal.best(
+            Buffer.buffer(
+                "[{\"Host\":\"a\",\"Score\":3},{\"Host\":\"b\",\"Score\":7},"
+                    + "{\"Host\":\"c\",\"Score\":7}]")));
   }
 
   @Test

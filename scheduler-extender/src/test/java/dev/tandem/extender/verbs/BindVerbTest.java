@@ -1,8 +1,10 @@
 package dev.tandem.extender.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.api.Annotations;
 import dev.tandem.api.plan.Plan;
 import dev.tandem.api.plan.PlanCodec;
 import dev.tandem.extender.state.ClusterParts;
@@ -29,6 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BindVerbTest {
 
   private final List<String> calls = new ArrayList<>();
+  private final List<String> rehearsed = new ArrayList<>();
 
   private ClusterParts cluster(JsonObject pod) {
     PodWriter writer =
@@ -39,6 +42,11 @@ class BindVerbTest {
             annotations.forEach((k, v) -> call.append(' ').append(k).append(' ').append(v));
             calls.add(call.toString());
             return Future.succeededFuture();
+          }
+
+          @Override
+          public void rehearse(PodRef ref, String node, Map<String, String> annotations) {
+            rehearsed.add(annotations.get(Annotations.PLAN));
           }
         };
     ClusterParts s =
@@ -113,6 +121,41 @@ class BindVerbTest {
     assertEquals(setup.hcas(), a.hcas(), "a reuses what setup held");
     assertEquals(Set.copyOf(plan.hcas()), Set.of(a.hcas().get(0), b.hcas().get(0)));
     assertEquals(Set.copyOf(plan.gpus()), Set.of(a.gpus().get(0), b.gpus().get(0)));
+  }
+
+  @Test
+  @DisplayName(
+      "a rehearsed bind plans what bind would, prepares the Binding, and holds and sends nothing,"
+          + " on a standby too")
+  void rehearsal() throws Exception {
+    JsonObject pod = pod("2", "2", null);
+    ClusterParts s = cluster(pod);
+    s.readiness().leader(false);
+    BindVerb verb =
+        new BindVerb(
+            s.readiness(),
+            s.pods(),
+            s.assumptions(),
+            s.writer(),
+            PodRequests.DEFAULT,
+            Duration.ofMinutes(5));
+    assertTrue(verb.rehearse(pod, "pix-node"));
+    assertTrue(verb.rehearse(pod, "pix-node"), "the first rehearsal held nothing");
+    assertEquals(0, s.assumptions().count());
+    assertTrue(calls.isEmpty(), "nothing sent: " + calls);
+    assertEquals(2, rehearsed.size());
+    s.readiness().leader(true);
+    assertEquals("bound", bind(s, "pix-node").result());
+    Plan planned = PlanCodec.decode(rehearsed.get(0));
+    Plan bound = PlanCodec.decode(calls.get(0).substring(calls.get(0).indexOf('{')));
+    assertEquals(bound.gpus(), planned.gpus());
+    assertEquals(bound.hcas(), planned.hcas());
+    assertEquals(bound.locality(), planned.locality());
+    assertEquals(bound.containers(), planned.containers());
+    assertFalse(verb.rehearse(pod("8", "1", null), "pix-node"), "infeasible: nothing planned");
+    assertFalse(verb.rehearse(pod, "elsewhere"), "unknown node");
+    assertFalse(verb.rehearse(pod("1", "1", "rack"), "pix-node"), "invalid policy");
+    assertEquals(2, rehearsed.size());
   }
 
   @Test
