@@ -38,8 +38,8 @@ import java.util.Map;
  * @param cacheSize entries of the per-node answer cache
  * @param nodeClassDefaults policies of pods without the annotations on nodes of the labels each
  *     entry selects, the first matching entry winning; empty when none
- * @param rehearsalCycles filter and prioritize cycles a standby rehearses while another replica
- *     leads; 0 for none
+ * @param rehearsalCycles filter, prioritize and bind cycles a standby rehearses while another
+ *     replica leads; 0 for none
  */
 public record ExtenderConfig(
     String host,

@@ -226,10 +226,11 @@ public final class ExtenderSettings {
           .fileKey("standbyRehearsalCycles")
           .defaultValue("2000")
           .help(
-              "filter and prioritize cycles a standby replica rehearses on its own state while"
-                  + " another holds the lease, so its verbs are compiled before it takes over; at"
-                  + " most half a core, nothing written; 0 turns it off (docs/operations.md, \"The"
-                  + " warm standby\")");
+              "filter, prioritize and bind cycles a standby replica rehearses on its own state"
+                  + " while another holds the lease, so its verbs are compiled before it takes"
+                  + " over; at most half a core, nothing written, nothing held (every 8th cycle"
+                  + " reads its own pod); 0 turns it off (docs/operations.md, \"The warm"
+                  + " standby\")");
 
   /** The extender's settings, its file named by {@code --config}. */
   public static final Settings SETTINGS =

@@ -157,7 +157,7 @@ public final class Rehearsal {
     if (done == 0) {
       began = System.nanoTime();
       LOG.info(
-          "standby: rehearsing kube-scheduler's filter and prioritize ({} cycles over {} nodes)"
+          "standby: rehearsing kube-scheduler's filter, prioritize and bind ({} cycles over {} nodes)"
               + " while another replica holds the lease",
           cycles,
           state.size());
@@ -182,7 +182,7 @@ public final class Rehearsal {
     metrics.rehearsed();
     if (done == cycles) {
       LOG.info(
-          "standby: rehearsal done, {} cycles in {} s; its filter and prioritize are compiled",
+          "standby: rehearsal done, {} cycles in {} s; its verbs are compiled",
           cycles,
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
       close();
