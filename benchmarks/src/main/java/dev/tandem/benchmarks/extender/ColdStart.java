@@ -1,5 +1,6 @@
 package dev.tandem.benchmarks.extender;
 
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -18,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * A freshly started extender with and without its AOT cache, alternated in one run: the jar as its
@@ -53,9 +52,6 @@ public final class ColdStart {
    * inside the route (decode, verb, answer), the rest of the client's time is HTTP and the socket.
    */
   private static final int FIRST = 100;
-
-  /** Held: java.util.logging keeps only weak references to loggers, and forgets their level. */
-  private static final Logger LOG = Logger.getLogger("io.fabric8.mockwebserver");
 
   private ColdStart() {}
 
@@ -94,11 +90,11 @@ public final class ColdStart {
     }
     List<String> cached = new ArrayList<>(base);
     cached.add("-XX:AOTCache=" + cache);
-    LOG.setLevel(Level.WARNING);
-    ExtenderMemory.ApiServer api = ExtenderMemory.ApiServer.mock();
+    MockApiServer.quietRequests();
     List<String> rows = new ArrayList<>();
     rows.add(header(requests));
-    try (KubernetesClient client = api.client()) {
+    try (ExtenderMemory.ApiServer api = ExtenderMemory.ApiServer.mock()) {
+      KubernetesClient client = api.client();
       ExtenderMemory.install(client, root, false);
       List<String> names = new ArrayList<>();
       ExtenderMemory.grow(client, new MemoryCluster(), names, nodes);
@@ -130,8 +126,6 @@ public final class ColdStart {
           System.out.println(rows.getLast());
         }
       }
-    } finally {
-      api.close();
     }
     System.out.println();
     System.out.println(String.join("\n", rows));

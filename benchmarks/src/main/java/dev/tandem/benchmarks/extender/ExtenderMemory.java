@@ -1,16 +1,13 @@
 package dev.tandem.benchmarks.extender;
 
 import dev.tandem.api.crd.NodeTopology;
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -35,8 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -89,10 +84,10 @@ public final class ExtenderMemory {
     List<Result> results = new ArrayList<>();
     Set<Build> failed = new HashSet<>();
     table.add(Result.HEADER);
-    Logger.getLogger("io.fabric8.mockwebserver").setLevel(Level.WARNING);
+    MockApiServer.quietRequests();
     String kubeconfig = System.getenv("KUBECONFIG");
-    ApiServer api = kubeconfig == null ? ApiServer.mock() : ApiServer.real(kubeconfig);
-    try (KubernetesClient client = api.client()) {
+    try (ApiServer api = kubeconfig == null ? ApiServer.mock() : ApiServer.real(kubeconfig)) {
+      KubernetesClient client = api.client();
       MemoryCluster cluster = new MemoryCluster();
       install(client, builds.getFirst().root(), api.server() == null);
       List<String> names = new ArrayList<>();
@@ -128,8 +123,6 @@ public final class ExtenderMemory {
         // the machine's load drifts: no build always goes first
         Collections.reverse(order);
       }
-    } finally {
-      api.close();
     }
     System.out.println();
     System.out.println(String.join("\n", table));
@@ -164,38 +157,31 @@ public final class ExtenderMemory {
 
   /**
    * Where the cluster's objects live: the kube-apiserver of {@code $KUBECONFIG} (run under {@code
-   * e2e/control-plane}), else a fabric8 mock API server in CRUD mode.
+   * e2e/control-plane}), else a fabric8 mock API server in CRUD mode; a client of it, and the
+   * environment that points an extender process at it.
    */
-  record ApiServer(
-      KubernetesMockServer server, String kubeconfig, Map<String, String> environment) {
+  record ApiServer(MockApiServer server, KubernetesClient client, Map<String, String> environment)
+      implements AutoCloseable {
 
     static ApiServer mock() {
-      KubernetesMockServer mock =
-          new KubernetesMockServer(
-              new Context(),
-              new MockWebServer(),
-              new HashMap<>(),
-              new KubernetesCrudDispatcher(),
-              false);
-      mock.init();
-      String master = mock.createClient().getConfiguration().getMasterUrl();
-      return new ApiServer(
-          mock,
-          null,
-          Map.of("KUBERNETES_MASTER", master, "KUBERNETES_AUTH_TRYKUBECONFIG", "false"));
+      MockApiServer mock = MockApiServer.crud();
+      Map<String, String> environment = new HashMap<>();
+      mock.pointAt(environment);
+      return new ApiServer(mock, mock.client(), Map.copyOf(environment));
     }
 
     static ApiServer real(String kubeconfig) {
-      return new ApiServer(null, kubeconfig, Map.of("KUBECONFIG", kubeconfig));
+      return new ApiServer(
+          null, new KubernetesClientBuilder().build(), Map.of("KUBECONFIG", kubeconfig));
     }
 
-    KubernetesClient client() {
-      return server != null ? server.createClient() : new KubernetesClientBuilder().build();
-    }
-
-    void close() {
+    /** Closes the client, and stops the mock server if there is one. */
+    @Override
+    public void close() {
       if (server != null) {
-        server.destroy();
+        server.close();
+      } else {
+        client.close();
       }
     }
   }

@@ -1,16 +1,13 @@
 package dev.tandem.dra.hostile;
 
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +24,7 @@ final class ClaimsApiServer {
   private record Answer(int status, byte[] body) {}
 
   private final Map<String, Answer> claims = new ConcurrentHashMap<>();
-  private final KubernetesMockServer server;
+  private final MockApiServer api;
 
   ClaimsApiServer() {
     KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
@@ -48,14 +45,11 @@ final class ClaimsApiServer {
             return crud.dispatch(request);
           }
         };
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
-    server.init();
+    api = MockApiServer.answeredBy(dispatcher);
   }
 
   KubernetesClient client() {
-    return server.createClient();
+    return api.client();
   }
 
   /** What a GET of the claim {@code namespace/name} answers from now on. */
@@ -66,7 +60,7 @@ final class ClaimsApiServer {
   /** Forgets every claim, and the requests recorded so far (the mock keeps each one). */
   void clear() throws InterruptedException {
     claims.clear();
-    while (server.takeRequest(0, TimeUnit.SECONDS) != null) {
+    while (api.server().takeRequest(0, TimeUnit.SECONDS) != null) {
       // drained
     }
   }

@@ -3,17 +3,14 @@ package dev.tandem.dra.publish;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,21 +22,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class GateOffApiServer implements AutoCloseable {
 
-  private final KubernetesMockServer server;
   private final AtomicInteger sliceWrites = new AtomicInteger();
-  private final KubernetesClient client;
+  private final MockApiServer api;
 
   /** Starts a server dropping {@code fields} from every ResourceSlice written. */
   public GateOffApiServer(Set<DroppedField> fields) {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new Dropping(fields), false);
-    server.init();
-    client = server.createClient();
+    api = MockApiServer.answeredBy(new Dropping(fields));
   }
 
   public KubernetesClient client() {
-    return client;
+    return api.client();
   }
 
   /** ResourceSlices created or updated so far. */
@@ -49,8 +41,7 @@ public final class GateOffApiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
-    server.destroy();
+    api.close();
   }
 
   private final class Dropping extends KubernetesCrudDispatcher {

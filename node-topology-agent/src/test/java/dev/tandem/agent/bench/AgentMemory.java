@@ -8,20 +8,16 @@ import dev.tandem.api.crd.TestNodes;
 import dev.tandem.fixtures.PodJvmOptions;
 import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -76,16 +72,10 @@ public final class AgentMemory {
    */
   static void run(List<String> jvm, Path jar, Path fixture, Path dir, int seconds)
       throws Exception {
-    KubernetesMockServer server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            new HashMap<>(),
-            new KubernetesCrudDispatcher(),
-            false);
-    server.init();
+    MockApiServer api = MockApiServer.crud();
     Process agent = null;
-    try (KubernetesClient client = server.createClient()) {
+    try {
+      KubernetesClient client = api.client();
       CrdFile.install(client);
       TestNodes.create(client, "xe8640-1");
       client
@@ -109,7 +99,7 @@ public final class AgentMemory {
                   .endSpec()
                   .build())
           .create();
-      agent = start(jvm, jar, fixture, dir, client.getConfiguration().getMasterUrl());
+      agent = start(jvm, jar, fixture, dir, api);
       long t0 = System.nanoTime();
       Process running = agent;
       await("the agent publishing; see " + dir.resolve("agent.log"))
@@ -138,12 +128,12 @@ public final class AgentMemory {
         agent.destroy();
         agent.waitFor();
       }
-      server.destroy();
+      api.close();
     }
   }
 
-  private static Process start(List<String> jvm, Path jar, Path fixture, Path dir, String master)
-      throws Exception {
+  private static Process start(
+      List<String> jvm, Path jar, Path fixture, Path dir, MockApiServer api) throws Exception {
     List<String> cmd = new ArrayList<>();
     // -Dagent.java: the agent on another JDK (17 against 25, docs/performance.md)
     cmd.add(
@@ -161,10 +151,7 @@ public final class AgentMemory {
     env.put("TANDEM_HWLOC_XML", fixture.toAbsolutePath().toString());
     env.put("TANDEM_POD_RESOURCES_SOCKET", dir.resolve("kubelet.sock").toString());
     env.put("TANDEM_PORT", "0");
-    env.put("KUBERNETES_MASTER", master);
-    env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-    env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
-    env.remove("KUBECONFIG");
+    api.pointAt(env);
     return pb.start();
   }
 }
