@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tandem.dra.aot.DriverWorkload;
+import dev.tandem.fixtures.UnusableAotCache;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @DisplayName(
     "-XX:AOTCache naming a missing or garbage file (the DaemonSet's option, another image): the JVM"
@@ -22,14 +23,10 @@ class UnusableAotCacheIT {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"missing", "garbage"})
-  void startsWithoutTheCache(String kind) throws Exception {
-    Path cache = dir.resolve(kind + ".aot");
-    if (kind.equals("garbage")) {
-      Files.write(cache, new byte[64 * 1024]);
-    }
+  @EnumSource(UnusableAotCache.class)
+  void startsWithoutTheCache(UnusableAotCache cache) throws Exception {
     List<String> jvm = new ArrayList<>(DriverWorkload.daemonSetOptions());
-    jvm.add("-XX:AOTCache=" + cache);
+    jvm.add(cache.option(dir));
     DriverWorkload.Figures f =
         DriverWorkload.run(
             jvm,
@@ -37,7 +34,7 @@ class UnusableAotCacheIT {
             dir,
             4);
     String log = Files.readString(dir.resolve("driver.log"), StandardCharsets.UTF_8);
-    assertTrue(log.contains("[aot]"), log);
+    assertTrue(UnusableAotCache.warned(log), log);
     assertEquals(4, f.prepared(), log);
     assertTrue(f.devices() > 0, log);
   }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tandem.fixtures.UnusableAotCache;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @DisplayName(
     "ExtenderMain: --help exits 0, an unknown flag exits 2 naming it, --demo prints the page and a curl")
@@ -97,18 +98,14 @@ class ExtenderMainIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"missing", "garbage"})
+  @EnumSource(UnusableAotCache.class)
   @DisplayName(
       "-XX:AOTCache naming a missing or garbage file: the JVM says so and the extender still answers"
           + " filter")
-  void unusableAotCache(String kind) throws Exception {
-    Path cache = dir.resolve(kind + ".aot");
-    if (kind.equals("garbage")) {
-      Files.write(cache, new byte[64 * 1024]);
-    }
-    Path log = dir.resolve("aot-" + kind + ".txt");
-    String out = demoOutput(List.of("-XX:AOTCache=" + cache), log);
-    assertTrue(out.contains("[aot]") && out.contains("curl"), out);
+  void unusableAotCache(UnusableAotCache cache) throws Exception {
+    Path log = dir.resolve("aot-" + cache + ".txt");
+    String out = demoOutput(List.of(cache.option(dir)), log);
+    assertTrue(UnusableAotCache.warned(out) && out.contains("curl"), out);
     Matcher filter = Pattern.compile("(http://localhost:[0-9]+/scheduler/filter)").matcher(out);
     assertTrue(filter.find(), out);
     HttpResponse<String> r =

@@ -206,12 +206,8 @@ public final class ColdStart {
 
     private static void await(ExtenderProcess p, String metric, double value)
         throws InterruptedException {
-      long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-      while (p.metric(metric) != value) {
-        if (!p.alive() || System.nanoTime() > end) {
-          throw new IllegalStateException(metric + " never reached " + value + "; see " + p.log());
-        }
-        TimeUnit.MILLISECONDS.sleep(250);
+      if (!p.awaitMetric(metric, value, Duration.ofMinutes(10))) {
+        throw new IllegalStateException(metric + " never reached " + value + "; see " + p.log());
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.tandem.benchmarks.extender;
 
+import dev.tandem.fixtures.ProcessFootprint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -128,22 +129,43 @@ final class ExtenderProcess implements AutoCloseable {
    */
   boolean awaitReady(Duration timeout) throws InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
+    HttpRequest readyz =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + inspectionPort + "/readyz"))
+            .build();
+    return awaitUntil(
+        timeout,
+        () -> {
+          try {
+            return http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+          } catch (IOException notYet) {
+            return false; // not listening yet
+          }
+        });
+  }
+
+  /**
+   * Waits until the series {@code name} without labels of {@code /metrics} reads {@code value};
+   * false if the process died or {@code timeout} passed first.
+   */
+  boolean awaitMetric(String name, double value, Duration timeout) throws InterruptedException {
+    return awaitUntil(timeout, () -> metric(name) == value);
+  }
+
+  /** What {@link #awaitUntil} polls: one look at the running extender. */
+  @FunctionalInterface
+  private interface Poll {
+    boolean reached() throws InterruptedException;
+  }
+
+  /** Polls every 250 ms while the process lives, until {@code poll} holds or time runs out. */
+  private boolean awaitUntil(Duration timeout, Poll poll) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
       if (!process.isAlive()) {
         return false;
       }
-      try {
-        HttpResponse<Void> r =
-            http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + inspectionPort + "/readyz"))
-                    .build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() == 200) {
-          return true;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
+      if (poll.reached()) {
+        return true;
       }
       TimeUnit.MILLISECONDS.sleep(250);
     }
@@ -192,11 +214,20 @@ final class ExtenderProcess implements AutoCloseable {
   }
 
   long rssKib() {
-    return procStatus("VmRSS");
+    return footprint().rssKib();
   }
 
   long peakRssKib() {
-    return procStatus("VmHWM");
+    return footprint().peakKib();
+  }
+
+  /** The process's resident memory from {@code /proc}; -1 in each figure once it is gone. */
+  private ProcessFootprint footprint() {
+    try {
+      return ProcessFootprint.of(process.pid());
+    } catch (IOException gone) {
+      return new ProcessFootprint(-1, -1, -1, -1, -1);
+    }
   }
 
   /** Total GC time so far in seconds, young and full, from jstat's GCT column. */
@@ -273,19 +304,6 @@ final class ExtenderProcess implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  private long procStatus(String field) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
-        if (line.startsWith(field + ":")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", ""));
-        }
-      }
-    } catch (IOException e) {
-      return -1;
-    }
-    return -1;
   }
 
   private static int freePort() throws IOException {

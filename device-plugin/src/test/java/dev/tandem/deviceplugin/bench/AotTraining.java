@@ -1,8 +1,6 @@
 package dev.tandem.deviceplugin.bench;
 
 import dev.tandem.fixtures.AotCacheTraining;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Writes the device plugin's AOT cache (JEP 514, {@code -XX:AOTCacheOutput}): the shaded jar runs
@@ -23,15 +21,13 @@ public final class AotTraining {
   private AotTraining() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(args[0]);
-    int calls = args.length > 2 ? Integer.parseInt(args[2]) : 500;
-    Path dir = Files.createTempDirectory("dp-aot-training");
-    AotCacheTraining.write(
+    AotCacheTraining.train(
+        args,
         "device plugin",
+        "dp-aot-training",
         RoundTripBenchmark.DAEMONSET_OPTIONS,
-        Path.of(args[1]),
-        dir,
-        jvm ->
+        500,
+        (jvm, jar, dir, calls) ->
             RoundTripBenchmark.run(
                 jvm,
                 jar,

@@ -1,8 +1,6 @@
 package dev.tandem.dra.aot;
 
 import dev.tandem.fixtures.AotCacheTraining;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Writes the DRA driver's AOT cache (JEP 514, {@code -XX:AOTCacheOutput}): the shaded jar runs as
@@ -28,15 +26,13 @@ public final class AotTraining {
   private AotTraining() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(args[0]);
-    int claims = args.length > 2 ? Integer.parseInt(args[2]) : CLAIMS;
-    Path dir = Files.createTempDirectory("dra-aot-training");
-    AotCacheTraining.write(
+    AotCacheTraining.train(
+        args,
         "DRA driver",
+        "dra-aot-training",
         DriverWorkload.daemonSetOptions(),
-        Path.of(args[1]),
-        dir,
-        jvm ->
+        CLAIMS,
+        (jvm, jar, dir, claims) ->
             System.out.println(
                 "DRA driver trained: "
                     + DriverWorkload.run(jvm, DriverWorkload.jar(jar), dir, claims)));

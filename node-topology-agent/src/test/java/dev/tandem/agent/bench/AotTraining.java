@@ -1,8 +1,6 @@
 package dev.tandem.agent.bench;
 
 import dev.tandem.fixtures.AotCacheTraining;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Writes the agent's AOT cache (JEP 514, {@code -XX:AOTCacheOutput}): the shaded jar runs {@code
@@ -23,14 +21,12 @@ public final class AotTraining {
   private AotTraining() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(args[0]);
-    int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-    Path dir = Files.createTempDirectory("agent-aot-training");
-    AotCacheTraining.write(
+    AotCacheTraining.train(
+        args,
         "node topology agent",
+        "agent-aot-training",
         AgentMemory.DAEMONSET_OPTIONS,
-        Path.of(args[1]),
-        dir,
-        jvm -> AgentMemory.run(jvm, jar, AgentMemory.fixture(), dir, seconds));
+        3,
+        (jvm, jar, dir, seconds) -> AgentMemory.run(jvm, jar, AgentMemory.fixture(), dir, seconds));
   }
 }

@@ -30,7 +30,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,15 +75,13 @@ public final class AotTraining {
   private AotTraining() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(args[0]);
-    int pods = args.length > 2 ? Integer.parseInt(args[2]) : PODS;
-    Path dir = Files.createTempDirectory("extender-aot-training");
-    AotCacheTraining.write(
+    AotCacheTraining.train(
+        args,
         "scheduler extender",
+        "extender-aot-training",
         ExtenderDeployment.jvmOptions(),
-        Path.of(args[1]),
-        dir,
-        jvm -> train(jvm, jar, dir, pods));
+        PODS,
+        AotTraining::train);
   }
 
   private static void train(List<String> jvm, Path jar, Path dir, int pods) throws Exception {
