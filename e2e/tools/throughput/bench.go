@@ -41,6 +41,12 @@ type bench struct {
 	claims        draClaims // each DRA run's claim per shape; nil without DRA runs
 	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
 	paths harness.PathMap
+
+	// the extender builds: this tree's, the -baseline checkout's (nil without it), the one running
+	own, baseline, running *extenderBuild
+	warm                   bool   // the running extender has had its warm-up
+	aotCache               string // the AOT cache the running extender was given, "" for none
+	logStart               int64  // its log's size when it started (checkAOTCache reads from there)
 }
 
 func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error) {
@@ -61,7 +67,7 @@ func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error)
 		{"manifests/ and manifests/scheduler/second-scheduler applied", b.install},
 		{"NodeTopology of each machine published by the real agent", b.publishTemplates},
 		{"extender started with the Deployment's arguments and JVM flags", func(ctx context.Context) error {
-			return b.startExtender(ctx, extenderStart{name: "extender"})
+			return b.startExtender(ctx, extenderStart{name: "extender", build: b.own})
 		}},
 	}
 	if o.dra() {
@@ -109,6 +115,12 @@ func (b *bench) install(ctx context.Context) error {
 		return err
 	}
 	b.docs = docs
+	b.own = ownBuild(b.env, docs)
+	if b.o.baseline != "" {
+		if b.baseline, err = baselineBuild(b.o.baseline, b.o.baselineJava); err != nil {
+			return err
+		}
+	}
 	sc, err := harness.FindSchedulerConfig(docs)
 	if err != nil {
 		return err
@@ -128,20 +140,22 @@ func (b *bench) install(ctx context.Context) error {
 }
 
 // extenderStart says how startExtender starts the extender: the log's name (also its POD_NAME, the
-// identity in the Lease), flags added after the Deployment's, and whether it starts as a standby
-// (another replica holds the Lease: it never becomes Ready by itself, so /readyz is not awaited).
+// identity in the Lease), which build, flags added after the Deployment's, and whether it starts as
+// a standby (another replica holds the Lease: it never becomes Ready by itself, so /readyz is not
+// awaited).
 type extenderStart struct {
 	name    string
+	build   *extenderBuild
 	extra   []string
 	standby bool
 }
 
-// startExtender runs the extender jar with the Deployment's arguments (its port moved to loopback)
-// and JAVA_TOOL_OPTIONS, plus the heap of -extender-heap and a GC log, as its ServiceAccount. A
-// second start takes the ports of the first (the one before it must have stopped), so the URLs and
-// the timing proxy stay.
+// startExtender runs the build's extender jar on its java with its Deployment's arguments (its port
+// moved to loopback) and JAVA_TOOL_OPTIONS (jvmOptions: the AOT cache), plus the heap of
+// -extender-heap and a GC log, as its ServiceAccount. A second start takes the ports of the first
+// (the one before it must have stopped), so the URLs and the timing proxy stay.
 func (b *bench) startExtender(ctx context.Context, s extenderStart) error {
-	c, err := harness.DeploymentContainer(b.docs, "tandem-scheduler-extender")
+	c, err := harness.DeploymentContainer(s.build.docs, "tandem-scheduler-extender")
 	if err != nil {
 		return err
 	}
@@ -174,9 +188,18 @@ func (b *bench) startExtender(ctx context.Context, s extenderStart) error {
 	}
 	args = append(args, b.o.extenderArgs...)
 	args = append(args, s.extra...)
+	shipped, cache, err := b.jvmOptions(s.build, c.Env["JAVA_TOOL_OPTIONS"])
+	if err != nil {
+		return err
+	}
 	b.gcLog = filepath.Join(b.env.Logs(), s.name+"-gc.log")
-	jvm := c.Env["JAVA_TOOL_OPTIONS"] + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog + " " + b.o.extenderJVM
-	argv := append([]string{b.env.Java, "-jar", b.env.Jar("scheduler-extender")}, args...)
+	jvm := shipped + " -Xmx" + b.o.heap + " -Xlog:gc:file=" + b.gcLog + " " + b.o.extenderJVM
+	argv := append([]string{s.build.java, "-jar", s.build.jar}, args...)
+	b.logStart = 0
+	if st, err := os.Stat(filepath.Join(b.env.Logs(), s.name+".log")); err == nil {
+		b.logStart = st.Size()
+	}
+	b.running, b.warm, b.aotCache = s.build, false, cache
 	b.extender, err = harness.Start(b.env.Logs(), s.name, []string{
 		"KUBECONFIG=" + kc, "POD_NAME=" + s.name, "POD_NAMESPACE=tandem-system", "JAVA_TOOL_OPTIONS=" + jvm,
 	}, argv...)
@@ -193,7 +216,10 @@ func (b *bench) startExtender(ctx context.Context, s extenderStart) error {
 	if s.standby {
 		return nil
 	}
-	return harness.WaitOK(ctx, b.extender, insecure, b.inspectionURL+"/readyz", 2*time.Minute)
+	if err := harness.WaitOK(ctx, b.extender, insecure, b.inspectionURL+"/readyz", 2*time.Minute); err != nil {
+		return err
+	}
+	return b.checkAOTCache()
 }
 
 // startScheduler runs kube-scheduler with the shipped second-scheduler configuration, its extender

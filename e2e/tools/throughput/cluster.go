@@ -29,6 +29,9 @@ type template struct {
 // publishTemplates runs the real agent once per machine on a template node and keeps what it
 // published; the agents stop afterwards (the fake nodes carry copies, as if their agents had run).
 func (b *bench) publishTemplates(ctx context.Context) error {
+	if b.baseline != nil {
+		logf("%s agent publishes the machines' NodeTopology, so that both extenders can read it", b.baseline.label)
+	}
 	for _, m := range harness.Machines {
 		node := "template-" + m.Short()
 		if err := b.c.CreateNode(ctx, harness.NodeSpec{Name: node, GPUs: m.GPUs, HCAs: m.HCAs}); err != nil {
@@ -60,8 +63,9 @@ func (b *bench) agentKubeconfig(ctx context.Context, node string) (string, error
 }
 
 func (b *bench) runAgent(ctx context.Context, kc, node string, m harness.Machine) (*template, error) {
+	agent := b.publisher()
 	p, err := harness.Start(b.env.Logs(), "agent-"+node, []string{"KUBECONFIG=" + kc, "NODE_NAME=" + node},
-		b.env.Java, "-Xmx64m", "-XX:+UseSerialGC", "-jar", b.env.Jar("node-topology-agent"), "run",
+		agent.java, "-Xmx64m", "-XX:+UseSerialGC", "-jar", agent.agentJar, "run",
 		"--node-name", node, "--hwloc-xml", b.env.Topology(m.File), "--kubeconfig", kc, "--port", fmt.Sprint(harness.FreePort()))
 	if err != nil {
 		return nil, err

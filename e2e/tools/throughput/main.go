@@ -23,6 +23,14 @@
 //	   first -standby-pods device pods, in runs of -pods, each measured (standby.go)
 //	s0 as s without the rehearsal (--standby-rehearsal-cycles=0), idling as long as the last s at the
 //	   size took
+//	b-base  as b with the extender of another checkout (-baseline, on -baseline-java; issue #30: the
+//	   Java 17 tree beside this one): its jar, its Deployment's arguments and JAVA_TOOL_OPTIONS
+//	   (builds.go). Only one extender runs at a time: moving between b and b-base stops one and
+//	   starts the other on the same ports, and each start gets its own -warmup-pods.
+//
+// The Deployment's -XX:AOTCache names a path in the image; when a cache of that name lies beside the
+// extender jar (AOT=1 in the script), the extender is started with it, and -require-aot fails when
+// it is missing or the JVM refuses it.
 //
 // Issue #34 calls the last two (c) and (d); here c is taken, so they are named.
 package main
@@ -60,6 +68,9 @@ type options struct {
 	// runs s and s0
 	standbyPods     int
 	rehearsalCycles int
+	// run b-base
+	baseline, baselineJava string
+	requireAOT             bool
 }
 
 // transport says how kube-scheduler reaches the extender's verbs in runs b and c.
@@ -80,7 +91,7 @@ func parseOptions() (*options, error) {
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
 	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen, dra-ext); 0: as -pods")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName), s (the standby that rehearsed takes the Lease), s0 (the standby that did not)")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName), s (the standby that rehearsed takes the Lease), s0 (the standby that did not), b-base (b with the -baseline checkout's extender)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -94,6 +105,9 @@ func parseOptions() (*options, error) {
 	flag.IntVar(&o.warmup, "warmup-pods", 2000, "device pods scheduled through the extender, unmeasured, before the first run with it (its JIT compiles during the first thousands of pods); 0 for none")
 	flag.IntVar(&o.standbyPods, "standby-pods", 2000, "runs s and s0: device pods measured after the standby takes over, in runs of -pods")
 	flag.IntVar(&o.rehearsalCycles, "rehearsal-cycles", 2000, "run s: the standby's --standby-rehearsal-cycles, awaited before the Lease is released")
+	flag.StringVar(&o.baseline, "baseline", "", "run b-base: another checkout, built (its scheduler-extender/target/scheduler-extender.jar and its manifests/ are used; e.g. the Java 17 tree)")
+	flag.StringVar(&o.baselineJava, "baseline-java", "", "run b-base: the java executable, or JDK home, that runs the baseline's extender (default: the one that runs this tree's)")
+	flag.BoolVar(&o.requireAOT, "require-aot", false, "fail unless this tree's extender starts with its AOT cache: the Deployment's -XX:AOTCache file name beside the extender jar (AOT=1 in the script sets it)")
 	flag.BoolVar(&o.direct, "direct", false, "with -plain-http: kube-scheduler calls the extender directly, without the timing proxy (no \"seen\" figures)")
 	flag.BoolVar(&o.plain, "plain-http", false, "kube-scheduler talks plain HTTP to the extender (--insecure-verbs), through a proxy that times each verb as kube-scheduler sees it; by default it uses the shipped mutual TLS, directly")
 	flag.Parse()
@@ -110,9 +124,18 @@ func parseOptions() (*options, error) {
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
 		if r != "a" && r != "f" && !tandemRun(r) && !isDRA(r) {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt, runStandby, runStandbyIdle)
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt, runStandby, runStandbyIdle, runBaseline)
+		}
+		if r == runBaseline && o.baseline == "" {
+			return nil, fmt.Errorf("-runs: %s needs -baseline, the checkout whose extender it runs", runBaseline)
 		}
 		o.runs = append(o.runs, r)
+	}
+	if o.baseline != "" && o.baselineJava == "" {
+		o.baselineJava = os.Getenv("JAVA")
+		if o.baselineJava == "" {
+			o.baselineJava = "java"
+		}
 	}
 	if o.warmup < 0 {
 		return nil, fmt.Errorf("-warmup-pods must not be negative, got %d", o.warmup)
@@ -167,7 +190,6 @@ func measure(o *options) error {
 	}
 	defer b.close()
 	var results []result
-	warm := o.warmup == 0
 	for _, n := range o.sizes {
 		if err := b.grow(ctx, n); err != nil {
 			return err
@@ -179,14 +201,18 @@ func measure(o *options) error {
 					return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
 				}
 				results = append(results, rs...)
-				warm = o.warmup == 0 // a fresh extender leads now
-				continue
+				continue // a fresh extender leads now: the next b warms it up
 			}
-			if !warm && (r == "b" || r == "c") {
-				if err := warmUp(ctx, b, n); err != nil {
-					return err
+			if tandemRun(r) {
+				if err := b.useExtender(ctx, b.buildOf(r), r, n); err != nil {
+					return fmt.Errorf("run %s at %d nodes: %w", r, n, err)
 				}
-				warm = true
+				if !b.warm && o.warmup > 0 {
+					if err := warmUp(ctx, b, r, n); err != nil {
+						return err
+					}
+				}
+				b.warm = true
 			}
 			count := o.pods
 			if isDRA(r) {
@@ -204,7 +230,7 @@ func measure(o *options) error {
 			logf("run %s at %d nodes: %.1f pods/s", r, n, res.podsPerSecond())
 		}
 	}
-	table := render(results, o.transport())
+	table := render(results, o.transport()+b.extenders())
 	if b.claims != nil {
 		table += fmt.Sprintf("\nDRA claims: %s: %s; %s: %s; %s: kube-scheduler's, one exactly request per name, no constraints\n",
 			runDRARoot, b.claims.describe(runDRARoot), runDRAGen, b.claims.describe(runDRAGen), runDRAExt)
@@ -221,17 +247,17 @@ func measure(o *options) error {
 // warm-up): a fresh JVM runs the verbs interpreted and compiles them over the first thousands of
 // pods, which a short run would measure instead of the extender as it runs for days (-warmup-pods 0
 // measures a fresh one).
-func warmUp(ctx context.Context, b *bench, nodes int) error {
+func warmUp(ctx context.Context, b *bench, run string, nodes int) error {
 	t0 := time.Now()
 	for done, round := 0, 1; done < b.o.warmup; round++ {
 		n := min(b.o.pods, b.o.warmup-done)
-		if _, err := b.run(ctx, "b", fmt.Sprintf("warmup%d", round), nodes, n); err != nil {
-			return fmt.Errorf("warm-up at %d nodes, round %d: %w", nodes, round, err)
+		if _, err := b.run(ctx, run, fmt.Sprintf("warmup-%s-%d", run, round), nodes, n); err != nil {
+			return fmt.Errorf("warm-up of %s at %d nodes, round %d: %w", run, nodes, round, err)
 		}
 		done += n
 	}
-	logf("warm-up: %d device pods through the extender at %d nodes (%.0f s), not measured",
-		b.o.warmup, nodes, time.Since(t0).Seconds())
+	logf("warm-up: %d device pods through %s extender at %d nodes (%.0f s), not measured",
+		b.o.warmup, b.running.label, nodes, time.Since(t0).Seconds())
 	return nil
 }
 

@@ -9,10 +9,13 @@ import (
 // render prints the runs side by side: throughput first, then where the time goes.
 func render(rs []result, transport string) string {
 	var b strings.Builder
-	// the last run a, b, f and dra-root at each size
+	// the last run a, b, f, dra-root and b-base at each size
 	base, warm, floor, dra := map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
+	baseline := map[int]float64{}
 	for _, r := range rs {
 		switch r.run {
+		case runBaseline:
+			baseline[r.nodes] = r.podsPerSecond()
 		case "a":
 			base[r.nodes] = r.podsPerSecond()
 		case "b":
@@ -24,8 +27,13 @@ func render(rs []result, transport string) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nkube-scheduler clientConnection: %s; extender verbs: %s\n\n", rs[0].qps, transport)
-	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | ÷ f | CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
-	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	// ÷ b-base only when the baseline ran: b ÷ b-base is this tree against the baseline's
+	byBaseline, baselineHead, baselineRule := len(baseline) > 0, "", ""
+	if byBaseline {
+		baselineHead, baselineRule = " ÷ "+runBaseline+" |", "---:|"
+	}
+	b.WriteString("| nodes | run | device pods | s | pods/s | ÷ a | ÷ f |" + baselineHead + " CPU-only pods | their pods/s | aligned | double-booked | load avg |\n")
+	b.WriteString("|---:|---|---:|---:|---:|---:|---:|" + baselineRule + "---:|---:|---:|---:|---:|\n")
 	for _, r := range rs {
 		ratio, ratioF, cpu, cpuRate, aligned := "", "", "", "", "n/a"
 		if a := base[r.nodes]; a > 0 {
@@ -44,8 +52,15 @@ func render(rs []result, transport string) string {
 		if r.pending > 0 {
 			devicePods += fmt.Sprintf(" (+%d unschedulable)", r.pending)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %.1f | %.1f | %s | %s | %s | %s | %s | %d | %s |\n",
-			r.nodes, r.name(), devicePods, r.device.seconds(), r.podsPerSecond(), ratio, ratioF, cpu, cpuRate, aligned, r.doubleBooked, r.load)
+		ratioBase := ""
+		if byBaseline {
+			ratioBase = " |"
+			if x := baseline[r.nodes]; x > 0 {
+				ratioBase = fmt.Sprintf(" %.2f |", r.podsPerSecond()/x)
+			}
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %.1f | %.1f | %s | %s |%s %s | %s | %s | %d | %s |\n",
+			r.nodes, r.name(), devicePods, r.device.seconds(), r.podsPerSecond(), ratio, ratioF, ratioBase, cpu, cpuRate, aligned, r.doubleBooked, r.load)
 	}
 	for _, r := range rs {
 		if root := dra[r.nodes]; r.run == runDRAGen && root > 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -27,7 +26,9 @@ const (
 func isStandby(run string) bool { return run == runStandby || run == runStandbyIdle }
 
 // tandemRun says whether Tandem's extender serves the run (its verbs, its plans checked).
-func tandemRun(run string) bool { return run == "b" || run == "c" || isStandby(run) }
+func tandemRun(run string) bool {
+	return run == "b" || run == "c" || run == runBaseline || isStandby(run)
+}
 
 // takeover is how a standby came to lead.
 type takeover struct {
@@ -72,7 +73,7 @@ func (b *bench) takeOver(ctx context.Context, run string, nodes int) (takeover, 
 	if run == runStandby {
 		t.cycles = b.o.rehearsalCycles
 	}
-	ns, name, err := b.lease()
+	ns, name, err := leaseOf(b.own.docs)
 	if err != nil {
 		return t, err
 	}
@@ -90,12 +91,15 @@ func (b *bench) takeOver(ctx context.Context, run string, nodes int) (takeover, 
 	}, metav1.CreateOptions{}); err != nil {
 		return t, fmt.Errorf("create Lease %s/%s held by %s: %w", ns, name, oldLeader, err)
 	}
-	start := extenderStart{name: "extender-" + run, standby: true,
+	start := extenderStart{name: "extender-" + run, build: b.own, standby: true,
 		extra: []string{fmt.Sprintf("--standby-rehearsal-cycles=%d", t.cycles)}}
 	if err := b.startExtender(ctx, start); err != nil {
 		return t, err
 	}
 	if err := b.waitExtenderNodes(ctx, nodes+len(b.templates)); err != nil {
+		return t, err
+	}
+	if err := b.checkAOTCache(); err != nil {
 		return t, err
 	}
 	synced := time.Now()
@@ -121,25 +125,4 @@ func (b *bench) takeOver(ctx context.Context, run string, nodes int) (takeover, 
 	}
 	t.ready = time.Since(released)
 	return t, nil
-}
-
-// lease is the Lease the Deployment's replicas elect their leader on (its --lease-namespace and
-// --lease-name).
-func (b *bench) lease() (ns, name string, err error) {
-	c, err := harness.DeploymentContainer(b.docs, "tandem-scheduler-extender")
-	if err != nil {
-		return "", "", err
-	}
-	for _, a := range c.Args {
-		if v, ok := strings.CutPrefix(a, "--lease-namespace="); ok {
-			ns = v
-		}
-		if v, ok := strings.CutPrefix(a, "--lease-name="); ok {
-			name = v
-		}
-	}
-	if ns == "" || name == "" {
-		return "", "", fmt.Errorf("the extender Deployment's args name no --lease-namespace= and --lease-name= (%v)", c.Args)
-	}
-	return ns, name, nil
 }
