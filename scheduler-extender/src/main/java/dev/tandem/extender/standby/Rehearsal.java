@@ -211,12 +211,17 @@ public final class Rehearsal {
               List<String> named = new ArrayList<>();
               passed.forEach(name -> named.add((String) name));
               return post("/prioritize", body(pod, named))
-                  .compose(scores -> bind.rehearse(n, pod, best(scores)))
+                  .compose(scores -> bindOnBest(n, pod, scores))
                   .map(planned -> passed.size());
             });
   }
 
-  /** The host of the highest score in a HostPriorityList. */
+  private Future<Boolean> bindOnBest(int n, JsonObject pod, Buffer scores) {
+    String node = best(scores);
+    return node == null ? Future.succeededFuture(false) : bind.rehearse(n, pod, node);
+  }
+
+  /** The host of the highest score in a HostPriorityList; null for an empty list. */
   static String best(Buffer scores) {
     JsonArray hosts = scores.toJsonArray();
     String best = null;

@@ -180,8 +180,9 @@ class RehearsalTest {
   }
 
   @Test
-  @DisplayName("the best node is the highest score, the first of equals")
+  @DisplayName("the best node is the highest score, the first of equals; none in an empty list")
   void bestScore() {
+    assertNull(Rehearsal.best(Buffer.buffer("[]")));
     assertEquals(
         "b",
         Rehearsal.best(
