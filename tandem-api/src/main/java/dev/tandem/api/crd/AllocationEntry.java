@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -25,6 +26,7 @@ import java.util.List;
  *     for a device plugin's devices
  * @param driver the DRA driver of the claim's devices; absent for a device plugin's devices
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record AllocationEntry(
     String podUid,
     String namespace,

@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -16,6 +17,7 @@ import java.util.List;
  * @param rails the rails of the pod's HCAs on this node's tree, ascending (docs/rails.md); empty,
  *     and absent from the JSON, when none of its HCAs is on a rail
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record AuditEntry(
     String podUid,
     String namespace,

@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -22,6 +23,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param hca HCA attributes; absent for a GPU
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record DeviceEntry(
     String id,
     String kind,

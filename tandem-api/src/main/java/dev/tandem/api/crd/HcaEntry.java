@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -20,6 +21,7 @@ import java.util.List;
  * @param rail the fabric rail the HCA is cabled to; absent when it has none (docs/rails.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record HcaEntry(
     String ibDevice,
     String linkLayer,

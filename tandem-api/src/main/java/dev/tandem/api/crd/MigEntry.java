@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.List;
 
 /**
@@ -9,6 +10,7 @@ import java.util.List;
  * @param gpu the GPU's id in {@code spec.devices}
  * @param devices the UUIDs of its MIG devices ({@code MIG-…})
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record MigEntry(String gpu, List<String> devices) {
 
   public MigEntry {

@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
  *
  * <p>It is deliberately not {@link Namespaced}: fabric8 reads the scope from that marker.
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 @Group(NodeTopology.GROUP)
 @Version(NodeTopology.VERSION)
 @Kind("NodeTopology")

@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -13,6 +14,7 @@ import java.util.List;
  * @param devices GPUs, then HCAs, in the model's canonical order
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record NodeTopologySpec(
     String source,
     Summary summary,
@@ -33,5 +35,6 @@ public record NodeTopologySpec(
    * @param hcas number of HCAs
    * @param switches number of PCIe switches (upstream ports)
    */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Summary(int gpus, int hcas, int switches) {}
 }

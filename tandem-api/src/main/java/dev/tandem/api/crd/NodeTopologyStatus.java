@@ -1,5 +1,6 @@
 package dev.tandem.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -18,6 +19,7 @@ import java.util.List;
  *     kubelet reports no MIG device or NVML could not be read
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record NodeTopologyStatus(
     String observedAt,
     List<AllocationEntry> allocations,
