@@ -8,6 +8,7 @@ import dev.tandem.fixtures.PodJvmOptions;
 import dev.tandem.fixtures.ProcessFootprint;
 import dev.tandem.fixtures.RealMachines;
 import dev.tandem.fixtures.Topologies;
+import dev.tandem.fixtures.kube.MockApiServer;
 import dev.tandem.kubelet.KubeletGrpcClient;
 import dev.tandem.kubelet.dra.v1.Claim;
 import dev.tandem.kubelet.dra.v1.DRAPluginGrpcClient;
@@ -27,10 +28,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
@@ -45,14 +42,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The DRA driver's hot path as a node lives it, played against the jar (or the classes) in a
@@ -74,12 +68,6 @@ public final class DriverWorkload {
   static final String DRIVER = "tandem.dev";
   private static final String NAMESPACE = "ml";
   private static final Duration READY_WITHIN = Duration.ofMinutes(2);
-
-  /**
-   * The mock API server's, held at WARNING: it logs every request at INFO (java.util.logging keeps
-   * only weak references to loggers, and forgets their level).
-   */
-  private static final Logger LOG = Logger.getLogger("io.fabric8.mockwebserver");
 
   /**
    * What one run measured.
@@ -130,27 +118,21 @@ public final class DriverWorkload {
    */
   public static Figures run(List<String> jvm, List<String> launch, Path dir, int claims)
       throws Exception {
-    LOG.setLevel(Level.WARNING);
+    MockApiServer.quietRequests();
     Path root = FakeSysfs.write(dir.resolve("root"), RealMachines.xe8640());
     Path log = dir.resolve("driver.log");
-    KubernetesMockServer server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            new HashMap<>(),
-            new KubernetesCrudDispatcher(),
-            false);
-    server.init();
+    MockApiServer api = MockApiServer.crud();
     Vertx vertx = Vertx.vertx();
     Process driver = null;
-    try (KubernetesClient client = server.createClient()) {
+    try {
+      KubernetesClient client = api.client();
       client
           .nodes()
           .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
           .create();
       int ops = freePort();
       long started = System.nanoTime();
-      driver = start(jvm, launch, dir, root, ops, client.getConfiguration().getMasterUrl(), log);
+      driver = start(jvm, launch, dir, root, ops, api, log);
       GrpcClient grpc = KubeletGrpcClient.create(vertx);
       Path dra = register(grpc, driver, dir.resolve("registry/" + DRIVER + "-reg.sock"), log);
       awaitReady(driver, ops, log);
@@ -184,12 +166,18 @@ public final class DriverWorkload {
         driver.waitFor();
       }
       vertx.close().await();
-      server.destroy();
+      api.close();
     }
   }
 
   private static Process start(
-      List<String> jvm, List<String> launch, Path dir, Path root, int ops, String master, Path log)
+      List<String> jvm,
+      List<String> launch,
+      Path dir,
+      Path root,
+      int ops,
+      MockApiServer api,
+      Path log)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -208,10 +196,7 @@ public final class DriverWorkload {
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(new File(log.toString()));
     Map<String, String> env = pb.environment();
     env.put("NODE_NAME", NODE);
-    env.put("KUBERNETES_MASTER", master);
-    env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-    env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
-    env.remove("KUBECONFIG");
+    api.pointAt(env);
     env.remove("JAVA_TOOL_OPTIONS");
     return pb.start();
   }

@@ -6,19 +6,14 @@ import dev.tandem.api.crd.CrdFile;
 import dev.tandem.api.crd.NodeTopology;
 import dev.tandem.extender.manifests.ExtenderDeployment;
 import dev.tandem.fixtures.AotCacheTraining;
+import dev.tandem.fixtures.kube.MockApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -33,16 +28,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Writes the extender's AOT cache (JEP 514, {@code -XX:AOTCacheOutput}) from its hot path as the
@@ -69,9 +60,6 @@ public final class AotTraining {
   private static final String PREFIX = "/scheduler";
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-  /** Held: java.util.logging keeps only weak references to loggers, and forgets their level. */
-  private static final Logger LOG = Logger.getLogger("io.fabric8.mockwebserver");
-
   private AotTraining() {}
 
   public static void main(String[] args) throws Exception {
@@ -85,25 +73,18 @@ public final class AotTraining {
   }
 
   private static void train(List<String> jvm, Path jar, Path dir, int pods) throws Exception {
-    LOG.setLevel(Level.WARNING);
-    Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-    KubernetesMockServer server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            expectations,
-            new KubernetesMixedDispatcher(expectations),
-            false);
-    server.init();
+    MockApiServer.quietRequests();
+    MockApiServer api = MockApiServer.mixed();
     Process extender = null;
-    try (KubernetesClient client = server.createClient()) {
+    try {
+      KubernetesClient client = api.client();
       long t0 = System.nanoTime();
       List<String> nodes = generate(client);
       System.out.printf("mock API server filled in %.1f s%n", (System.nanoTime() - t0) / 1e9);
       List<Pod> pending = pending(pods);
       for (Pod pod : pending) {
         // CRUD mode has no Binding subresource: the API server's answer to each, as expectations
-        server
+        api.server()
             .expect()
             .post()
             .withPath("/api/v1/namespaces/ml/pods/" + pod.getMetadata().getName() + "/binding")
@@ -112,7 +93,7 @@ public final class AotTraining {
       }
       int port = freePort();
       int inspection = freePort();
-      extender = start(jvm, jar, dir, port, inspection, client.getConfiguration().getMasterUrl());
+      extender = start(jvm, jar, dir, port, inspection, api);
       Scheduler scheduler = new Scheduler(port);
       long started = System.nanoTime();
       scheduler.awaitReady(extender, dir, inspection);
@@ -133,7 +114,7 @@ public final class AotTraining {
         extender.destroy();
         extender.waitFor();
       }
-      server.destroy();
+      api.close();
     }
   }
 
@@ -240,7 +221,7 @@ public final class AotTraining {
   }
 
   private static Process start(
-      List<String> jvm, Path jar, Path dir, int port, int inspection, String master)
+      List<String> jvm, Path jar, Path dir, int port, int inspection, MockApiServer api)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -259,11 +240,8 @@ public final class AotTraining {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("extender.log").toFile());
     Map<String, String> env = pb.environment();
-    env.remove("KUBECONFIG");
     env.remove("JAVA_TOOL_OPTIONS");
-    env.put("KUBERNETES_MASTER", master);
-    env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-    env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+    api.pointAt(env);
     return pb.start();
   }
 
