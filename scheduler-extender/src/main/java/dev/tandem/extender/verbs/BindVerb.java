@@ -114,19 +114,22 @@ public final class BindVerb {
     PodRef ref = request.pod();
     Optional<Assumption> result =
         assumptions.plan(
-            node,
-            ref,
-            request.requestOn(node),
-            ttl,
-            (index, chosen) ->
-                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()),
-            Assumptions.Planner.PLAIN);
+            node, ref, request.requestOn(node), ttl, shares(request), Assumptions.Planner.PLAIN);
     if (result.isEmpty() || result.get().plan() == null) {
       return false;
     }
-    writer.rehearse(
-        ref, node, Map.of(Annotations.PLAN, PlanCodec.encode(result.get().plan().plan())));
+    writer.rehearse(ref, node, planAnnotation(result.get().plan()));
     return true;
+  }
+
+  /** How the pod's chosen devices are split between its containers. */
+  private Assumptions.Shares shares(PodRequest request) {
+    return (index, chosen) ->
+        request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds());
+  }
+
+  private static Map<String, String> planAnnotation(AssumedPlan plan) {
+    return Map.of(Annotations.PLAN, PlanCodec.encode(plan.plan()));
   }
 
   private Future<BindResult> place(PodRequest request, PodRef ref, String node) {
@@ -143,8 +146,7 @@ public final class BindVerb {
             ref,
             request.requestOn(node),
             ttl,
-            (index, chosen) ->
-                request.shares(requests.resources(), index, chosen.gpuIds(), chosen.hcaIds()),
+            shares(request),
             gang == null ? Assumptions.Planner.PLAIN : gang);
     if (result.isEmpty()) {
       if (!request.needsTopology()) {
@@ -186,7 +188,7 @@ public final class BindVerb {
   private Future<BindResult> write(
       PodRef ref, String node, AssumedPlan plan, String bound, Runnable undo) {
     return writer
-        .bind(ref, node, Map.of(Annotations.PLAN, PlanCodec.encode(plan.plan())))
+        .bind(ref, node, planAnnotation(plan))
         .map(
             v -> {
               LOG.debug(
