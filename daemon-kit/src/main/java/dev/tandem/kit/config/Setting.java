@@ -170,16 +170,17 @@ public record Setting<T>(
   /**
    * The setting's text for a switch given as {@code --flag=true|false}: the value tells whether the
    * flag's meaning holds, so {@code --no-kube=true} is {@code --no-kube} and {@code
-   * --no-leader-election=true} turns leader election off, as {@code --no-leader-election} does.
+   * --no-leader-election=true} turns leader election off, as {@code --no-leader-election} does. A
+   * value that is neither stays as given, for the setting's parser to refuse as any bad value.
    */
   String switched(String given) {
-    boolean holds;
-    try {
-      holds = Parsers.bool().parse(given);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationException(flag + "=" + given + ": " + e.getMessage());
+    if (given.equalsIgnoreCase("true")) {
+      return switchValue;
     }
-    return holds ? switchValue : String.valueOf(!Boolean.parseBoolean(switchValue));
+    if (given.equalsIgnoreCase("false")) {
+      return String.valueOf(!Boolean.parseBoolean(switchValue));
+    }
+    return given;
   }
 
   /** The setting's text as its switch reads: whether {@code --flag} holds for this value. */

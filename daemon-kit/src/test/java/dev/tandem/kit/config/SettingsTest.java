@@ -289,7 +289,7 @@ class SettingsTest {
     assertFalse(fromEnv.get(election));
     assertEquals("--no-election=true (T_ELECTION)", fromEnv.describe());
     assertEquals(
-        "--no-election=maybe: is not true or false",
+        "--no-election (T_ELECTION): 'maybe' is not true or false",
         assertThrows(
                 InvalidConfigurationException.class,
                 () -> settings.resolve(List.of("--no-election=maybe"), Map.of()))

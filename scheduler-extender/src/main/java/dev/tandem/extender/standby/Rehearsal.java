@@ -193,8 +193,9 @@ public final class Rehearsal {
   }
 
   /**
-   * One filter and one prioritize for the {@code n}th rehearsal pod; how many nodes passed. Called
-   * on one Vert.x context (the rehearsal's timers'), as its client's connection pool expects.
+   * One filter, prioritize and bind for the {@code n}th rehearsal pod; how many nodes passed.
+   * Called on one Vert.x context (the rehearsal's timers'), as its client's connection pool
+   * expects.
    */
   Future<Integer> cycle(int n) {
     if (n % NAMES_EVERY == 0 || names.isEmpty()) {
