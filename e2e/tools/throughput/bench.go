@@ -42,11 +42,12 @@ type bench struct {
 	// where the Secrets of the extender's and the scheduler's Deployments are found locally (TLS)
 	paths harness.PathMap
 
-	// the extender builds: this tree's, the -baseline checkout's (nil without it), the one running
-	own, baseline, running *extenderBuild
-	warm                   bool   // the running extender has had its warm-up
-	aotCache               string // the AOT cache the running extender was given, "" for none
-	logStart               int64  // its log's size when it started (checkAOTCache reads from there)
+	// the extender builds: this tree's, the -baseline checkout's (nil without it), this tree's
+	// without its AOT cache (run b-noaot), the one running
+	own, baseline, ownCold, running *extenderBuild
+	warm                            bool   // the running extender has had its warm-up
+	aotCache                        string // the AOT cache the running extender was given, "" for none
+	logStart                        int64  // its log's size when it started (checkAOTCache reads from there)
 }
 
 func newBench(ctx context.Context, env *harness.Env, o *options) (*bench, error) {
@@ -116,6 +117,7 @@ func (b *bench) install(ctx context.Context) error {
 	}
 	b.docs = docs
 	b.own = ownBuild(b.env, docs)
+	b.ownCold = withoutCache(b.own)
 	if b.o.baseline != "" {
 		if b.baseline, err = baselineBuild(b.o.baseline, b.o.baselineJava); err != nil {
 			return err

@@ -19,6 +19,11 @@ import (
 // tree (issue #30: the Java 17 one) is measured beside this one in the same cluster and run.
 const runBaseline = "b-base"
 
+// runWithoutCache is run b with this tree's extender started without its AOT cache (every
+// -XX:AOTCache dropped from its JAVA_TOOL_OPTIONS), so that what the cache does to warm throughput
+// and CPU per pod is measured beside b in one run (issue #30).
+const runWithoutCache = "b-noaot"
+
 // extenderBuild is one checkout's extender: the jar, the java that runs it, and the manifests its
 // Deployment (arguments, JAVA_TOOL_OPTIONS, Lease) is read from; and the checkout's agent jar.
 type extenderBuild struct {
@@ -28,12 +33,19 @@ type extenderBuild struct {
 	agentJar string
 	docs     []harness.Doc
 	aot      string // how its last start used the AOT cache, for the report
+	noCache  bool   // started without the AOT cache its Deployment names (run b-noaot)
 }
 
 // ownBuild is the extender of this tree (the jars the script snapshots, manifests/ as installed).
 func ownBuild(env *harness.Env, docs []harness.Doc) *extenderBuild {
 	return &extenderBuild{label: "this tree's", java: env.Java, jar: env.Jar("scheduler-extender"),
 		agentJar: env.Jar("node-topology-agent"), docs: docs}
+}
+
+// withoutCache is build started without its AOT cache: the same jar, java and manifests.
+func withoutCache(build *extenderBuild) *extenderBuild {
+	return &extenderBuild{label: build.label + ", without its AOT cache", java: build.java, jar: build.jar,
+		agentJar: build.agentJar, docs: build.docs, noCache: true}
 }
 
 // baselineBuild reads the -baseline checkout: its built jar and its manifests/.
@@ -72,10 +84,14 @@ func javaExecutable(path string) string {
 	return path
 }
 
-// buildOf is the extender a run measures: the baseline's for b-base, this tree's for the others.
+// buildOf is the extender a run measures: the baseline's for b-base, this tree's without its cache
+// for b-noaot, this tree's for the others.
 func (b *bench) buildOf(run string) *extenderBuild {
-	if run == runBaseline {
+	switch run {
+	case runBaseline:
 		return b.baseline
+	case runWithoutCache:
+		return b.ownCold
 	}
 	return b.own
 }
@@ -111,6 +127,9 @@ func (b *bench) extenders() string {
 	if b.baseline != nil && b.baseline.aot != "" { // started at least once
 		s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", runBaseline, b.baseline.label, b.baseline.java, b.baseline.jar, b.baseline.aot)
 	}
+	if b.ownCold != nil && b.ownCold.aot != "" {
+		s += fmt.Sprintf("\n%s: %s, %s", runWithoutCache, b.ownCold.label, b.ownCold.aot)
+	}
 	return s
 }
 
@@ -120,6 +139,13 @@ func (b *bench) extenders() string {
 // cache is the path used, "" when none.
 func (b *bench) jvmOptions(build *extenderBuild, opts string) (out, cache string, err error) {
 	shipped := aotCacheOf(opts)
+	if build.noCache {
+		build.aot = "without its AOT cache (run " + runWithoutCache + ")"
+		if shipped != "" {
+			logf("%s extender starts without the Deployment's %s", build.label, shipped)
+		}
+		return withoutAOTCache(opts), "", nil
+	}
 	required := b.o.requireAOT && build == b.own
 	if shipped == "" {
 		build.aot = "no -XX:AOTCache in its Deployment"
@@ -163,6 +189,17 @@ func withAOTCache(opts, path string) string {
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// withoutAOTCache is opts without any -XX:AOTCache=.
+func withoutAOTCache(opts string) string {
+	var kept []string
+	for _, f := range strings.Fields(opts) {
+		if !strings.HasPrefix(f, "-XX:AOTCache=") {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // checkAOTCache fails when the JVM refused the AOT cache the tool gave the running extender: it

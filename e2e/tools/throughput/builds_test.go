@@ -64,6 +64,31 @@ func TestJVMOptionsRequiresOnlyThisTreesCache(t *testing.T) {
 	}
 }
 
+// Run b-noaot starts this tree's jar without its cache, even when the cache lies beside the jar and
+// -require-aot asks for it in run b.
+func TestJVMOptionsWithoutCache(t *testing.T) {
+	dir := t.TempDir()
+	own := &extenderBuild{label: "this tree's", jar: filepath.Join(dir, "scheduler-extender.jar")}
+	if err := os.WriteFile(filepath.Join(dir, "scheduler-extender.aot"), []byte("cache"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cold := withoutCache(own)
+	b := &bench{o: &options{requireAOT: true}, own: own, ownCold: cold}
+	if b.buildOf(runWithoutCache) != cold || b.buildOf("b") != own {
+		t.Fatalf("buildOf: %s must run this tree's jar without its cache, b with it", runWithoutCache)
+	}
+	opts, cache, err := b.jvmOptions(cold, shippedOptions+" -XX:AOTCache=/opt/other.aot")
+	if want := "-XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:MaxRAMPercentage=70"; err != nil || cache != "" || opts != want {
+		t.Fatalf("without its cache: got %q, %q, %v; want %q", opts, cache, err, want)
+	}
+	if cold.jar != own.jar || cold.java != own.java || !strings.Contains(cold.aot, "without") {
+		t.Fatalf("the build without its cache: %+v", cold)
+	}
+	if _, cache, err := b.jvmOptions(own, shippedOptions); err != nil || cache == "" {
+		t.Fatalf("run b still uses the cache beside the jar: got %q, %v", cache, err)
+	}
+}
+
 func TestAOTComplaints(t *testing.T) {
 	log := strings.Join([]string{
 		"Picked up JAVA_TOOL_OPTIONS: -XX:AOTCache=/x.aot",

@@ -27,6 +27,8 @@
 //	   Java 17 tree beside this one): its jar, its Deployment's arguments and JAVA_TOOL_OPTIONS
 //	   (builds.go). Only one extender runs at a time: moving between b and b-base stops one and
 //	   starts the other on the same ports, and each start gets its own -warmup-pods.
+//	b-noaot  as b with this tree's extender started without its AOT cache (builds.go): what the cache
+//	   does to warm throughput, beside b in one run
 //
 // The Deployment's -XX:AOTCache names a path in the image; when a cache of that name lies beside the
 // extender jar (AOT=1 in the script), the extender is started with it, and -require-aot fails when
@@ -91,7 +93,7 @@ func parseOptions() (*options, error) {
 	flag.IntVar(&o.pods, "pods", 400, "pods requesting GPUs and HCAs per run (1+1, 2+2, 4+4 in a 5:3:2 mix; 4+4 with NUMA alignment)")
 	flag.IntVar(&o.cpuPods, "cpu-pods", 400, "pods requesting neither resource, added in run c")
 	flag.IntVar(&o.draPods, "dra-pods", 0, "device pods per DRA run (dra-root, dra-gen, dra-ext); 0: as -pods")
-	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName), s (the standby that rehearsed takes the Lease), s0 (the standby that did not), b-base (b with the -baseline checkout's extender)")
+	runs := flag.String("runs", "a,b,c", "runs at each size: a (kube-scheduler alone), b (with Tandem), c (b plus CPU-only pods), f (with a floor extender that decides nothing), dra-root (DRA, one pcieRoot constraint), dra-gen (DRA, Tandem's generated claims), dra-ext (DRA, the extended resources through DeviceClasses' extendedResourceName), s (the standby that rehearsed takes the Lease), s0 (the standby that did not), b-base (b with the -baseline checkout's extender), b-noaot (b with this tree's extender without its AOT cache)")
 	flag.StringVar(&o.heap, "extender-heap", "358m", "extender -Xmx (the Deployment's 512Mi limit x MaxRAMPercentage 70)")
 	flag.IntVar(&o.qps, "qps", 0, "kube-scheduler clientConnection.qps (0: as shipped)")
 	flag.IntVar(&o.burst, "burst", 0, "kube-scheduler clientConnection.burst (0: as shipped)")
@@ -124,7 +126,7 @@ func parseOptions() (*options, error) {
 	for _, r := range strings.Split(*runs, ",") {
 		r = strings.TrimSpace(r)
 		if r != "a" && r != "f" && !tandemRun(r) && !isDRA(r) {
-			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt, runStandby, runStandbyIdle, runBaseline)
+			return nil, fmt.Errorf("-runs: %q is none of a, b, c, f, %s, %s, %s, %s, %s, %s, %s", r, runDRARoot, runDRAGen, runDRAExt, runStandby, runStandbyIdle, runBaseline, runWithoutCache)
 		}
 		if r == runBaseline && o.baseline == "" {
 			return nil, fmt.Errorf("-runs: %s needs -baseline, the checkout whose extender it runs", runBaseline)

@@ -27,7 +27,7 @@ func isStandby(run string) bool { return run == runStandby || run == runStandbyI
 
 // tandemRun says whether Tandem's extender serves the run (its verbs, its plans checked).
 func tandemRun(run string) bool {
-	return run == "b" || run == "c" || run == runBaseline || isStandby(run)
+	return run == "b" || run == "c" || run == runBaseline || run == runWithoutCache || isStandby(run)
 }
 
 // takeover is how a standby came to lead.
