@@ -44,7 +44,7 @@ func ownBuild(env *harness.Env, docs []harness.Doc) *extenderBuild {
 
 // withoutCache is build started without its AOT cache: the same jar, java and manifests.
 func withoutCache(build *extenderBuild) *extenderBuild {
-	return &extenderBuild{label: build.label + ", without its AOT cache", java: build.java, jar: build.jar,
+	return &extenderBuild{label: build.label + " (no AOT cache)", java: build.java, jar: build.jar,
 		agentJar: build.agentJar, docs: build.docs, noCache: true}
 }
 
@@ -128,7 +128,7 @@ func (b *bench) extenders() string {
 		s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", runBaseline, b.baseline.label, b.baseline.java, b.baseline.jar, b.baseline.aot)
 	}
 	if b.ownCold != nil && b.ownCold.aot != "" {
-		s += fmt.Sprintf("\n%s: %s, %s", runWithoutCache, b.ownCold.label, b.ownCold.aot)
+		s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", runWithoutCache, b.ownCold.label, b.ownCold.java, b.ownCold.jar, b.ownCold.aot)
 	}
 	return s
 }
