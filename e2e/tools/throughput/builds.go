@@ -24,6 +24,9 @@ const runBaseline = "b-base"
 // and CPU per pod is measured beside b in one run (issue #30).
 const runWithoutCache = "b-noaot"
 
+// aotCacheFlag is the JVM option that names an AOT cache: -XX:AOTCache=<path>.
+const aotCacheFlag = "-XX:AOTCache="
+
 // extenderBuild is one checkout's extender: the jar, the java that runs it, and the manifests its
 // Deployment (arguments, JAVA_TOOL_OPTIONS, Lease) is read from; and the checkout's agent jar.
 type extenderBuild struct {
@@ -124,11 +127,14 @@ func (b *bench) useExtender(ctx context.Context, build *extenderBuild, run strin
 // they had an AOT cache.
 func (b *bench) extenders() string {
 	s := fmt.Sprintf("\nextender: %s, %s -jar %s, %s", b.own.label, b.own.java, b.own.jar, b.own.aot)
-	if b.baseline != nil && b.baseline.aot != "" { // started at least once
-		s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", runBaseline, b.baseline.label, b.baseline.java, b.baseline.jar, b.baseline.aot)
-	}
-	if b.ownCold != nil && b.ownCold.aot != "" {
-		s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", runWithoutCache, b.ownCold.label, b.ownCold.java, b.ownCold.jar, b.ownCold.aot)
+	others := []struct {
+		run   string
+		build *extenderBuild
+	}{{runBaseline, b.baseline}, {runWithoutCache, b.ownCold}}
+	for _, o := range others {
+		if o.build != nil && o.build.aot != "" { // started at least once
+			s += fmt.Sprintf("\n%s: %s, %s -jar %s, %s", o.run, o.build.label, o.build.java, o.build.jar, o.build.aot)
+		}
 	}
 	return s
 }
@@ -173,7 +179,7 @@ func (b *bench) jvmOptions(build *extenderBuild, opts string) (out, cache string
 func aotCacheOf(opts string) string {
 	path := ""
 	for _, f := range strings.Fields(opts) {
-		if v, ok := strings.CutPrefix(f, "-XX:AOTCache="); ok {
+		if v, ok := strings.CutPrefix(f, aotCacheFlag); ok {
 			path = v
 		}
 	}
@@ -184,8 +190,8 @@ func aotCacheOf(opts string) string {
 func withAOTCache(opts, path string) string {
 	fields := strings.Fields(opts)
 	for i, f := range fields {
-		if strings.HasPrefix(f, "-XX:AOTCache=") {
-			fields[i] = "-XX:AOTCache=" + path
+		if strings.HasPrefix(f, aotCacheFlag) {
+			fields[i] = aotCacheFlag + path
 		}
 	}
 	return strings.Join(fields, " ")
@@ -195,7 +201,7 @@ func withAOTCache(opts, path string) string {
 func withoutAOTCache(opts string) string {
 	var kept []string
 	for _, f := range strings.Fields(opts) {
-		if !strings.HasPrefix(f, "-XX:AOTCache=") {
+		if !strings.HasPrefix(f, aotCacheFlag) {
 			kept = append(kept, f)
 		}
 	}
